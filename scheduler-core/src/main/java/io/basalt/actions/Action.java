@@ -1,0 +1,10 @@
+package io.basalt.actions;
+
+import io.basalt.framework.Session;
+
+/** One step of a scheduling cycle (enqueue, allocate, backfill, ...), run in the order the config lists them. */
+public interface Action {
+  String name();
+
+  void execute(Session session);
+}

@@ -1,0 +1,86 @@
+package io.basalt.actions;
+
+import io.basalt.config.Arguments;
+import io.basalt.framework.JobInfo;
+import io.basalt.framework.QueueInfo;
+import io.basalt.framework.Session;
+import io.basalt.framework.TaskInfo;
+import io.basalt.framework.TaskStatus;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+
+/**
+ * Places pending tasks of admitted jobs: queues in queue order (skipping overused ones), jobs in job order within a
+ * queue, one job at a time, each as a gang through {@link JobPlacer}. A job that becomes ready with tasks left goes
+ * back into its queue so other jobs get a turn. BestEffort tasks are left to backfill.
+ *
+ * <p>Arguments: {@code percentageOfNodesToScore} (0 = adaptive, as kube-scheduler; 100 = every node).
+ */
+final class Allocate implements Action {
+  private final JobPlacer placer;
+
+  Allocate(Arguments args) {
+    int pct = args.getInt("percentageOfNodesToScore", 0);
+    if (pct < 0 || pct > 100) {
+      args.problem("percentageOfNodesToScore", "must be between 0 and 100, got " + pct);
+      pct = 0;
+    }
+    this.placer = new JobPlacer(new NodeSearch(pct));
+  }
+
+  @Override
+  public String name() {
+    return "allocate";
+  }
+
+  @Override
+  public void execute(Session session) {
+    // Without an enqueue action nothing would admit Pending jobs; Volcano then admits them here.
+    boolean admitHere = !session.conf().actions().contains("enqueue");
+    Map<String, PriorityQueue<JobInfo>> jobsByQueue = new HashMap<>();
+    for (JobInfo job : session.jobs()) {
+      if (session.jobInvalidReason(job) != null) {
+        continue;
+      }
+      if ("Pending".equals(job.phase())) {
+        if (!admitHere || !session.queue(job.queue()).queue().isOpen()) {
+          continue;
+        }
+        session.enqueue(job);
+      }
+      if (hasPendingWork(job)) {
+        jobsByQueue.computeIfAbsent(job.queue(), q -> new PriorityQueue<>(session.jobOrder())).add(job);
+      }
+    }
+    PriorityQueue<QueueInfo> queues = new PriorityQueue<>(session.queueOrder());
+    for (String q : jobsByQueue.keySet()) {
+      queues.add(session.queue(q));
+    }
+    while (!queues.isEmpty()) {
+      QueueInfo queue = queues.poll();
+      if (session.overused(queue)) {
+        continue;
+      }
+      PriorityQueue<JobInfo> jobs = jobsByQueue.get(queue.name());
+      JobInfo job = jobs.poll();
+      List<TaskInfo> tasks = JobPlacer.pendingTasks(session, job, t -> !t.request().isBestEffort());
+      if (placer.place(session, job, tasks, true) == JobPlacer.Outcome.YIELDED) {
+        jobs.add(job);
+      }
+      if (!jobs.isEmpty()) {
+        queues.add(queue);
+      }
+    }
+  }
+
+  private static boolean hasPendingWork(JobInfo job) {
+    for (TaskInfo t : job.tasks()) {
+      if (t.status() == TaskStatus.PENDING && !t.request().isBestEffort()) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

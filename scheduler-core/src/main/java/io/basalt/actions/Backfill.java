@@ -1,0 +1,40 @@
+package io.basalt.actions;
+
+import io.basalt.config.Arguments;
+import io.basalt.framework.JobInfo;
+import io.basalt.framework.Session;
+import io.basalt.framework.TaskInfo;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Places BestEffort tasks (no requests but the pod slot) of admitted jobs on any node that passes the filters. Gangs
+ * stay all-or-nothing here too.
+ */
+final class Backfill implements Action {
+  private final JobPlacer placer;
+
+  Backfill(Arguments args) {
+    this.placer = new JobPlacer(new NodeSearch(args.getInt("percentageOfNodesToScore", 0)));
+  }
+
+  @Override
+  public String name() {
+    return "backfill";
+  }
+
+  @Override
+  public void execute(Session session) {
+    List<JobInfo> jobs = new ArrayList<>();
+    for (JobInfo job : session.jobs()) {
+      if (!"Pending".equals(job.phase()) && session.jobInvalidReason(job) == null) {
+        jobs.add(job);
+      }
+    }
+    jobs.sort(session.jobOrder());
+    for (JobInfo job : jobs) {
+      List<TaskInfo> tasks = JobPlacer.pendingTasks(session, job, t -> t.request().isBestEffort());
+      placer.place(session, job, tasks, false);
+    }
+  }
+}

@@ -1,0 +1,48 @@
+package io.basalt.actions;
+
+import io.basalt.framework.JobInfo;
+import io.basalt.framework.QueueInfo;
+import io.basalt.framework.Session;
+import io.basalt.framework.Vote;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Admits Pending jobs (PodGroup phase Pending to Inqueue) when the admission plugins permit, in queue order then job
+ * order, so admission plugins see earlier jobs counted against later ones. Jobs in a closed queue stay Pending.
+ */
+final class Enqueue implements Action {
+  @Override
+  public String name() {
+    return "enqueue";
+  }
+
+  @Override
+  public void execute(Session session) {
+    List<JobInfo> pending = new ArrayList<>();
+    for (JobInfo job : session.jobs()) {
+      if ("Pending".equals(job.phase()) && session.jobInvalidReason(job) == null) {
+        pending.add(job);
+      }
+    }
+    Comparator<QueueInfo> queueOrder = session.queueOrder();
+    pending.sort((a, b) -> {
+      int c = queueOrder.compare(session.queue(a.queue()), session.queue(b.queue()));
+      return c != 0 ? c : session.jobOrder().compare(a, b);
+    });
+    for (JobInfo job : pending) {
+      QueueInfo queue = session.queue(job.queue());
+      if (!queue.queue().isOpen()) {
+        session.rejectEnqueue(job, "queue " + queue.name() + " is " + queue.queue().state());
+        continue;
+      }
+      Vote vote = session.jobEnqueueable(job);
+      if (vote.isReject()) {
+        session.rejectEnqueue(job, vote.reason());
+      } else {
+        session.enqueue(job);
+      }
+    }
+  }
+}

@@ -1,0 +1,81 @@
+package io.basalt.actions;
+
+import io.basalt.framework.JobInfo;
+import io.basalt.framework.QueueInfo;
+import io.basalt.framework.Session;
+import io.basalt.framework.Statement;
+import io.basalt.framework.TaskInfo;
+import io.basalt.framework.TaskStatus;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * Places the pending tasks of one job inside one statement, then asks permit: a ready job commits, a pipelined one
+ * holds its reservations, anything else is rolled back whole. Shared by allocate and backfill so gang semantics are
+ * the same in both.
+ */
+final class JobPlacer {
+  /** What happened to the job. {@link #YIELDED}: ready and committed with tasks left; give others a turn. */
+  enum Outcome { COMMITTED, YIELDED, HELD, DISCARDED, NOTHING_TO_DO }
+
+  private final NodeSearch search;
+
+  JobPlacer(NodeSearch search) {
+    this.search = search;
+  }
+
+  /** Pending tasks of {@code job} that {@code which} selects, in the session's task order. */
+  static List<TaskInfo> pendingTasks(Session session, JobInfo job, Predicate<TaskInfo> which) {
+    List<TaskInfo> tasks = new ArrayList<>();
+    for (TaskInfo t : job.tasks()) {
+      if (t.status() == TaskStatus.PENDING && which.test(t)) {
+        tasks.add(t);
+      }
+    }
+    tasks.sort(session.taskOrder());
+    return tasks;
+  }
+
+  /**
+   * @param yieldWhenReady commit and stop as soon as the job is ready while tasks remain, so other jobs interleave
+   */
+  Outcome place(Session session, JobInfo job, List<TaskInfo> tasks, boolean yieldWhenReady) {
+    if (tasks.isEmpty()) {
+      return Outcome.NOTHING_TO_DO;
+    }
+    QueueInfo queue = session.queue(job.queue());
+    Statement stmt = session.newStatement();
+    for (int i = 0; i < tasks.size(); i++) {
+      TaskInfo task = tasks.get(i);
+      if (!session.allocatable(queue, task)) {
+        job.setFitError("queue " + job.queue() + " has no room left for " + task.key() + " " + task.request());
+        break;
+      }
+      NodeSearch.Result r = search.find(session, task);
+      if (r.node() == null) {
+        job.setFitError(r.fitError());
+        break;
+      }
+      if (r.pipelined()) {
+        stmt.pipeline(task, r.node());
+      } else {
+        stmt.allocate(task, r.node());
+      }
+      if (yieldWhenReady && i < tasks.size() - 1 && session.jobReady(job)) {
+        stmt.commit();
+        return Outcome.YIELDED;
+      }
+    }
+    if (session.jobReady(job)) {
+      stmt.commit();
+      return Outcome.COMMITTED;
+    }
+    if (!stmt.isEmpty() && session.jobPipelined(job)) {
+      stmt.hold();
+      return Outcome.HELD;
+    }
+    stmt.discard();
+    return Outcome.DISCARDED;
+  }
+}

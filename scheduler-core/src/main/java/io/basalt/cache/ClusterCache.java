@@ -1,0 +1,194 @@
+package io.basalt.cache;
+
+import io.basalt.framework.ClusterSnapshot;
+import io.basalt.framework.NodeInfo;
+import io.basalt.model.Node;
+import io.basalt.model.Pod;
+import io.basalt.model.PodGroup;
+import io.basalt.model.PriorityClass;
+import io.basalt.model.Queue;
+import io.basalt.model.ResourceNames;
+import io.basalt.model.ResourceVector;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The scheduler's picture of the cluster, fed by a cluster source (fixtures or informers) and by the binder's own
+ * decisions. Node accounting is kept incrementally and stamped with a generation per node, so a snapshot copies only
+ * nodes that changed since the last one (or that the last session touched). Thread-safe: sources call in from their
+ * own threads.
+ */
+public final class ClusterCache {
+  private final Set<String> schedulerNames;
+  private final String defaultQueue;
+  private final Map<String, CachedNode> nodes = new HashMap<>();
+  private final Map<String, Pod> pods = new HashMap<>();
+  private final Map<String, Pod> ownPods = new LinkedHashMap<>();
+  private final Map<String, PodGroup> podGroups = new LinkedHashMap<>();
+  private final Map<String, Queue> queues = new LinkedHashMap<>();
+  private final Map<String, PriorityClass> priorityClasses = new HashMap<>();
+  private long generation;
+  private Map<String, NodeInfo> lastCopies = Map.of();
+  private List<String> nodeOrder;
+
+  /** Accounting for one node; may exist before its Node object when pods arrive first. */
+  private static final class CachedNode {
+    Node node;
+    long[] used = new long[0];
+    long[] releasing = new long[0];
+    long generation;
+  }
+
+  /**
+   * @param schedulerNames pods naming one of these are ours to schedule; all assigned pods count as used
+   * @param defaultQueue where pods without a queue go; it exists even when no Queue object declares it
+   */
+  public ClusterCache(Set<String> schedulerNames, String defaultQueue) {
+    this.schedulerNames = Set.copyOf(schedulerNames);
+    this.defaultQueue = defaultQueue;
+  }
+
+  public Set<String> schedulerNames() {
+    return schedulerNames;
+  }
+
+  public synchronized void putNode(Node node) {
+    CachedNode c = nodes.computeIfAbsent(node.name(), n -> new CachedNode());
+    if (c.node == null) {
+      nodeOrder = null;
+    }
+    c.node = node;
+    c.generation = ++generation;
+  }
+
+  public synchronized void removeNode(String name) {
+    CachedNode c = nodes.get(name);
+    if (c != null) {
+      c.node = null;
+      c.generation = ++generation;
+      nodeOrder = null;
+    }
+  }
+
+  /** Adds or replaces a pod (matched by uid), moving its resources between nodes as needed. */
+  public synchronized void putPod(Pod pod) {
+    Pod old = pods.put(pod.uid(), pod);
+    if (old != null) {
+      account(old, -1);
+    }
+    account(pod, 1);
+    if (schedulerNames.contains(pod.schedulerName())) {
+      ownPods.put(pod.uid(), pod);
+    }
+  }
+
+  public synchronized void removePod(String uid) {
+    Pod old = pods.remove(uid);
+    if (old != null) {
+      account(old, -1);
+      ownPods.remove(uid);
+    }
+  }
+
+  public synchronized Pod pod(String uid) {
+    return pods.get(uid);
+  }
+
+  public synchronized List<Pod> pods() {
+    return List.copyOf(pods.values());
+  }
+
+  public synchronized void putPodGroup(PodGroup pg) {
+    podGroups.put(pg.key(), pg);
+  }
+
+  public synchronized void removePodGroup(String key) {
+    podGroups.remove(key);
+  }
+
+  public synchronized PodGroup podGroup(String key) {
+    return podGroups.get(key);
+  }
+
+  public synchronized void putQueue(Queue q) {
+    queues.put(q.name(), q);
+  }
+
+  public synchronized void removeQueue(String name) {
+    queues.remove(name);
+  }
+
+  public synchronized void putPriorityClass(PriorityClass pc) {
+    priorityClasses.put(pc.name(), pc);
+  }
+
+  public synchronized void removePriorityClass(String name) {
+    priorityClasses.remove(name);
+  }
+
+  public synchronized int nodeCount() {
+    int n = 0;
+    for (CachedNode c : nodes.values()) {
+      if (c.node != null) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private void account(Pod pod, int sign) {
+    if (!pod.isAssigned() || pod.isFinished()) {
+      return;
+    }
+    CachedNode c = nodes.computeIfAbsent(pod.nodeName(), n -> new CachedNode());
+    c.used = add(c.used, pod.request(), sign);
+    if (pod.terminating()) {
+      c.releasing = add(c.releasing, pod.request(), sign);
+    }
+    c.generation = ++generation;
+  }
+
+  private static long[] add(long[] target, ResourceVector r, int sign) {
+    long[] t = target.length < r.size() ? Arrays.copyOf(target, Math.max(r.size(), ResourceNames.count())) : target;
+    for (int i = 0, n = r.size(); i < n; i++) {
+      t[i] += sign * r.get(i);
+    }
+    return t;
+  }
+
+  /**
+   * A consistent view for one session. Node copies are reused from the previous snapshot when neither the cluster
+   * nor a session changed them, so a quiet cluster costs almost nothing per cycle.
+   */
+  public synchronized ClusterSnapshot snapshot() {
+    if (nodeOrder == null) {
+      List<String> names = new ArrayList<>();
+      for (Map.Entry<String, CachedNode> e : nodes.entrySet()) {
+        if (e.getValue().node != null) {
+          names.add(e.getKey());
+        }
+      }
+      names.sort(null);
+      nodeOrder = names;
+    }
+    Map<String, NodeInfo> copies = new HashMap<>(nodeOrder.size() * 2);
+    List<NodeInfo> list = new ArrayList<>(nodeOrder.size());
+    for (String name : nodeOrder) {
+      CachedNode c = nodes.get(name);
+      NodeInfo prev = lastCopies.get(name);
+      NodeInfo copy = prev != null && prev.generation() == c.generation && !prev.touched()
+          ? prev : new NodeInfo(c.node, c.generation, c.used, c.releasing);
+      copies.put(name, copy);
+      list.add(copy);
+    }
+    lastCopies = copies;
+    return new ClusterSnapshot(list, List.copyOf(ownPods.values()), Map.copyOf(podGroups),
+        new TreeMap<>(queues), Map.copyOf(priorityClasses), defaultQueue);
+  }
+}

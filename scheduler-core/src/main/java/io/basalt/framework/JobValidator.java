@@ -1,0 +1,7 @@
+package io.basalt.framework;
+
+/** Job valid: returns null when the job may be scheduled, else why not. */
+@FunctionalInterface
+public interface JobValidator {
+  String invalidReason(JobInfo job);
+}

@@ -1,0 +1,529 @@
+package io.basalt.framework;
+
+import io.basalt.config.Arguments;
+import io.basalt.config.Hook;
+import io.basalt.config.PluginOption;
+import io.basalt.config.SchedulerConf;
+import io.basalt.config.Tier;
+import io.basalt.model.Pod;
+import io.basalt.model.PodGroup;
+import io.basalt.model.PriorityClass;
+import io.basalt.model.Queue;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiPredicate;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * One scheduling cycle's view of the cluster: jobs, nodes and queues built from a snapshot, the plugins of every
+ * tier with their callbacks, and the decisions taken so far. Actions read it and change it only through
+ * {@link Statement}s; {@link #close()} turns the decisions into a {@link SessionResult}.
+ */
+public final class Session {
+  private final SchedulerConf conf;
+  private final ExplainRecorder explain;
+  private final List<NodeInfo> nodes;
+  private final Map<String, NodeInfo> nodesByName;
+  private final Map<String, JobInfo> jobs = new LinkedHashMap<>();
+  private final Map<String, QueueInfo> queues = new LinkedHashMap<>();
+  private final Map<String, PriorityClass> priorityClasses;
+  private final Map<String, List<TaskInfo>> tasksByNode = new HashMap<>();
+  private final Map<String, String> invalidJobs = new HashMap<>();
+  private final Map<String, String> enqueueRejections = new HashMap<>();
+  private final Callbacks callbacks = new Callbacks();
+  private final List<Plugin> plugins = new ArrayList<>();
+  private final Map<Plugin, Registration> registrations = new IdentityHashMap<>();
+  private final List<TaskInfo> toBind = new ArrayList<>();
+  private final List<SessionResult.Eviction> toEvict = new ArrayList<>();
+  private final Comparator<JobInfo> jobComparator = this::compareJobs;
+  private final Comparator<TaskInfo> taskComparator = this::compareTasks;
+  private final Comparator<QueueInfo> queueComparator = this::compareQueues;
+  private TaskFilter[] filterFns = new TaskFilter[0];
+  private NodeScorer[] scorerFns = new NodeScorer[0];
+  private String[] scorerNames = new String[0];
+  private int nextStartNode;
+
+  private record Registration(PluginOption option, int tier) {}
+
+  private Session(SchedulerConf conf, ClusterSnapshot snapshot, ExplainRecorder explain) {
+    this.conf = conf;
+    this.explain = explain;
+    this.nodes = List.copyOf(snapshot.nodes());
+    this.nodesByName = new HashMap<>(nodes.size() * 2);
+    for (NodeInfo n : nodes) {
+      nodesByName.put(n.name(), n);
+    }
+    this.priorityClasses = snapshot.priorityClasses();
+  }
+
+  /** Builds jobs and queues from {@code snapshot}, then lets every configured plugin register its callbacks. */
+  public static Session open(ClusterSnapshot snapshot, SchedulerConf conf, PluginRegistry registry,
+      ExplainRecorder explain) {
+    Session s = new Session(conf, snapshot, explain);
+    s.buildQueues(snapshot);
+    s.buildJobs(snapshot);
+    List<Tier> tiers = conf.tiers();
+    for (int t = 0; t < tiers.size(); t++) {
+      for (PluginOption option : tiers.get(t).plugins()) {
+        Plugin plugin = registry.create(option.name(), new Arguments(option.arguments(), option.location()));
+        s.registrations.put(plugin, new Registration(option, t));
+        s.plugins.add(plugin);
+        plugin.onSessionOpen(s);
+      }
+    }
+    s.filterFns = s.callbacks.filters.stream().map(Callbacks.Entry::fn).toArray(TaskFilter[]::new);
+    s.scorerFns = s.callbacks.scorers.stream().map(Callbacks.Entry::fn).toArray(NodeScorer[]::new);
+    s.scorerNames = s.callbacks.scorers.stream().map(Callbacks.Entry::plugin).toArray(String[]::new);
+    return s;
+  }
+
+  private void buildQueues(ClusterSnapshot snapshot) {
+    for (Queue q : snapshot.queues().values()) {
+      queues.put(q.name(), new QueueInfo(q));
+    }
+    queues.computeIfAbsent(snapshot.defaultQueue(), n -> new QueueInfo(Queue.implicitDefault(n)));
+  }
+
+  private void buildJobs(ClusterSnapshot snapshot) {
+    String defaultQueue = snapshot.defaultQueue();
+    for (Pod pod : snapshot.pods()) {
+      if (pod.isFinished() && !pod.isAssigned()) {
+        continue;
+      }
+      TaskInfo task = new TaskInfo(pod, podPriority(pod), initialStatus(pod));
+      String group = pod.groupName();
+      JobInfo job;
+      if (group != null && !group.isEmpty()) {
+        String key = pod.namespace() + "/" + group;
+        job = jobs.get(key);
+        if (job == null) {
+          PodGroup pg = snapshot.podGroups().get(key);
+          if (pg == null) {
+            pg = new PodGroup(pod.namespace(), group, 1, Map.of(), defaultQueue, null, null, "Pending",
+                pod.creationTimestamp());
+            invalidJobs.put(key, "PodGroup " + key + " not found");
+          }
+          job = new JobInfo(key, pg, false, jobPriority(pg, pod));
+          jobs.put(key, job);
+        }
+      } else {
+        String queue = pod.annotations().getOrDefault(Pod.QUEUE_NAME_ANNOTATION, defaultQueue);
+        PodGroup pg = new PodGroup(pod.namespace(), pod.name(), 1, Map.of(), queue, pod.priorityClassName(),
+            pod.request(), pod.isAssigned() ? "Running" : "Pending", pod.creationTimestamp());
+        job = new JobInfo(pod.key(), pg, true, task.priority());
+        jobs.put(pod.key(), job);
+      }
+      job.addTask(task);
+      if (task.nodeName() != null) {
+        tasksByNode.computeIfAbsent(task.nodeName(), n -> new ArrayList<>()).add(task);
+      }
+    }
+    for (JobInfo job : jobs.values()) {
+      if (!queues.containsKey(job.queue())) {
+        invalidJobs.putIfAbsent(job.key(), "queue " + job.queue() + " not found");
+      }
+    }
+  }
+
+  private static TaskStatus initialStatus(Pod pod) {
+    if ("Succeeded".equals(pod.phase())) {
+      return TaskStatus.SUCCEEDED;
+    }
+    if ("Failed".equals(pod.phase())) {
+      return TaskStatus.FAILED;
+    }
+    if (!pod.isAssigned()) {
+      return TaskStatus.PENDING;
+    }
+    return pod.terminating() ? TaskStatus.RELEASING : TaskStatus.RUNNING;
+  }
+
+  private int podPriority(Pod pod) {
+    if (pod.priority() != null) {
+      return pod.priority();
+    }
+    PriorityClass pc = pod.priorityClassName() == null ? null : priorityClasses.get(pod.priorityClassName());
+    if (pc != null) {
+      return pc.value();
+    }
+    for (PriorityClass c : priorityClasses.values()) {
+      if (c.globalDefault()) {
+        return c.value();
+      }
+    }
+    return 0;
+  }
+
+  private int jobPriority(PodGroup pg, Pod firstPod) {
+    PriorityClass pc = pg.priorityClassName() == null ? null : priorityClasses.get(pg.priorityClassName());
+    return pc != null ? pc.value() : podPriority(firstPod);
+  }
+
+  // ---- registration: plugins call these from onSessionOpen ----
+
+  private <F> void register(Plugin plugin, Hook hook, List<Callbacks.Entry<F>> list, F fn) {
+    Registration r = registrations.get(plugin);
+    if (r == null) {
+      throw new IllegalStateException(plugin.name() + " registers outside onSessionOpen");
+    }
+    if (hook == null || r.option().enabled(hook)) {
+      list.add(new Callbacks.Entry<>(plugin.name(), r.tier(), fn));
+    }
+  }
+
+  public void addJobOrder(Plugin p, Comparator<JobInfo> fn) {
+    register(p, Hook.JOB_ORDER, callbacks.jobOrder, fn);
+  }
+
+  public void addTaskOrder(Plugin p, Comparator<TaskInfo> fn) {
+    register(p, Hook.TASK_ORDER, callbacks.taskOrder, fn);
+  }
+
+  public void addQueueOrder(Plugin p, Comparator<QueueInfo> fn) {
+    register(p, Hook.QUEUE_ORDER, callbacks.queueOrder, fn);
+  }
+
+  public void addFilter(Plugin p, TaskFilter fn) {
+    register(p, Hook.PREDICATE, callbacks.filters, fn);
+  }
+
+  public void addScorer(Plugin p, NodeScorer fn) {
+    register(p, Hook.NODE_ORDER, callbacks.scorers, fn);
+  }
+
+  /** Permit phase: is the job's gang complete enough to bind? */
+  public void addJobReady(Plugin p, Predicate<JobInfo> fn) {
+    register(p, Hook.JOB_READY, callbacks.jobReady, fn);
+  }
+
+  /** Permit phase: may a job that is not ready keep its reservations (placed plus pipelined tasks)? */
+  public void addJobPipelined(Plugin p, Function<JobInfo, Vote> fn) {
+    register(p, Hook.JOB_PIPELINED, callbacks.jobPipelined, fn);
+  }
+
+  public void addJobEnqueueable(Plugin p, Function<JobInfo, Vote> fn) {
+    register(p, Hook.JOB_ENQUEUED, callbacks.jobEnqueueable, fn);
+  }
+
+  /** Told when a job is admitted, so admission plugins count it against later jobs. */
+  public void addJobEnqueued(Plugin p, Consumer<JobInfo> fn) {
+    register(p, Hook.JOB_ENQUEUED, callbacks.jobEnqueued, fn);
+  }
+
+  public void addJobValid(Plugin p, JobValidator fn) {
+    register(p, null, callbacks.jobValid, fn);
+  }
+
+  public void addAllocatable(Plugin p, BiPredicate<QueueInfo, TaskInfo> fn) {
+    register(p, Hook.ALLOCATABLE, callbacks.allocatable, fn);
+  }
+
+  public void addOverused(Plugin p, Predicate<QueueInfo> fn) {
+    register(p, Hook.OVERUSED, callbacks.overused, fn);
+  }
+
+  public void addAllocationListener(Plugin p, AllocationListener listener) {
+    register(p, null, callbacks.listeners, listener);
+  }
+
+  // ---- combined answers: actions call these ----
+
+  public Comparator<JobInfo> jobOrder() {
+    return jobComparator;
+  }
+
+  public Comparator<TaskInfo> taskOrder() {
+    return taskComparator;
+  }
+
+  public Comparator<QueueInfo> queueOrder() {
+    return queueComparator;
+  }
+
+  private int compareJobs(JobInfo a, JobInfo b) {
+    int c = Callbacks.compare(callbacks.jobOrder, a, b);
+    if (c != 0) {
+      return c;
+    }
+    c = compareTimes(a.creationTimestamp(), b.creationTimestamp());
+    return c != 0 ? c : a.key().compareTo(b.key());
+  }
+
+  private int compareTasks(TaskInfo a, TaskInfo b) {
+    int c = Callbacks.compare(callbacks.taskOrder, a, b);
+    if (c != 0) {
+      return c;
+    }
+    c = compareTimes(a.pod().creationTimestamp(), b.pod().creationTimestamp());
+    return c != 0 ? c : a.key().compareTo(b.key());
+  }
+
+  private int compareQueues(QueueInfo a, QueueInfo b) {
+    int c = Callbacks.compare(callbacks.queueOrder, a, b);
+    return c != 0 ? c : a.name().compareTo(b.name());
+  }
+
+  private static int compareTimes(java.time.Instant a, java.time.Instant b) {
+    if (a == null || b == null) {
+      return a == null ? (b == null ? 0 : 1) : -1;
+    }
+    return a.compareTo(b);
+  }
+
+  /** All filters must pass; returns the first failure. */
+  public FilterResult filter(TaskInfo task, NodeInfo node) {
+    for (TaskFilter f : filterFns) {
+      FilterResult r = f.filter(task, node);
+      if (!r.ok()) {
+        return r;
+      }
+    }
+    return FilterResult.OK;
+  }
+
+  public boolean hasFilters() {
+    return filterFns.length > 0;
+  }
+
+  /** Sum of every scorer; recorded per plugin when explaining. */
+  public double score(TaskInfo task, NodeInfo node) {
+    double total = 0;
+    boolean record = explain.enabled();
+    for (int i = 0; i < scorerFns.length; i++) {
+      double s = scorerFns[i].score(task, node);
+      if (record) {
+        explain.scored(task, node, scorerNames[i], s);
+      }
+      total += s;
+    }
+    return total;
+  }
+
+  public boolean hasScorers() {
+    return scorerFns.length > 0;
+  }
+
+  /** Every job-ready callback must agree (with none registered, any job is ready). */
+  public boolean jobReady(JobInfo job) {
+    for (Callbacks.Entry<Predicate<JobInfo>> e : callbacks.jobReady) {
+      if (!e.fn().test(job)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  public boolean jobPipelined(JobInfo job) {
+    return !Callbacks.vote(callbacks.jobPipelined, job).isReject();
+  }
+
+  /** The combined enqueue vote; a reject carries the plugin's reason. */
+  public Vote jobEnqueueable(JobInfo job) {
+    return Callbacks.vote(callbacks.jobEnqueueable, job);
+  }
+
+  /** Why the job cannot be scheduled at all (missing PodGroup or queue, too few pods for its gang), or null. */
+  public String jobInvalidReason(JobInfo job) {
+    String r = invalidJobs.get(job.key());
+    if (r != null) {
+      return r;
+    }
+    for (Callbacks.Entry<JobValidator> e : callbacks.jobValid) {
+      r = e.fn().invalidReason(job);
+      if (r != null) {
+        return r;
+      }
+    }
+    return null;
+  }
+
+  public boolean allocatable(QueueInfo queue, TaskInfo task) {
+    for (Callbacks.Entry<BiPredicate<QueueInfo, TaskInfo>> e : callbacks.allocatable) {
+      if (!e.fn().test(queue, task)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  public boolean overused(QueueInfo queue) {
+    for (Callbacks.Entry<Predicate<QueueInfo>> e : callbacks.overused) {
+      if (e.fn().test(queue)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Admits a Pending job: it becomes Inqueue and admission plugins count it. */
+  public void enqueue(JobInfo job) {
+    job.setPhase("Inqueue");
+    for (Callbacks.Entry<Consumer<JobInfo>> e : callbacks.jobEnqueued) {
+      e.fn().accept(job);
+    }
+  }
+
+  public void rejectEnqueue(JobInfo job, String reason) {
+    enqueueRejections.put(job.key(), reason);
+  }
+
+  // ---- state ----
+
+  public Statement newStatement() {
+    return new Statement(this);
+  }
+
+  public Collection<JobInfo> jobs() {
+    return Collections.unmodifiableCollection(jobs.values());
+  }
+
+  public JobInfo job(String key) {
+    return jobs.get(key);
+  }
+
+  public Collection<QueueInfo> queues() {
+    return Collections.unmodifiableCollection(queues.values());
+  }
+
+  public QueueInfo queue(String name) {
+    return queues.get(name);
+  }
+
+  /** Nodes in a stable order; index positions are stable for the session. */
+  public List<NodeInfo> nodes() {
+    return nodes;
+  }
+
+  public NodeInfo node(String name) {
+    return name == null ? null : nodesByName.get(name);
+  }
+
+  /** Tasks on {@code node}: running, releasing, and placed this session. */
+  public List<TaskInfo> tasksOn(String node) {
+    List<TaskInfo> r = tasksByNode.get(node);
+    return r == null ? List.of() : Collections.unmodifiableList(r);
+  }
+
+  public Map<String, PriorityClass> priorityClasses() {
+    return priorityClasses;
+  }
+
+  public SchedulerConf conf() {
+    return conf;
+  }
+
+  public ExplainRecorder explain() {
+    return explain;
+  }
+
+  /** Where a rotating node search starts, so successive tasks do not all probe the same nodes first. */
+  public int nextStartNode() {
+    return nextStartNode;
+  }
+
+  public void setNextStartNode(int index) {
+    this.nextStartNode = index;
+  }
+
+  void onPlaced(TaskInfo task, NodeInfo node) {
+    tasksByNode.computeIfAbsent(node.name(), n -> new ArrayList<>()).add(task);
+    notifyAllocate(task);
+  }
+
+  void onUnplaced(TaskInfo task, NodeInfo node) {
+    List<TaskInfo> list = tasksByNode.get(node.name());
+    if (list != null) {
+      list.remove(task);
+    }
+    notifyDeallocate(task);
+  }
+
+  void notifyAllocate(TaskInfo task) {
+    for (Callbacks.Entry<AllocationListener> e : callbacks.listeners) {
+      e.fn().onAllocate(task);
+    }
+  }
+
+  void notifyDeallocate(TaskInfo task) {
+    for (Callbacks.Entry<AllocationListener> e : callbacks.listeners) {
+      e.fn().onDeallocate(task);
+    }
+  }
+
+  void recordBinding(TaskInfo task) {
+    toBind.add(task);
+  }
+
+  void recordEviction(TaskInfo task, String reason) {
+    toEvict.add(new SessionResult.Eviction(task.pod(), reason));
+  }
+
+  /** Runs plugins' close hooks and turns the session's decisions into bindings, evictions and statuses. */
+  public SessionResult close() {
+    for (Plugin p : plugins) {
+      p.onSessionClose(this);
+    }
+    List<SessionResult.Binding> bindings = new ArrayList<>(toBind.size());
+    for (TaskInfo t : toBind) {
+      bindings.add(new SessionResult.Binding(t.pod(), t.nodeName()));
+      t.place(TaskStatus.BINDING, t.nodeName());
+    }
+    List<SessionResult.PendingPod> pending = new ArrayList<>();
+    List<SessionResult.JobStatus> statuses = new ArrayList<>();
+    for (JobInfo job : jobs.values()) {
+      for (TaskInfo t : job.tasks()) {
+        if (t.status() == TaskStatus.PENDING || t.status() == TaskStatus.PIPELINED
+            || t.status() == TaskStatus.ALLOCATED) {
+          String nominated = t.status() == TaskStatus.PENDING ? null : t.nodeName();
+          pending.add(new SessionResult.PendingPod(t.pod(), pendingReason(job, t), nominated));
+        }
+      }
+      statuses.add(new SessionResult.JobStatus(job.key(), job.isImplicit(), closingPhase(job), job.minMember(),
+          job.readyTaskNum(), job.conditions()));
+    }
+    return new SessionResult(bindings, List.copyOf(toEvict), pending, statuses);
+  }
+
+  private String closingPhase(JobInfo job) {
+    int running = job.count(TaskStatus.BINDING) + job.count(TaskStatus.BOUND) + job.count(TaskStatus.RUNNING)
+        + job.count(TaskStatus.SUCCEEDED);
+    if (running >= job.minMember() && running > 0) {
+      return running == job.count(TaskStatus.SUCCEEDED) ? "Completed" : "Running";
+    }
+    return job.phase().equals("Running") ? "Inqueue" : job.phase();
+  }
+
+  private String pendingReason(JobInfo job, TaskInfo task) {
+    String invalid = jobInvalidReason(job);
+    if (invalid != null) {
+      return invalid;
+    }
+    if (task.status() == TaskStatus.PIPELINED) {
+      return "pipelined to node " + task.nodeName() + ": waiting for terminating pods there to release resources";
+    }
+    if (task.status() == TaskStatus.ALLOCATED) {
+      return "reserved on node " + task.nodeName() + ": waiting for the rest of its gang";
+    }
+    if ("Pending".equals(job.phase())) {
+      String r = enqueueRejections.get(job.key());
+      return r != null ? "PodGroup " + job.key() + " not admitted to queue " + job.queue() + ": " + r
+          : "PodGroup " + job.key() + " is waiting to be admitted (enqueue)";
+    }
+    if (job.unschedulableMessage() != null) {
+      return job.unschedulableMessage();
+    }
+    if (job.fitError() != null) {
+      return job.fitError();
+    }
+    return "not scheduled yet";
+  }
+}

@@ -1,0 +1,100 @@
+package io.basalt.framework;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A transaction over a session: tentative placements recorded with enough to undo them. A gang is placed inside one
+ * statement and either committed (bound when the session closes) or discarded in O(changes), so it is never
+ * partially bound.
+ */
+public final class Statement {
+  private enum Kind { ALLOCATE, PIPELINE, EVICT }
+
+  private record Op(Kind kind, TaskInfo task, NodeInfo node, TaskStatus previous, String previousNode,
+      String reason) {}
+
+  private final Session session;
+  private final List<Op> ops = new ArrayList<>();
+
+  Statement(Session session) {
+    this.session = session;
+  }
+
+  /** Places {@code task} on {@code node}, whose idle resources must fit it. */
+  public void allocate(TaskInfo task, NodeInfo node) {
+    ops.add(new Op(Kind.ALLOCATE, task, node, task.status(), task.nodeName(), null));
+    node.addUsed(task.request());
+    task.place(TaskStatus.ALLOCATED, node.name());
+    session.onPlaced(task, node);
+  }
+
+  /** Reserves {@code node} for {@code task} until releasing resources there are gone. */
+  public void pipeline(TaskInfo task, NodeInfo node) {
+    ops.add(new Op(Kind.PIPELINE, task, node, task.status(), task.nodeName(), null));
+    node.addPipelined(task.request());
+    task.place(TaskStatus.PIPELINED, node.name());
+    session.onPlaced(task, node);
+  }
+
+  /** Marks a running task for eviction; its resources become releasing. */
+  public void evict(TaskInfo task, String reason) {
+    NodeInfo node = session.node(task.nodeName());
+    ops.add(new Op(Kind.EVICT, task, node, task.status(), task.nodeName(), reason));
+    if (node != null) {
+      node.addReleasing(task.request());
+    }
+    task.place(TaskStatus.RELEASING, task.nodeName());
+    session.notifyDeallocate(task);
+  }
+
+  public boolean isEmpty() {
+    return ops.isEmpty();
+  }
+
+  /** Makes the placements final: allocations are bound and evictions carried out when the session closes. */
+  public void commit() {
+    for (Op op : ops) {
+      switch (op.kind()) {
+        case ALLOCATE -> session.recordBinding(op.task());
+        case EVICT -> session.recordEviction(op.task(), op.reason());
+        case PIPELINE -> { }
+      }
+    }
+    ops.clear();
+  }
+
+  /**
+   * Keeps the placements for the rest of the session without binding anything: a gang that is pipelined (enough
+   * members reserved) but not yet ready holds its nodes so later jobs in this cycle cannot take them.
+   */
+  public void hold() {
+    ops.clear();
+  }
+
+  /** Undoes every change, newest first. */
+  public void discard() {
+    for (int i = ops.size() - 1; i >= 0; i--) {
+      Op op = ops.get(i);
+      TaskInfo task = op.task();
+      switch (op.kind()) {
+        case ALLOCATE -> {
+          op.node().removeUsed(task.request());
+          session.onUnplaced(task, op.node());
+        }
+        case PIPELINE -> {
+          op.node().removePipelined(task.request());
+          session.onUnplaced(task, op.node());
+        }
+        case EVICT -> {
+          if (op.node() != null) {
+            op.node().removeReleasing(task.request());
+          }
+          session.notifyAllocate(task);
+        }
+      }
+      task.place(op.previous(), op.previousNode());
+    }
+    ops.clear();
+  }
+}

@@ -1,0 +1,7 @@
+package io.basalt.framework;
+
+/** Filter phase (Volcano's predicate): may this task run on this node? All registered filters must pass. */
+@FunctionalInterface
+public interface TaskFilter {
+  FilterResult filter(TaskInfo task, NodeInfo node);
+}

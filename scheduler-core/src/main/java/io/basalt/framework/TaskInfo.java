@@ -1,0 +1,78 @@
+package io.basalt.framework;
+
+import io.basalt.model.Pod;
+import io.basalt.model.ResourceVector;
+
+/**
+ * One pod within a session: the immutable {@link Pod} plus where the session has put it. Status and node change
+ * only through a {@link Statement}, so a discarded gang leaves no trace.
+ */
+public final class TaskInfo {
+  private final Pod pod;
+  private final int priority;
+  private JobInfo job;
+  private TaskStatus status;
+  private String nodeName;
+
+  TaskInfo(Pod pod, int priority, TaskStatus status) {
+    this.pod = pod;
+    this.priority = priority;
+    this.status = status;
+    this.nodeName = pod.nodeName();
+  }
+
+  public Pod pod() {
+    return pod;
+  }
+
+  public String key() {
+    return pod.key();
+  }
+
+  public String uid() {
+    return pod.uid();
+  }
+
+  public ResourceVector request() {
+    return pod.request();
+  }
+
+  /** Pod priority: {@code spec.priority}, else its PriorityClass, else the global default class, else 0. */
+  public int priority() {
+    return priority;
+  }
+
+  public JobInfo job() {
+    return job;
+  }
+
+  public TaskStatus status() {
+    return status;
+  }
+
+  /** The node the task runs on, is placed on, or is pipelined to; null while pending. */
+  public String nodeName() {
+    return nodeName;
+  }
+
+  /** The pod's role in its job ({@code volcano.sh/task-spec}), or "" when it has none. */
+  public String role() {
+    String r = pod.taskSpec();
+    return r == null ? "" : r;
+  }
+
+  void setJob(JobInfo job) {
+    this.job = job;
+  }
+
+  void place(TaskStatus newStatus, String node) {
+    job.onStatusChange(status, newStatus);
+    this.status = newStatus;
+    this.nodeName = node;
+  }
+
+  @Override
+  public String toString() {
+    return key() + "[" + status + (nodeName == null ? "" : "@" + nodeName) + "]";
+  }
+}

@@ -1,0 +1,88 @@
+package io.basalt.model;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A pod as the engine sees it. Immutable: a change in the cluster is a new record.
+ *
+ * @param request sum of app containers, max'd with each init container, plus overhead, plus one {@code pods}
+ * @param priority {@code spec.priority} when the API server resolved it, else null (resolved from the class later)
+ * @param nodeName the node it is bound to, or null while pending
+ * @param terminating true once a deletion timestamp is set: its resources are releasing
+ */
+public record Pod(
+    String uid,
+    String namespace,
+    String name,
+    String schedulerName,
+    String nodeName,
+    String phase,
+    boolean terminating,
+    Integer priority,
+    String priorityClassName,
+    String preemptionPolicy,
+    ResourceVector request,
+    Map<String, String> labels,
+    Map<String, String> annotations,
+    Map<String, String> nodeSelector,
+    List<NodeSelectorTerm> requiredNodeAffinity,
+    List<Toleration> tolerations,
+    Instant creationTimestamp) {
+
+  /** Volcano's annotation naming the PodGroup a pod belongs to. */
+  public static final String GROUP_NAME_ANNOTATION = "scheduling.k8s.io/group-name";
+  /** The task (role) within a Volcano job, as its job controller sets it; keys {@code minTaskMember}. */
+  public static final String TASK_SPEC_ANNOTATION = "volcano.sh/task-spec";
+  /** Queue of a pod that has no PodGroup. */
+  public static final String QUEUE_NAME_ANNOTATION = "scheduling.volcano.sh/queue-name";
+
+  public Pod {
+    labels = Map.copyOf(labels);
+    annotations = Map.copyOf(annotations);
+    nodeSelector = Map.copyOf(nodeSelector);
+    requiredNodeAffinity = List.copyOf(requiredNodeAffinity);
+    tolerations = List.copyOf(tolerations);
+  }
+
+  /** {@code namespace/name}, the key users and logs know a pod by. */
+  public String key() {
+    return namespace + "/" + name;
+  }
+
+  public boolean isAssigned() {
+    return nodeName != null && !nodeName.isEmpty();
+  }
+
+  /** Succeeded or Failed pods hold no resources. */
+  public boolean isFinished() {
+    return "Succeeded".equals(phase) || "Failed".equals(phase);
+  }
+
+  public String groupName() {
+    return annotations.get(GROUP_NAME_ANNOTATION);
+  }
+
+  public String taskSpec() {
+    return annotations.get(TASK_SPEC_ANNOTATION);
+  }
+
+  public Pod withNodeName(String node) {
+    return new Pod(uid, namespace, name, schedulerName, node, node == null ? phase : "Running", terminating, priority,
+        priorityClassName, preemptionPolicy, request, labels, annotations, nodeSelector, requiredNodeAffinity,
+        tolerations, creationTimestamp);
+  }
+
+  public Pod withTerminating(boolean value) {
+    return new Pod(uid, namespace, name, schedulerName, nodeName, phase, value, priority, priorityClassName,
+        preemptionPolicy, request, labels, annotations, nodeSelector, requiredNodeAffinity, tolerations,
+        creationTimestamp);
+  }
+
+  public Pod withAnnotations(Map<String, String> newAnnotations) {
+    return new Pod(uid, namespace, name, schedulerName, nodeName, phase, terminating, priority, priorityClassName,
+        preemptionPolicy, request, labels, newAnnotations, nodeSelector, requiredNodeAffinity, tolerations,
+        creationTimestamp);
+  }
+}

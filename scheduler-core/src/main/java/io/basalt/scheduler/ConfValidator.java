@@ -1,0 +1,68 @@
+package io.basalt.scheduler;
+
+import io.basalt.actions.ActionRegistry;
+import io.basalt.config.Arguments;
+import io.basalt.config.PluginOption;
+import io.basalt.config.SchedulerConf;
+import io.basalt.framework.PluginRegistry;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Checks a parsed config against what this build has: every action and plugin known, every argument readable, no
+ * plugin listed twice. Problems name where they are ({@code tiers[1].plugins[4] (gpu-aware)}); unread arguments are
+ * warnings, since Volcano ignores them too, but they are usually typos.
+ */
+public final class ConfValidator {
+  /** Errors make a config unusable; warnings do not. */
+  public record Report(List<String> errors, List<String> warnings) {
+    public boolean ok() {
+      return errors.isEmpty();
+    }
+  }
+
+  private ConfValidator() {}
+
+  public static Report validate(SchedulerConf conf, PluginRegistry plugins, ActionRegistry actions) {
+    List<String> errors = new ArrayList<>();
+    List<String> warnings = new ArrayList<>();
+    for (String action : conf.actions()) {
+      if (!actions.contains(action)) {
+        errors.add("actions: unknown action '" + action + "' (known: " + String.join(", ", actions.names()) + ")");
+      } else {
+        Arguments args = conf.actionArguments(action);
+        actions.create(action, args);
+        errors.addAll(args.problems());
+        args.unread().forEach(k -> warnings.add(args.location() + ": argument '" + k + "' is not used"));
+      }
+    }
+    for (String configured : conf.configurations().keySet()) {
+      if (!actions.contains(configured) && !plugins.contains(configured)) {
+        warnings.add("configurations: '" + configured + "' names no known action");
+      }
+    }
+    Map<String, String> seen = new HashMap<>();
+    for (PluginOption option : conf.allPlugins()) {
+      if (!plugins.contains(option.name())) {
+        errors.add(option.location() + ": unknown plugin '" + option.name() + "' (known: "
+            + String.join(", ", plugins.names()) + ")");
+        continue;
+      }
+      String first = seen.putIfAbsent(option.name(), option.location());
+      if (first != null) {
+        errors.add(option.location() + ": plugin '" + option.name() + "' is already listed at " + first);
+      }
+      Arguments args = new Arguments(option.arguments(), option.location());
+      try {
+        plugins.create(option.name(), args);
+      } catch (RuntimeException e) {
+        errors.add(option.location() + ": cannot be built: " + e.getMessage());
+      }
+      errors.addAll(args.problems());
+      args.unread().forEach(k -> warnings.add(option.location() + ": argument '" + k + "' is not used"));
+    }
+    return new Report(errors, warnings);
+  }
+}

@@ -1,0 +1,55 @@
+package io.basalt.scheduler;
+
+import io.basalt.actions.Action;
+import io.basalt.actions.ActionRegistry;
+import io.basalt.cache.ClusterCache;
+import io.basalt.config.SchedulerConf;
+import io.basalt.framework.ClusterSnapshot;
+import io.basalt.framework.ExplainRecorder;
+import io.basalt.framework.PluginRegistry;
+import io.basalt.framework.Session;
+import io.basalt.framework.SessionResult;
+import java.util.function.Supplier;
+
+/**
+ * The scheduling cycle, top to bottom: snapshot the cache, open a session, run the configured actions, close it,
+ * then evict, bind and write status. The same loop serves the simulator and the live scheduler.
+ */
+public final class Scheduler {
+  private final ClusterCache cache;
+  private final Supplier<SchedulerConf> conf;
+  private final PluginRegistry plugins;
+  private final ActionRegistry actions;
+  private final Binder binder;
+  private final StatusSink status;
+
+  /** @param conf read once per cycle, so a reloaded config takes effect at the next cycle */
+  public Scheduler(ClusterCache cache, Supplier<SchedulerConf> conf, PluginRegistry plugins, ActionRegistry actions,
+      Binder binder, StatusSink status) {
+    this.cache = cache;
+    this.conf = conf;
+    this.plugins = plugins;
+    this.actions = actions;
+    this.binder = binder;
+    this.status = status;
+  }
+
+  public SessionResult runOnce() {
+    return runOnce(ExplainRecorder.NONE);
+  }
+
+  public SessionResult runOnce(ExplainRecorder explain) {
+    SchedulerConf c = conf.get();
+    ClusterSnapshot snapshot = cache.snapshot();
+    Session session = Session.open(snapshot, c, plugins, explain);
+    for (String name : c.actions()) {
+      Action action = actions.create(name, c.actionArguments(name));
+      action.execute(session);
+    }
+    SessionResult result = session.close();
+    binder.evict(result.evictions());
+    binder.bind(result.bindings());
+    status.update(result);
+    return result;
+  }
+}

@@ -1,0 +1,10 @@
+package io.basalt.scheduler;
+
+import io.basalt.framework.SessionResult;
+
+/** Receives the status a session wants written back: PodGroup phases and conditions, pending pods' reasons. */
+public interface StatusSink {
+  StatusSink NONE = result -> {};
+
+  void update(SessionResult result);
+}
