@@ -1,0 +1,29 @@
+package io.basalt.plugins;
+
+import io.basalt.config.Arguments;
+import io.basalt.framework.Plugin;
+import io.basalt.framework.PluginProvider;
+import io.basalt.plugins.binpack.BinpackPlugin;
+import io.basalt.plugins.conformance.ConformancePlugin;
+import io.basalt.plugins.gang.GangPlugin;
+import io.basalt.plugins.nodeorder.NodeOrderPlugin;
+import io.basalt.plugins.overcommit.OvercommitPlugin;
+import io.basalt.plugins.predicates.PredicatesPlugin;
+import io.basalt.plugins.priority.PriorityPlugin;
+import java.util.Map;
+import java.util.function.Function;
+
+/** The plugins this module ships, by the names {@code volcano-scheduler.conf} uses. */
+public final class BuiltinPlugins implements PluginProvider {
+  @Override
+  public Map<String, Function<Arguments, Plugin>> plugins() {
+    return Map.of(
+        GangPlugin.NAME, GangPlugin::new,
+        PriorityPlugin.NAME, PriorityPlugin::new,
+        ConformancePlugin.NAME, ConformancePlugin::new,
+        OvercommitPlugin.NAME, OvercommitPlugin::new,
+        PredicatesPlugin.NAME, PredicatesPlugin::new,
+        NodeOrderPlugin.NAME, NodeOrderPlugin::new,
+        BinpackPlugin.NAME, BinpackPlugin::new);
+  }
+}

@@ -1,0 +1,94 @@
+package io.basalt.testing;
+
+import io.basalt.cache.ClusterCache;
+import io.basalt.config.ConfLoader;
+import io.basalt.config.ConfigException;
+import io.basalt.config.SchedulerConf;
+import io.basalt.framework.ExplainRecorder;
+import io.basalt.framework.NodeInfo;
+import io.basalt.framework.PluginRegistry;
+import io.basalt.framework.Session;
+import io.basalt.framework.TaskInfo;
+import io.basalt.model.Node;
+import io.basalt.model.Pod;
+import io.basalt.model.PodGroup;
+import io.basalt.model.PriorityClass;
+import io.basalt.model.Queue;
+import java.util.Set;
+
+/**
+ * Opens real sessions over a small in-memory cluster, so plugin tests exercise the same registration and tier
+ * combination the scheduler uses:
+ * <pre>
+ * Session s = TestSessions.cluster().node(n1).pod(p1).open(registry, "actions: allocate\ntiers: ...");
+ * </pre>
+ */
+public final class TestSessions {
+  private final ClusterCache cache = new ClusterCache(Set.of("basalt-scheduler", "volcano"), Queue.DEFAULT);
+
+  public static TestSessions cluster() {
+    return new TestSessions();
+  }
+
+  public TestSessions node(Node n) {
+    cache.putNode(n);
+    return this;
+  }
+
+  public TestSessions pod(Pod p) {
+    cache.putPod(p);
+    return this;
+  }
+
+  public TestSessions podGroup(PodGroup pg) {
+    cache.putPodGroup(pg);
+    return this;
+  }
+
+  public TestSessions queue(Queue q) {
+    cache.putQueue(q);
+    return this;
+  }
+
+  public TestSessions priorityClass(PriorityClass pc) {
+    cache.putPriorityClass(pc);
+    return this;
+  }
+
+  public ClusterCache cache() {
+    return cache;
+  }
+
+  /** Opens a session with {@code conf} (YAML text of a volcano-scheduler.conf). */
+  public Session open(PluginRegistry registry, String conf) {
+    return Session.open(cache.snapshot(), parse(conf), registry, ExplainRecorder.NONE);
+  }
+
+  public static SchedulerConf parse(String conf) {
+    try {
+      return ConfLoader.parse(conf, "test");
+    } catch (ConfigException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+  }
+
+  /** A conf with one tier holding just {@code plugin} with the given YAML arguments block (may be empty). */
+  public static String singlePlugin(String plugin, String argumentsYaml) {
+    String args = argumentsYaml.isBlank() ? "" : "\n    arguments:\n" + argumentsYaml.indent(6).stripTrailing();
+    return "actions: \"enqueue, allocate, backfill\"\ntiers:\n- plugins:\n  - name: " + plugin + args + "\n";
+  }
+
+  /** The session's task for pod {@code key} (ns/name). */
+  public static TaskInfo task(Session s, String key) {
+    return s.jobs().stream().flatMap(j -> j.tasks().stream()).filter(t -> t.key().equals(key)).findFirst()
+        .orElseThrow(() -> new AssertionError("no task " + key));
+  }
+
+  public static NodeInfo nodeInfo(Session s, String name) {
+    NodeInfo n = s.node(name);
+    if (n == null) {
+      throw new AssertionError("no node " + name);
+    }
+    return n;
+  }
+}
