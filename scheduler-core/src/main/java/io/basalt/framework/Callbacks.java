@@ -31,6 +31,8 @@ final class Callbacks {
   final List<Entry<BiPredicate<QueueInfo, TaskInfo>>> allocatable = new ArrayList<>();
   final List<Entry<Predicate<QueueInfo>>> overused = new ArrayList<>();
   final List<Entry<AllocationListener>> listeners = new ArrayList<>();
+  final List<Entry<VictimSelector>> preemptable = new ArrayList<>();
+  final List<Entry<VictimSelector>> reclaimable = new ArrayList<>();
 
   /** Lexicographic over the registered comparators; 0 when all are indifferent. */
   static <T> int compare(List<Entry<Comparator<T>>> entries, T a, T b) {
@@ -41,6 +43,33 @@ final class Callbacks {
       }
     }
     return 0;
+  }
+
+  /**
+   * Victims every answering plugin of a tier agrees on; the first tier where some plugin answered decides. Null when
+   * no plugin answered at all.
+   */
+  static List<TaskInfo> victims(List<Entry<VictimSelector>> entries, TaskInfo preemptor, List<TaskInfo> candidates) {
+    int tier = -1;
+    List<TaskInfo> agreed = null;
+    for (Entry<VictimSelector> e : entries) {
+      if (e.tier() != tier) {
+        if (agreed != null) {
+          return agreed;
+        }
+        tier = e.tier();
+      }
+      List<TaskInfo> answer = e.fn().victims(preemptor, candidates);
+      if (answer == null) {
+        continue;
+      }
+      if (agreed == null) {
+        agreed = new ArrayList<>(answer);
+      } else {
+        agreed.retainAll(new java.util.HashSet<>(answer));
+      }
+    }
+    return agreed;
   }
 
   /** Reject wins at once; otherwise the first tier with a permit decides; all abstaining yields ABSTAIN. */

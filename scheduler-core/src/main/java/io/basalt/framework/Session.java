@@ -235,6 +235,14 @@ public final class Session {
     register(p, null, callbacks.listeners, listener);
   }
 
+  public void addPreemptable(Plugin p, VictimSelector fn) {
+    register(p, Hook.PREEMPTABLE, callbacks.preemptable, fn);
+  }
+
+  public void addReclaimable(Plugin p, VictimSelector fn) {
+    register(p, Hook.RECLAIMABLE, callbacks.reclaimable, fn);
+  }
+
   // ---- combined answers: actions call these ----
 
   public Comparator<JobInfo> jobOrder() {
@@ -344,6 +352,18 @@ public final class Session {
       }
     }
     return null;
+  }
+
+  /** Which candidates may be evicted for {@code preemptor} within its queue; empty when no plugin answered. */
+  public List<TaskInfo> preemptable(TaskInfo preemptor, List<TaskInfo> candidates) {
+    List<TaskInfo> v = Callbacks.victims(callbacks.preemptable, preemptor, candidates);
+    return v == null ? List.of() : v;
+  }
+
+  /** Which candidates (of other queues) may be evicted for {@code reclaimer}; empty when no plugin answered. */
+  public List<TaskInfo> reclaimable(TaskInfo reclaimer, List<TaskInfo> candidates) {
+    List<TaskInfo> v = Callbacks.victims(callbacks.reclaimable, reclaimer, candidates);
+    return v == null ? List.of() : v;
   }
 
   public boolean allocatable(QueueInfo queue, TaskInfo task) {

@@ -1,0 +1,47 @@
+package io.basalt.plugins.conformance;
+
+import io.basalt.config.Arguments;
+import io.basalt.framework.Plugin;
+import io.basalt.framework.Session;
+import io.basalt.framework.TaskInfo;
+import io.basalt.framework.VictimSelector;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Keeps the cluster's own machinery safe from preemption and reclaim: pods of the {@code system-cluster-critical} and
+ * {@code system-node-critical} classes and anything in {@code kube-system} are never victims.
+ */
+public final class ConformancePlugin implements Plugin {
+  public static final String NAME = "conformance";
+  static final Set<String> CRITICAL_CLASSES = Set.of("system-cluster-critical", "system-node-critical");
+  static final String SYSTEM_NAMESPACE = "kube-system";
+
+  public ConformancePlugin(Arguments args) {}
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public void onSessionOpen(Session session) {
+    VictimSelector notCritical = (preemptor, candidates) -> {
+      List<TaskInfo> victims = new ArrayList<>(candidates.size());
+      for (TaskInfo t : candidates) {
+        if (!isProtected(t)) {
+          victims.add(t);
+        }
+      }
+      return victims;
+    };
+    session.addPreemptable(this, notCritical);
+    session.addReclaimable(this, notCritical);
+  }
+
+  static boolean isProtected(TaskInfo task) {
+    String pc = task.pod().priorityClassName();
+    return (pc != null && CRITICAL_CLASSES.contains(pc)) || SYSTEM_NAMESPACE.equals(task.pod().namespace());
+  }
+}

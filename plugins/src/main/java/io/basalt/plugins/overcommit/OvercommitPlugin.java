@@ -1,0 +1,95 @@
+package io.basalt.plugins.overcommit;
+
+import io.basalt.config.Arguments;
+import io.basalt.framework.JobInfo;
+import io.basalt.framework.NodeInfo;
+import io.basalt.framework.Plugin;
+import io.basalt.framework.Session;
+import io.basalt.framework.TaskInfo;
+import io.basalt.framework.Vote;
+import io.basalt.model.ResourceNames;
+import io.basalt.model.ResourceVector;
+
+/**
+ * Admission against the whole cluster: a job is enqueued only while the minResources of all admitted-but-unplaced
+ * jobs fit in {@code total * overcommit-factor - used}. Keeps the pending queue from flooding allocate with jobs that
+ * cannot possibly start, while the factor (default 1.2) lets some more in than fit right now. Jobs without
+ * minResources are always admitted, as in Volcano.
+ */
+public final class OvercommitPlugin implements Plugin {
+  public static final String NAME = "overcommit";
+  static final double DEFAULT_FACTOR = 1.2;
+
+  private final double factor;
+  private ResourceVector idle = ResourceVector.ZERO;
+  private ResourceVector inqueue = ResourceVector.ZERO;
+
+  public OvercommitPlugin(Arguments args) {
+    double f = args.getDouble("overcommit-factor", DEFAULT_FACTOR);
+    if (f < 1.0) {
+      args.problem("overcommit-factor", "must be at least 1.0, got " + f);
+      f = DEFAULT_FACTOR;
+    }
+    this.factor = f;
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public void onSessionOpen(Session session) {
+    long[] total = new long[ResourceNames.count()];
+    long[] used = new long[ResourceNames.count()];
+    for (NodeInfo n : session.nodes()) {
+      for (int r = 0; r < total.length; r++) {
+        total[r] += n.allocatable(r);
+        used[r] += n.used(r);
+      }
+    }
+    idle = ResourceVector.of(total).times(factor).minus(ResourceVector.of(used));
+    inqueue = ResourceVector.ZERO;
+    for (JobInfo job : session.jobs()) {
+      if (!"Pending".equals(job.phase())) {
+        inqueue = inqueue.plus(unplaced(job));
+      }
+    }
+    session.addJobEnqueueable(this, this::enqueueable);
+    session.addJobEnqueued(this, job -> inqueue = inqueue.plus(unplaced(job)));
+  }
+
+  /** The part of the job's minResources its placed tasks do not cover yet. */
+  static ResourceVector unplaced(JobInfo job) {
+    ResourceVector min = job.podGroup().minResources();
+    if (min == null) {
+      return ResourceVector.ZERO;
+    }
+    ResourceVector placed = ResourceVector.ZERO;
+    for (TaskInfo t : job.tasks()) {
+      if (t.status().isReady()) {
+        placed = placed.plus(t.request());
+      }
+    }
+    long[] r = new long[min.size()];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = Math.max(0, min.get(i) - placed.get(i));
+    }
+    return ResourceVector.of(r);
+  }
+
+  private Vote enqueueable(JobInfo job) {
+    ResourceVector min = job.podGroup().minResources();
+    if (min == null) {
+      return Vote.PERMIT;
+    }
+    ResourceVector wanted = inqueue.plus(min);
+    int r = wanted.firstExceeding(idle);
+    if (r < 0) {
+      return Vote.PERMIT;
+    }
+    return Vote.reject("cluster " + ResourceNames.name(r) + " would be overcommitted: admitted jobs need "
+        + wanted.toQuantities().get(ResourceNames.name(r)) + ", capacity x " + factor + " minus used leaves "
+        + io.basalt.model.Quantities.format(r, Math.max(0, idle.get(r))));
+  }
+}

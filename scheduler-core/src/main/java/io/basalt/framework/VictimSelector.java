@@ -1,0 +1,12 @@
+package io.basalt.framework;
+
+import java.util.List;
+
+/**
+ * Preemptable / reclaimable: which of {@code candidates} may be evicted for {@code preemptor}. Returns the allowed
+ * subset, or null to abstain. Within a tier the answers are intersected; the first tier with an answer decides.
+ */
+@FunctionalInterface
+public interface VictimSelector {
+  List<TaskInfo> victims(TaskInfo preemptor, List<TaskInfo> candidates);
+}

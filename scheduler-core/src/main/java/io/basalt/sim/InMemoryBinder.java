@@ -1,0 +1,53 @@
+package io.basalt.sim;
+
+import io.basalt.cache.ClusterCache;
+import io.basalt.framework.SessionResult;
+import io.basalt.model.Pod;
+import io.basalt.scheduler.Binder;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The simulator's binder: applies bindings and evictions to the cache the way the informers would report them
+ * (the pod gets its node and runs; an evicted pod turns terminating), and remembers what it did for the report.
+ */
+final class InMemoryBinder implements Binder {
+  private final ClusterCache cache;
+  private final List<SessionResult.Binding> bound = new ArrayList<>();
+  private final List<SessionResult.Eviction> evicted = new ArrayList<>();
+
+  InMemoryBinder(ClusterCache cache) {
+    this.cache = cache;
+  }
+
+  @Override
+  public void bind(List<SessionResult.Binding> bindings) {
+    for (SessionResult.Binding b : bindings) {
+      Pod current = cache.pod(b.pod().uid());
+      if (current == null || current.isAssigned()) {
+        continue;
+      }
+      cache.putPod(current.withNodeName(b.node()));
+      bound.add(b);
+    }
+  }
+
+  @Override
+  public void evict(List<SessionResult.Eviction> evictions) {
+    for (SessionResult.Eviction e : evictions) {
+      Pod current = cache.pod(e.pod().uid());
+      if (current != null && !current.terminating()) {
+        cache.putPod(current.withTerminating(true));
+        evicted.add(e);
+      }
+    }
+  }
+
+  List<SessionResult.Binding> bound() {
+    return bound;
+  }
+
+  List<SessionResult.Eviction> evicted() {
+    return evicted;
+  }
+}

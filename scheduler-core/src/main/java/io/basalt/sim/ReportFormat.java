@@ -1,0 +1,150 @@
+package io.basalt.sim;
+
+import com.google.gson.stream.JsonWriter;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+
+/** Prints a {@link SimulationReport} as one JSON document or as a table for people. */
+public final class ReportFormat {
+  private ReportFormat() {}
+
+  /** One JSON document; empty arrays are printed, never omitted; {@code devices} only where assigned. */
+  public static String json(SimulationReport r) {
+    StringWriter out = new StringWriter();
+    try (JsonWriter w = new JsonWriter(out)) {
+      w.setIndent("  ");
+      w.beginObject();
+      w.name("bindings").beginArray();
+      for (SimulationReport.Bound b : r.bindings()) {
+        w.beginObject().name("pod").value(b.pod()).name("node").value(b.node());
+        if (!b.devices().isEmpty()) {
+          w.name("devices").beginArray();
+          for (String d : b.devices()) {
+            w.value(d);
+          }
+          w.endArray();
+        }
+        explain(w, b.explain());
+        w.endObject();
+      }
+      w.endArray();
+      w.name("pending").beginArray();
+      for (SimulationReport.Pending p : r.pending()) {
+        w.beginObject().name("pod").value(p.pod()).name("reason").value(p.reason());
+        explain(w, p.explain());
+        w.endObject();
+      }
+      w.endArray();
+      w.name("evicted").beginArray();
+      for (SimulationReport.Evicted e : r.evicted()) {
+        w.beginObject().name("pod").value(e.pod()).name("reason").value(e.reason()).endObject();
+      }
+      w.endArray();
+      w.name("podGroups").beginArray();
+      for (SimulationReport.Group g : r.podGroups()) {
+        w.beginObject().name("name").value(g.name()).name("phase").value(g.phase())
+            .name("minMember").value(g.minMember()).name("scheduled").value(g.scheduled()).endObject();
+      }
+      w.endArray();
+      w.name("warnings").beginArray();
+      for (String s : r.warnings()) {
+        w.value(s);
+      }
+      w.endArray();
+      w.name("summary").beginObject()
+          .name("cycles").value(r.cycles())
+          .name("nodes").value(r.nodes())
+          .name("bound").value(r.bindings().size())
+          .name("pending").value(r.pending().size())
+          .name("evicted").value(r.evicted().size())
+          .endObject();
+      w.endObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toString() + "\n";
+  }
+
+  private static void explain(JsonWriter w, Map<String, NodeVerdict> verdicts) throws IOException {
+    if (verdicts == null) {
+      return;
+    }
+    w.name("explain").beginObject();
+    for (Map.Entry<String, NodeVerdict> e : verdicts.entrySet()) {
+      NodeVerdict v = e.getValue();
+      w.name(e.getKey()).beginObject().name("filter").value(v.filter());
+      if (v.filter().equals("ok")) {
+        w.name("scores").beginObject();
+        for (Map.Entry<String, Double> s : v.scores().entrySet()) {
+          w.name(s.getKey()).value(round(s.getValue()));
+        }
+        w.endObject().name("total").value(round(v.total()));
+      }
+      w.endObject();
+    }
+    w.endObject();
+  }
+
+  private static double round(double v) {
+    return Math.round(v * 1000.0) / 1000.0;
+  }
+
+  /** A table: bound pods, pending pods with reasons, evictions, PodGroups, then a one-line summary. */
+  public static String table(SimulationReport r) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("Basalt simulation: ").append(r.nodes()).append(" nodes, ").append(r.cycles()).append(" cycle(s)\n");
+    for (String w : r.warnings()) {
+      sb.append("warning: ").append(w).append('\n');
+    }
+    sb.append("\nBOUND (").append(r.bindings().size()).append(")\n");
+    rows(sb, List.of("POD", "NODE", "DEVICES"), r.bindings().stream()
+        .map(b -> List.of(b.pod(), b.node(), b.devices().isEmpty() ? "-" : String.join(",", b.devices())))
+        .toList());
+    sb.append("\nPENDING (").append(r.pending().size()).append(")\n");
+    rows(sb, List.of("POD", "REASON"), r.pending().stream().map(p -> List.of(p.pod(), p.reason())).toList());
+    sb.append("\nEVICTED (").append(r.evicted().size()).append(")\n");
+    rows(sb, List.of("POD", "REASON"), r.evicted().stream().map(e -> List.of(e.pod(), e.reason())).toList());
+    sb.append("\nPOD GROUPS (").append(r.podGroups().size()).append(")\n");
+    rows(sb, List.of("NAME", "PHASE", "MIN", "SCHEDULED"), r.podGroups().stream()
+        .map(g -> List.of(g.name(), g.phase(), Integer.toString(g.minMember()), Integer.toString(g.scheduled())))
+        .toList());
+    sb.append("\nSummary: ").append(r.bindings().size()).append(" bound, ").append(r.pending().size())
+        .append(" pending, ").append(r.evicted().size()).append(" evicted\n");
+    return sb.toString();
+  }
+
+  private static void rows(StringBuilder sb, List<String> header, List<List<String>> rows) {
+    if (rows.isEmpty()) {
+      sb.append("  (none)\n");
+      return;
+    }
+    int[] width = new int[header.size()];
+    for (int c = 0; c < header.size(); c++) {
+      width[c] = header.get(c).length();
+      for (List<String> row : rows) {
+        if (c < header.size() - 1) {
+          width[c] = Math.max(width[c], row.get(c).length());
+        }
+      }
+    }
+    line(sb, header, width);
+    for (List<String> row : rows) {
+      line(sb, row, width);
+    }
+  }
+
+  private static void line(StringBuilder sb, List<String> cells, int[] width) {
+    sb.append("  ");
+    for (int c = 0; c < cells.size(); c++) {
+      String cell = cells.get(c);
+      sb.append(cell);
+      if (c < cells.size() - 1) {
+        sb.append(" ".repeat(width[c] - cell.length() + 2));
+      }
+    }
+    sb.append('\n');
+  }
+}

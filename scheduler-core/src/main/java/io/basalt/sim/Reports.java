@@ -1,0 +1,37 @@
+package io.basalt.sim;
+
+import io.basalt.framework.SessionResult;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Turns the simulator's last session and binder log into a {@link SimulationReport}. */
+final class Reports {
+  private Reports() {}
+
+  static SimulationReport build(SessionResult last, InMemoryBinder binder, ExplainCollector explain,
+      List<String> warnings, int cycles, int nodes) {
+    List<SimulationReport.Bound> bound = new ArrayList<>();
+    for (SessionResult.Binding b : binder.bound()) {
+      bound.add(new SimulationReport.Bound(b.pod().key(), b.node(), List.of(),
+          explain == null ? null : explain.forPod(b.pod().key())));
+    }
+    List<SimulationReport.Pending> pending = new ArrayList<>();
+    List<SimulationReport.Group> groups = new ArrayList<>();
+    if (last != null) {
+      for (SessionResult.PendingPod p : last.pending()) {
+        pending.add(new SimulationReport.Pending(p.pod().key(), p.reason(),
+            explain == null ? null : explain.forPod(p.pod().key())));
+      }
+      for (SessionResult.JobStatus s : last.jobs()) {
+        if (!s.implicit()) {
+          groups.add(new SimulationReport.Group(s.key(), s.phase(), s.minMember(), s.scheduled()));
+        }
+      }
+    }
+    List<SimulationReport.Evicted> evicted = new ArrayList<>();
+    for (SessionResult.Eviction e : binder.evicted()) {
+      evicted.add(new SimulationReport.Evicted(e.pod().key(), e.reason()));
+    }
+    return new SimulationReport(bound, pending, evicted, groups, List.copyOf(warnings), cycles, nodes);
+  }
+}

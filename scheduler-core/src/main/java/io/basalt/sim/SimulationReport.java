@@ -1,0 +1,36 @@
+package io.basalt.sim;
+
+import java.util.List;
+import java.util.Map;
+
+/** What a simulation decided, in the shape {@code basalt simulate --output json} prints. */
+public record SimulationReport(
+    List<Bound> bindings,
+    List<Pending> pending,
+    List<Evicted> evicted,
+    List<Group> podGroups,
+    List<String> warnings,
+    int cycles,
+    int nodes) {
+
+  /** @param explain node name to verdict, only with {@code --explain} */
+  public record Bound(String pod, String node, List<String> devices, Map<String, NodeVerdict> explain) {}
+
+  public record Pending(String pod, String reason, Map<String, NodeVerdict> explain) {}
+
+  public record Evicted(String pod, String reason) {}
+
+  public record Group(String name, String phase, int minMember, int scheduled) {}
+
+  public Bound binding(String pod) {
+    return bindings.stream().filter(b -> b.pod().equals(pod)).findFirst().orElse(null);
+  }
+
+  public Pending pendingPod(String pod) {
+    return pending.stream().filter(p -> p.pod().equals(pod)).findFirst().orElse(null);
+  }
+
+  public Group podGroup(String name) {
+    return podGroups.stream().filter(g -> g.name().equals(name)).findFirst().orElse(null);
+  }
+}
