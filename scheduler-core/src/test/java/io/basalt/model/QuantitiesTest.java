@@ -1,0 +1,46 @@
+package io.basalt.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class QuantitiesTest {
+  @Test
+  void parsesCpuInMillicoresRoundingUp() {
+    assertEquals(500, Quantities.parse("cpu", "500m"));
+    assertEquals(2000, Quantities.parse("cpu", "2"));
+    assertEquals(1500, Quantities.parse("cpu", "1.5"));
+    assertEquals(1, Quantities.parse("cpu", "100u"));
+  }
+
+  @Test
+  void parsesBinaryAndDecimalSuffixes() {
+    assertEquals(4L << 30, Quantities.parse("memory", "4Gi"));
+    assertEquals(1_000_000_000L, Quantities.parse("memory", "1G"));
+    assertEquals(8, Quantities.parse("nvidia.com/gpu", "8"));
+    assertEquals(1000, Quantities.parse("memory", "1e3"));
+  }
+
+  @Test
+  void rejectsGarbageNamingTheResource() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Quantities.parse("cpu", "two"));
+    assertTrue(e.getMessage().contains("resource cpu: 'two'"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> Quantities.parse("memory", "4Gb"));
+    assertThrows(IllegalArgumentException.class, () -> Quantities.parse("memory", "-1"));
+  }
+
+  @Test
+  void vectorsAddCompareAndFormat() {
+    ResourceVector a = ResourceVector.parse(Map.of("cpu", "2", "memory", "4Gi", "nvidia.com/gpu", "1"));
+    ResourceVector b = ResourceVector.parse(Map.of("cpu", "500m"));
+    assertEquals(2500, a.plus(b).get(ResourceNames.CPU));
+    assertTrue(b.lessEqual(a));
+    assertEquals(ResourceNames.CPU, a.firstExceeding(b));
+    assertEquals(ResourceNames.index("nvidia.com/gpu"), a.firstExceeding(a.minus(ResourceVector.parse(Map.of("nvidia.com/gpu", "1")))));
+    assertEquals(Map.of("cpu", "2", "memory", "4Gi", "nvidia.com/gpu", "1"), a.toQuantities());
+    assertTrue(ResourceVector.builder().add("pods", 1).build().isBestEffort());
+  }
+}
