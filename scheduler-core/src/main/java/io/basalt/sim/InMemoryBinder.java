@@ -11,12 +11,12 @@ import java.util.List;
  * The simulator's binder: applies bindings and evictions to the cache the way the informers would report them
  * (the pod gets its node and runs; an evicted pod turns terminating), and remembers what it did for the report.
  */
-final class InMemoryBinder implements Binder {
+public final class InMemoryBinder implements Binder {
   private final ClusterCache cache;
   private final List<SessionResult.Binding> bound = new ArrayList<>();
   private final List<SessionResult.Eviction> evicted = new ArrayList<>();
 
-  InMemoryBinder(ClusterCache cache) {
+  public InMemoryBinder(ClusterCache cache) {
     this.cache = cache;
   }
 
@@ -43,11 +43,11 @@ final class InMemoryBinder implements Binder {
     }
   }
 
-  List<SessionResult.Binding> bound() {
+  public List<SessionResult.Binding> bound() {
     return bound;
   }
 
-  List<SessionResult.Eviction> evicted() {
+  public List<SessionResult.Eviction> evicted() {
     return evicted;
   }
 }

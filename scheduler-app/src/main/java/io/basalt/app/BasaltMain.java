@@ -1,0 +1,28 @@
+package io.basalt.app;
+
+import io.basalt.app.bench.BenchCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code basalt} command line: simulate, validate, bench. */
+@Command(
+    name = "basalt",
+    mixinStandardHelpOptions = true,
+    version = "basalt 0.1.0",
+    description = "A GPU-aware batch scheduler for Kubernetes.",
+    subcommands = {SimulateCommand.class, ValidateCommand.class, BenchCommand.class})
+public final class BasaltMain implements Runnable {
+  @Override
+  public void run() {
+    new CommandLine(this).usage(System.out);
+  }
+
+  public static void main(String[] args) {
+    System.exit(run(args));
+  }
+
+  /** Runs the command line and returns its exit code; tests call this instead of {@link #main}. */
+  public static int run(String... args) {
+    return new CommandLine(new BasaltMain()).execute(args);
+  }
+}
