@@ -1,0 +1,68 @@
+package io.basalt.plugins.overcommit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.basalt.config.Arguments;
+import io.basalt.framework.PluginRegistry;
+import io.basalt.framework.Session;
+import io.basalt.framework.Vote;
+import io.basalt.model.PodGroup;
+import io.basalt.model.ResourceVector;
+import io.basalt.testing.TestNodes;
+import io.basalt.testing.TestPods;
+import io.basalt.testing.TestSessions;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class OvercommitPluginTest {
+  private static final PluginRegistry REGISTRY = PluginRegistry.of(Map.of("overcommit", OvercommitPlugin::new));
+
+  private static PodGroup pending(String name, String gpus) {
+    return new PodGroup("ml", name, 1, Map.of(), "default", null,
+        ResourceVector.parse(Map.of("nvidia.com/gpu", gpus)), "Pending", null);
+  }
+
+  /** 10 GPUs, 4 used: with factor 1.2 the admission budget is 10 * 1.2 - 4 = 8 GPUs. */
+  private Session session(String factorArgs) {
+    return TestSessions.cluster()
+        .node(TestNodes.node("n1").cpu("64").gpu(10).build())
+        .pod(TestPods.pod("ml/running").gpu(4).onNode("n1").build())
+        .podGroup(pending("a", "5"))
+        .podGroup(pending("b", "3"))
+        .podGroup(pending("c", "1"))
+        .pod(TestPods.pod("ml/a-0").group("a").gpu(5).build())
+        .pod(TestPods.pod("ml/b-0").group("b").gpu(3).build())
+        .pod(TestPods.pod("ml/c-0").group("c").gpu(1).build())
+        .open(REGISTRY, TestSessions.singlePlugin("overcommit", factorArgs));
+  }
+
+  @Test
+  void admitsWhileMinResourcesFitTheOvercommittedIdle() {
+    Session s = session("");
+    assertEquals(Vote.PERMIT, s.jobEnqueueable(s.job("ml/a")));
+    s.enqueue(s.job("ml/a"));
+    assertEquals(Vote.PERMIT, s.jobEnqueueable(s.job("ml/b")), "5 + 3 = 8 fits the budget of 8");
+    s.enqueue(s.job("ml/b"));
+    Vote c = s.jobEnqueueable(s.job("ml/c"));
+    assertTrue(c.isReject(), "5 + 3 + 1 = 9 exceeds 8");
+    assertTrue(c.reason().contains("nvidia.com/gpu"), c.reason());
+  }
+
+  @Test
+  void aLargerFactorAdmitsMore() {
+    Session s = session("overcommit-factor: 1.3");
+    s.enqueue(s.job("ml/a"));
+    s.enqueue(s.job("ml/b"));
+    assertEquals(Vote.PERMIT, s.jobEnqueueable(s.job("ml/c")), "budget 10 * 1.3 - 4 = 9");
+  }
+
+  @Test
+  void factorBelowOneIsAConfigProblem() {
+    Arguments args = new Arguments(Map.of("overcommit-factor", 0.5), "tiers[1].plugins[0] (overcommit)");
+    new OvercommitPlugin(args);
+    assertEquals(List.of("tiers[1].plugins[0] (overcommit): argument 'overcommit-factor' must be at least 1.0, got 0.5"),
+        args.problems());
+  }
+}

@@ -1,0 +1,83 @@
+package io.basalt.app;
+
+import io.basalt.config.ConfigException;
+import io.basalt.config.SchedulerConf;
+import io.basalt.framework.PluginRegistry;
+import io.basalt.sim.FixtureSource;
+import io.basalt.sim.ReportFormat;
+import io.basalt.sim.SimulationReport;
+import io.basalt.sim.Simulator;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code basalt simulate}: runs the real engine over a cluster described in Kubernetes YAML and prints what it
+ * decided. Without {@code --cluster} it runs the demo cluster embedded in the jar.
+ */
+@Command(name = "simulate", mixinStandardHelpOptions = true,
+    description = "Schedule a cluster described in Kubernetes YAML, offline, with the real engine.")
+final class SimulateCommand implements Callable<Integer> {
+  static final String DEFAULT_CLUSTER = "/io/basalt/app/default-cluster.yaml";
+
+  @Option(names = "--cluster", paramLabel = "FILE_OR_DIR",
+      description = "YAML file or directory of Nodes, Pods, PodGroups, Queues, PriorityClasses (repeatable). "
+          + "Default: the embedded demo cluster.")
+  List<Path> clusters = new ArrayList<>();
+
+  @Option(names = "--config", description = "volcano-scheduler.conf, plain or as a ConfigMap. Default: Volcano's.")
+  Path config;
+
+  @Option(names = "--output", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE}).")
+  String output;
+
+  @Option(names = "--explain", description = "For each pod, the filter verdict and per-plugin scores of each node.")
+  boolean explain;
+
+  @Option(names = "--scheduler-name", split = ",", defaultValue = "basalt-scheduler,volcano",
+      description = "Pods naming one of these are scheduled (default: ${DEFAULT-VALUE}).")
+  List<String> schedulerNames;
+
+  @Override
+  public Integer call() throws Exception {
+    if (!output.equals("table") && !output.equals("json")) {
+      System.err.println("--output: expected table or json, got '" + output + "'");
+      return 2;
+    }
+    PluginRegistry plugins = PluginRegistry.load();
+    List<String> warnings = new ArrayList<>();
+    SchedulerConf conf;
+    try {
+      conf = ConfigOption.load(config, plugins, warnings);
+    } catch (ConfigException e) {
+      e.problems().forEach(System.err::println);
+      return 2;
+    }
+    warnings.forEach(w -> System.err.println("warning: " + w));
+    FixtureSource source;
+    try {
+      source = clusters.isEmpty() ? FixtureSource.fromText("embedded demo cluster", embeddedCluster())
+          : FixtureSource.fromPaths(clusters);
+    } catch (IOException | IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      return 2;
+    }
+    Simulator simulator = new Simulator(conf, plugins, new LinkedHashSet<>(schedulerNames), explain);
+    SimulationReport report = simulator.run(source);
+    System.out.print(output.equals("json") ? ReportFormat.json(report) : ReportFormat.table(report));
+    return 0;
+  }
+
+  static String embeddedCluster() throws IOException {
+    try (InputStream in = SimulateCommand.class.getResourceAsStream(DEFAULT_CLUSTER)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+}
