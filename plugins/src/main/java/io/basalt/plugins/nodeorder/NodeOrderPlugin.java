@@ -1,0 +1,141 @@
+package io.basalt.plugins.nodeorder;
+
+import io.basalt.config.Arguments;
+import io.basalt.framework.NodeInfo;
+import io.basalt.framework.NodeScorer;
+import io.basalt.framework.Plugin;
+import io.basalt.framework.Session;
+import io.basalt.framework.TaskInfo;
+import io.basalt.model.ResourceNames;
+import io.basalt.model.ResourceVector;
+
+/**
+ * Volcano's {@code nodeorder}: kube-scheduler's resource scores, each 0..100 times its weight, summed.
+ *
+ * <ul>
+ *   <li>{@code leastrequested.weight} (default 1): LeastAllocated over cpu and memory, spreading pods.
+ *   <li>{@code mostrequested.weight} (default 0): MostAllocated over cpu and memory, packing pods.
+ *   <li>{@code balancedresource.weight} (default 1): BalancedAllocation over cpu, memory and, for pods that request
+ *       it, {@code nvidia.com/gpu} (Volcano configures exactly these three).
+ * </ul>
+ *
+ * <p>"Requested" is the node's used amount plus this pod's request. For least and most requested, like
+ * kube-scheduler, a pod that requests no cpu (memory) counts as 100m (200Mi), so best-effort pods still spread;
+ * Basalt sees requests per pod, not per container, so the default applies only when the whole pod requests none, and
+ * the node's used amount is the plain sum of requests. Balanced allocation uses the plain requests and, as current
+ * kube-scheduler does (kubernetes#130260), does not score a pod that requests none of its resources.
+ *
+ * <p>Also read, for Volcano configs, but not scored: {@code nodeaffinity.weight} (2; scores preferred node affinity,
+ * which the pod model does not carry, so every node would get 0), {@code podaffinity.weight} (2),
+ * {@code tainttoleration.weight} (3; normalized across nodes, which a per-node scorer cannot do),
+ * {@code imagelocality.weight} (1) and {@code podtopologyspread.weight} (2).
+ */
+public final class NodeOrderPlugin implements Plugin {
+  public static final String NAME = "nodeorder";
+
+  static final String LEAST_REQUESTED_WEIGHT = "leastrequested.weight";
+  static final String MOST_REQUESTED_WEIGHT = "mostrequested.weight";
+  static final String BALANCED_RESOURCE_WEIGHT = "balancedresource.weight";
+  static final String NODE_AFFINITY_WEIGHT = "nodeaffinity.weight";
+  static final String POD_AFFINITY_WEIGHT = "podaffinity.weight";
+  static final String TAINT_TOLERATION_WEIGHT = "tainttoleration.weight";
+  static final String IMAGE_LOCALITY_WEIGHT = "imagelocality.weight";
+  static final String POD_TOPOLOGY_SPREAD_WEIGHT = "podtopologyspread.weight";
+
+  /** kube-scheduler's {@code DefaultMilliCPURequest}: 100m. */
+  static final long DEFAULT_MILLI_CPU_REQUEST = 100;
+  /** kube-scheduler's {@code DefaultMemoryRequest}: 200Mi. */
+  static final long DEFAULT_MEMORY_REQUEST = 200L * 1024 * 1024;
+  /** The scalar Volcano adds to balanced allocation. */
+  static final String BALANCED_GPU = "nvidia.com/gpu";
+
+  private final int leastRequested;
+  private final int mostRequested;
+  private final int balancedResource;
+
+  public NodeOrderPlugin(Arguments args) {
+    this.leastRequested = weight(args, LEAST_REQUESTED_WEIGHT, 1);
+    this.mostRequested = weight(args, MOST_REQUESTED_WEIGHT, 0);
+    this.balancedResource = weight(args, BALANCED_RESOURCE_WEIGHT, 1);
+    weight(args, NODE_AFFINITY_WEIGHT, 2);
+    weight(args, POD_AFFINITY_WEIGHT, 2);
+    weight(args, TAINT_TOLERATION_WEIGHT, 3);
+    weight(args, IMAGE_LOCALITY_WEIGHT, 1);
+    weight(args, POD_TOPOLOGY_SPREAD_WEIGHT, 2);
+  }
+
+  /** A whole, non-negative weight; anything else is a problem and leaves the default. */
+  static int weight(Arguments args, String key, int defaultValue) {
+    int w = args.getInt(key, defaultValue);
+    if (w < 0) {
+      args.problem(key, "must not be negative, got " + w);
+      return defaultValue;
+    }
+    return w;
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public void onSessionOpen(Session session) {
+    if (leastRequested == 0 && mostRequested == 0 && balancedResource == 0) {
+      return;
+    }
+    // A GPU no pod or node of this session mentions has no slot, and then no pod requests it.
+    session.addScorer(this, new Scorer(leastRequested, mostRequested, balancedResource,
+        ResourceNames.indexIfKnown(BALANCED_GPU)));
+  }
+
+  /** The weighted sum; fields only, so scoring a node reads arrays and allocates nothing. */
+  static final class Scorer implements NodeScorer {
+    private final int least;
+    private final int most;
+    private final int balanced;
+    private final int gpu;
+
+    Scorer(int least, int most, int balanced, int gpu) {
+      this.least = least;
+      this.most = most;
+      this.balanced = balanced;
+      this.gpu = gpu;
+    }
+
+    @Override
+    public double score(TaskInfo task, NodeInfo node) {
+      ResourceVector request = task.request();
+      long cpuRequest = request.get(ResourceNames.CPU);
+      long memRequest = request.get(ResourceNames.MEMORY);
+      long cpuCapacity = node.allocatable(ResourceNames.CPU);
+      long memCapacity = node.allocatable(ResourceNames.MEMORY);
+      long cpuUsed = node.used(ResourceNames.CPU);
+      long memUsed = node.used(ResourceNames.MEMORY);
+      double total = 0;
+      if (least != 0 || most != 0) {
+        long cpu = cpuUsed + (cpuRequest > 0 ? cpuRequest : DEFAULT_MILLI_CPU_REQUEST);
+        long mem = memUsed + (memRequest > 0 ? memRequest : DEFAULT_MEMORY_REQUEST);
+        if (least != 0) {
+          total += (double) least * KubeScores.leastAllocated(cpu, cpuCapacity, mem, memCapacity);
+        }
+        if (most != 0) {
+          total += (double) most * KubeScores.mostAllocated(cpu, cpuCapacity, mem, memCapacity);
+        }
+      }
+      if (balanced != 0) {
+        long gpuRequest = gpu < 0 ? 0 : request.get(gpu);
+        if (cpuRequest > 0 || memRequest > 0 || gpuRequest > 0) {
+          double gpuFraction = gpuRequest > 0
+              ? KubeScores.fraction(node.used(gpu) + gpuRequest, node.allocatable(gpu))
+              : Double.NaN;
+          total += (double) balanced * KubeScores.balancedAllocation(
+              KubeScores.fraction(cpuUsed + cpuRequest, cpuCapacity),
+              KubeScores.fraction(memUsed + memRequest, memCapacity),
+              gpuFraction);
+        }
+      }
+      return total;
+    }
+  }
+}

@@ -1,0 +1,130 @@
+package io.basalt.plugins.predicates;
+
+import io.basalt.config.Arguments;
+import io.basalt.framework.FilterResult;
+import io.basalt.framework.NodeInfo;
+import io.basalt.framework.Plugin;
+import io.basalt.framework.Session;
+import io.basalt.framework.TaskInfo;
+import io.basalt.model.Node;
+import io.basalt.model.NodeSelectorTerm;
+import io.basalt.model.Pod;
+import io.basalt.model.Taint;
+import io.basalt.model.Toleration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Volcano's {@code predicates}: the kube-scheduler filters that decide whether a pod may run on a node at all, apart
+ * from resources (the core checks those first, on every resource, and reports "Insufficient ..." itself).
+ *
+ * <p>Checks, in order: node ready, node not cordoned (NodeUnschedulable), nodeSelector plus required node affinity
+ * (NodeAffinity), NoSchedule/NoExecute taints (TaintToleration). Each failure is worded as kube-scheduler words it,
+ * so the aggregated "0/8 nodes are available: ..." message reads the same as the default scheduler's.
+ *
+ * <p>Arguments, as Volcano spells them: {@code predicate.NodeAffinityEnable} and
+ * {@code predicate.TaintTolerationEnable} (both default true). Volcano's other {@code predicate.*Enable} keys switch
+ * checks Basalt does not have (pod affinity, ports, volumes, topology spread) and are left unread, so the config
+ * validator warns that they are not used.
+ */
+public final class PredicatesPlugin implements Plugin {
+  public static final String NAME = "predicates";
+
+  static final String NODE_AFFINITY_ENABLE = "predicate.NodeAffinityEnable";
+  static final String TAINT_TOLERATION_ENABLE = "predicate.TaintTolerationEnable";
+
+  // kube-scheduler's reasons (nodeunschedulable, nodeaffinity, tainttoleration plugins); shared, so no allocation.
+  static final FilterResult NOT_READY = FilterResult.unfit("node(s) were not ready");
+  static final FilterResult UNSCHEDULABLE = FilterResult.unfit("node(s) were unschedulable");
+  static final FilterResult AFFINITY_MISMATCH = FilterResult.unfit("node(s) didn't match Pod's node affinity/selector");
+
+  /** The taint a cordoned node implicitly carries; tolerating it lets a pod onto the node anyway, as in kube. */
+  static final Taint UNSCHEDULABLE_TAINT = new Taint("node.kubernetes.io/unschedulable", "", "NoSchedule");
+
+  private final boolean nodeAffinity;
+  private final boolean taintToleration;
+
+  public PredicatesPlugin(Arguments args) {
+    this.nodeAffinity = args.getBoolean(NODE_AFFINITY_ENABLE, true);
+    this.taintToleration = args.getBoolean(TAINT_TOLERATION_ENABLE, true);
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public void onSessionOpen(Session session) {
+    session.addFilter(this, this::filter);
+  }
+
+  FilterResult filter(TaskInfo task, NodeInfo nodeInfo) {
+    Node node = nodeInfo.node();
+    if (!node.ready()) {
+      return NOT_READY;
+    }
+    Pod pod = task.pod();
+    if (node.unschedulable() && !tolerates(pod.tolerations(), UNSCHEDULABLE_TAINT)) {
+      return UNSCHEDULABLE;
+    }
+    if (nodeAffinity && !matchesSelectorAndAffinity(pod, node)) {
+      return AFFINITY_MISMATCH;
+    }
+    if (taintToleration) {
+      Taint untolerated = firstUntoleratedTaint(pod.tolerations(), node.taints());
+      if (untolerated != null) {
+        return FilterResult.unfit(untoleratedReason(untolerated));
+      }
+    }
+    return FilterResult.OK;
+  }
+
+  /** nodeSelector labels must all match; then, when the pod has required terms, at least one term must match. */
+  static boolean matchesSelectorAndAffinity(Pod pod, Node node) {
+    Map<String, String> selector = pod.nodeSelector();
+    if (!selector.isEmpty()) {
+      Map<String, String> labels = node.labels();
+      for (Map.Entry<String, String> e : selector.entrySet()) {
+        if (!e.getValue().equals(labels.get(e.getKey()))) {
+          return false;
+        }
+      }
+    }
+    List<NodeSelectorTerm> terms = pod.requiredNodeAffinity();
+    if (terms.isEmpty()) {
+      return true;
+    }
+    for (int i = 0, n = terms.size(); i < n; i++) {
+      if (terms.get(i).matches(node)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The first NoSchedule or NoExecute taint no toleration covers, or null; PreferNoSchedule is only a preference. */
+  static Taint firstUntoleratedTaint(List<Toleration> tolerations, List<Taint> taints) {
+    for (int i = 0, n = taints.size(); i < n; i++) {
+      Taint t = taints.get(i);
+      if (t.blocksScheduling() && !tolerates(tolerations, t)) {
+        return t;
+      }
+    }
+    return null;
+  }
+
+  static boolean tolerates(List<Toleration> tolerations, Taint taint) {
+    for (int i = 0, n = tolerations.size(); i < n; i++) {
+      if (tolerations.get(i).tolerates(taint)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** kube-scheduler's wording, e.g. "node(s) had untolerated taint {nvidia.com/gpu: present}". */
+  static String untoleratedReason(Taint t) {
+    return "node(s) had untolerated taint {" + t.key() + ": " + (t.value() == null ? "" : t.value()) + "}";
+  }
+}
