@@ -54,8 +54,6 @@ final class NodeSearch {
     boolean explaining = explain.enabled();
     int toFind = feasibleNodesToFind(n);
     int start = session.nextStartNode() % n;
-    int[] shortOf = null;
-    Map<String, Integer> reasons = null;
     NodeInfo bestNow = null;
     NodeInfo bestLater = null;
     double bestNowScore = Double.NEGATIVE_INFINITY;
@@ -66,10 +64,6 @@ final class NodeSearch {
       NodeInfo node = nodes.get((start + i) % n);
       int missing = node.firstShortOfFuture(request);
       if (missing >= 0) {
-        if (shortOf == null) {
-          shortOf = new int[ResourceNames.count()];
-        }
-        shortOf[missing]++;
         if (explaining) {
           explain.filtered(task, node, "Insufficient " + ResourceNames.name(missing));
         }
@@ -77,10 +71,6 @@ final class NodeSearch {
       }
       FilterResult verdict = session.filter(task, node);
       if (!verdict.ok()) {
-        if (reasons == null) {
-          reasons = new TreeMap<>();
-        }
-        reasons.merge(verdict.reason(), 1, Integer::sum);
         if (explaining) {
           explain.filtered(task, node, verdict.reason());
         }
@@ -106,7 +96,36 @@ final class NodeSearch {
       }
       return new Result(chosen, bestNow == null, null);
     }
-    return new Result(null, false, fitError(n, shortOf, reasons));
+    return new Result(null, false, diagnose(session, task));
+  }
+
+  /**
+   * Why no node fits, counted per reason the way kube-scheduler reports it: a node's constraints (selector,
+   * affinity, taints, cordon) are named before its free resources, so a GPU pod is not told that a CPU node "lacks
+   * memory". Runs only when the search found nothing, so the fast path keeps its resource-first order.
+   */
+  private static String diagnose(Session session, TaskInfo task) {
+    List<NodeInfo> nodes = session.nodes();
+    int[] shortOf = null;
+    Map<String, Integer> reasons = null;
+    for (NodeInfo node : nodes) {
+      FilterResult verdict = session.filter(task, node);
+      if (!verdict.ok()) {
+        if (reasons == null) {
+          reasons = new TreeMap<>();
+        }
+        reasons.merge(verdict.reason(), 1, Integer::sum);
+        continue;
+      }
+      int missing = node.firstShortOfFuture(task.request());
+      if (missing >= 0) {
+        if (shortOf == null) {
+          shortOf = new int[ResourceNames.count()];
+        }
+        shortOf[missing]++;
+      }
+    }
+    return fitError(nodes.size(), shortOf, reasons);
   }
 
   /** kube-scheduler's wording: "0/8 nodes are available: 3 Insufficient nvidia.com/gpu, 5 node(s) ...". */

@@ -9,6 +9,7 @@ import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
 import io.basalt.model.PriorityClass;
 import io.basalt.model.Queue;
+import io.basalt.model.ResourceVector;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -29,6 +30,8 @@ import java.util.function.Predicate;
  * {@link Statement}s; {@link #close()} turns the decisions into a {@link SessionResult}.
  */
 public final class Session {
+  private static final ResourceVector ONE_POD =
+      ResourceVector.builder().add(io.basalt.model.ResourceNames.PODS, 1).build();
   private final SchedulerConf conf;
   private final ExplainRecorder explain;
   private final List<NodeInfo> nodes;
@@ -117,8 +120,10 @@ public final class Session {
         }
       } else {
         String queue = pod.annotations().getOrDefault(Pod.QUEUE_NAME_ANNOTATION, defaultQueue);
+        // As Volcano's PodGroup controller does for a lone pod: minResources are its requests (the pod slot aside,
+        // which is a node limit, not a resource to admit against).
         PodGroup pg = new PodGroup(pod.namespace(), pod.name(), 1, Map.of(), queue, pod.priorityClassName(),
-            pod.request(), pod.isAssigned() ? "Running" : "Pending", pod.creationTimestamp());
+            pod.request().minus(ONE_POD), pod.isAssigned() ? "Running" : "Pending", pod.creationTimestamp());
         job = new JobInfo(pod.key(), pg, true, task.priority());
         jobs.put(pod.key(), job);
       }
@@ -535,8 +540,9 @@ public final class Session {
     }
     if ("Pending".equals(job.phase())) {
       String r = enqueueRejections.get(job.key());
-      return r != null ? "PodGroup " + job.key() + " not admitted to queue " + job.queue() + ": " + r
-          : "PodGroup " + job.key() + " is waiting to be admitted (enqueue)";
+      String who = job.isImplicit() ? "pod" : "PodGroup " + job.key();
+      return r != null ? who + " not admitted to queue " + job.queue() + ": " + r
+          : who + " is waiting to be admitted (enqueue)";
     }
     if (job.unschedulableMessage() != null) {
       return job.unschedulableMessage();

@@ -100,9 +100,13 @@ public final class ReportFormat {
       sb.append("warning: ").append(w).append('\n');
     }
     sb.append("\nBOUND (").append(r.bindings().size()).append(")\n");
-    rows(sb, List.of("POD", "NODE", "DEVICES"), r.bindings().stream()
-        .map(b -> List.of(b.pod(), b.node(), b.devices().isEmpty() ? "-" : String.join(",", b.devices())))
-        .toList());
+    if (r.bindings().stream().anyMatch(b -> !b.devices().isEmpty())) {
+      rows(sb, List.of("POD", "NODE", "DEVICES"), r.bindings().stream()
+          .map(b -> List.of(b.pod(), b.node(), b.devices().isEmpty() ? "-" : String.join(",", b.devices())))
+          .toList());
+    } else {
+      rows(sb, List.of("POD", "NODE"), r.bindings().stream().map(b -> List.of(b.pod(), b.node())).toList());
+    }
     sb.append("\nPENDING (").append(r.pending().size()).append(")\n");
     rows(sb, List.of("POD", "REASON"), r.pending().stream().map(p -> List.of(p.pod(), p.reason())).toList());
     sb.append("\nEVICTED (").append(r.evicted().size()).append(")\n");

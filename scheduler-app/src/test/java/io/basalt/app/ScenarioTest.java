@@ -1,0 +1,105 @@
+package io.basalt.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.basalt.sim.SimulationReport;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The scenarios of {@code test-fixtures/}: what each cluster must end up as. */
+class ScenarioTest {
+  @Test
+  void gangThatFitsOnlyPartiallyStaysEntirelyPendingWithTheGangsReason() throws Exception {
+    SimulationReport r = Scenarios.run("gang-partial");
+    assertEquals(0, r.bindings().size(), "no member of the gang may start");
+    assertEquals(4, r.pending().size());
+    for (SimulationReport.Pending p : r.pending()) {
+      assertEquals("4/4 tasks in gang unschedulable: 0/2 nodes are available: 2 Insufficient nvidia.com/gpu.",
+          p.reason(), p.pod());
+    }
+    SimulationReport.Group g = r.podGroup("ml/train");
+    assertEquals("Inqueue", g.phase());
+    assertEquals(0, g.scheduled());
+    assertEquals(4, g.minMember());
+  }
+
+  @Test
+  void twoGangsThatOverflowTheClusterDoNotDeadlock() throws Exception {
+    SimulationReport r = Scenarios.run("gangs-no-deadlock");
+    Set<String> running = r.podGroups().stream().filter(g -> g.phase().equals("Running"))
+        .map(SimulationReport.Group::name).collect(Collectors.toSet());
+    assertEquals(Set.of("ml/first"), running, "the earlier gang runs whole");
+    assertEquals(3, r.podGroup("ml/first").scheduled());
+    assertEquals(0, r.podGroup("ml/second").scheduled(), "the other waits whole, holding nothing");
+    assertEquals(3, r.bindings().size());
+    assertTrue(r.pending().stream().allMatch(p -> p.pod().startsWith("ml/second-")));
+  }
+
+  @Test
+  void nodeSelectorAffinityTaintsAndCordonsDecideWhereEachPodGoes() throws Exception {
+    SimulationReport r = Scenarios.run("node-constraints");
+    assertEquals("a100-1", r.binding("team-a/wants-a100").node());
+    assertEquals("h100-1", r.binding("team-b/llm-tolerates").node());
+    assertEquals("cpu-1", r.binding("team-c/etl").node());
+    SimulationReport.Pending stuck = r.pendingPod("team-b/llm-no-toleration");
+    assertEquals("0/4 nodes are available: 2 node(s) didn't match Pod's node affinity/selector, "
+        + "1 node(s) had untolerated taint {dedicated: llm}, 1 node(s) were unschedulable.", stuck.reason());
+    assertNull(r.binding("team-c/not-ours"));
+    assertNull(r.pendingPod("team-c/not-ours"), "another scheduler's pod is not ours to report");
+  }
+
+  @Test
+  void podThatFitsOnlyAfterReleaseIsPipelinedThenBound() throws Exception {
+    SimulationReport r = Scenarios.run("pipelining");
+    assertEquals("gpu-a", r.binding("ml/next").node());
+    assertTrue(r.cycles() >= 2, "bound only in a later cycle, after the terminating pod is gone");
+  }
+
+  @Test
+  void pipelinedPodIsReportedWithItsNominatedNodeWhileItWaits() throws Exception {
+    // Only enqueue and allocate: one cycle's view, before the terminating pod finishes.
+    SimulationReport r = Scenarios.run("pipelining",
+        "actions: \"enqueue, allocate\"\ntiers:\n- plugins:\n  - name: gang\n  - name: predicates\n");
+    assertEquals("gpu-a", r.binding("ml/next").node());
+    io.basalt.config.SchedulerConf conf = Scenarios.parse(
+        "actions: \"enqueue, allocate\"\ntiers:\n- plugins:\n  - name: predicates\n");
+    io.basalt.cache.ClusterCache cache = new io.basalt.cache.ClusterCache(Set.of("basalt-scheduler"), "default");
+    io.basalt.sim.FixtureSource.fromPaths(java.util.List.of(Scenarios.fixture("pipelining"))).start(cache);
+    io.basalt.framework.SessionResult first = new io.basalt.scheduler.Scheduler(cache, () -> conf,
+        io.basalt.framework.PluginRegistry.load(), io.basalt.actions.ActionRegistry.builtin(),
+        new io.basalt.sim.InMemoryBinder(cache), io.basalt.scheduler.StatusSink.NONE).runOnce();
+    assertEquals(0, first.bindings().size());
+    assertEquals("gpu-a", first.pending().get(0).nominatedNode());
+    assertTrue(first.pending().get(0).reason().startsWith("pipelined to node gpu-a"));
+  }
+
+  @Test
+  void bestEffortPodsAreBackfilledUpToThePodLimit() throws Exception {
+    SimulationReport r = Scenarios.run("backfill");
+    assertNotNull(r.binding("batch/best-effort-1"));
+    assertNotNull(r.binding("batch/best-effort-2"));
+    assertEquals("0/1 nodes are available: 1 Insufficient pods.", r.pendingPod("batch/best-effort-3").reason());
+    // The CPU is full: overcommit (capacity 4 x 1.2 - 4 used = 800m) does not even admit the pod.
+    assertEquals("pod not admitted to queue default: cluster cpu would be overcommitted: admitted jobs need 1, "
+        + "capacity x 1.2 minus used leaves 800m", r.pendingPod("batch/needs-cpu").reason());
+  }
+
+  @Test
+  void withoutBackfillBestEffortPodsStayPending() throws Exception {
+    SimulationReport r = Scenarios.run("backfill",
+        "actions: \"enqueue, allocate\"\ntiers:\n- plugins:\n  - name: gang\n  - name: predicates\n");
+    assertEquals(0, r.bindings().size());
+  }
+
+  @Test
+  void higherPriorityClassGoesFirstWhateverTheSubmitOrder() throws Exception {
+    SimulationReport r = Scenarios.run("priority-order");
+    assertNotNull(r.binding("prod/prod-1"));
+    assertNotNull(r.binding("prod/prod-2"));
+    assertNotNull(r.pendingPod("research/experiment"));
+  }
+}

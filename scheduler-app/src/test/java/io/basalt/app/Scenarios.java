@@ -1,0 +1,46 @@
+package io.basalt.app;
+
+import io.basalt.config.ConfLoader;
+import io.basalt.config.ConfigException;
+import io.basalt.config.SchedulerConf;
+import io.basalt.framework.PluginRegistry;
+import io.basalt.sim.FixtureSource;
+import io.basalt.sim.SimulationReport;
+import io.basalt.sim.Simulator;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+/** Runs the fixtures in {@code test-fixtures/} through the real loader, plugins and simulator. */
+final class Scenarios {
+  private Scenarios() {}
+
+  /** The repository's {@code test-fixtures/} directory, found from the module's working directory. */
+  static Path fixture(String name) {
+    for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+      Path p = dir.resolve("test-fixtures").resolve(name);
+      if (Files.exists(p)) {
+        return p;
+      }
+    }
+    throw new IllegalStateException("no test-fixtures/" + name);
+  }
+
+  static SimulationReport run(String fixture) throws Exception {
+    return run(fixture, ConfLoader.defaultConf(), false);
+  }
+
+  static SimulationReport run(String fixture, String confYaml) throws Exception {
+    return run(fixture, parse(confYaml), false);
+  }
+
+  static SimulationReport run(String fixture, SchedulerConf conf, boolean explain) throws Exception {
+    Simulator sim = new Simulator(conf, PluginRegistry.load(), Set.of("basalt-scheduler", "volcano"), explain);
+    return sim.run(FixtureSource.fromPaths(List.of(fixture(fixture))));
+  }
+
+  static SchedulerConf parse(String yaml) throws ConfigException {
+    return ConfLoader.parse(yaml, "test");
+  }
+}

@@ -1,0 +1,59 @@
+package io.basalt.kube;
+
+import io.basalt.model.Node;
+import io.basalt.model.Pod;
+import io.basalt.model.PodGroup;
+import io.basalt.model.PriorityClass;
+import io.basalt.model.Queue;
+import io.kubernetes.client.common.KubernetesObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * A cluster in the engine's model, converted from {@link Manifests}: document order is kept. {@code errors} holds the
+ * manifest's own errors followed by one line per object that failed conversion (that object is left out), e.g.
+ * {@code pods.yaml doc 2: Pod team-a/p1: spec.containers[0].resources.requests.cpu: negative quantity '-1'}.
+ */
+public record ClusterObjects(
+    List<Node> nodes,
+    List<Pod> pods,
+    List<PodGroup> podGroups,
+    List<Queue> queues,
+    List<PriorityClass> priorityClasses,
+    List<String> errors) {
+
+  public ClusterObjects {
+    nodes = List.copyOf(nodes);
+    pods = List.copyOf(pods);
+    podGroups = List.copyOf(podGroups);
+    queues = List.copyOf(queues);
+    priorityClasses = List.copyOf(priorityClasses);
+    errors = List.copyOf(errors);
+  }
+
+  /** Converts every object of {@code m}; never throws for a bad object. */
+  public static ClusterObjects from(Manifests m) {
+    List<String> errors = new ArrayList<>(m.errors());
+    List<Node> nodes = convert(m, m.nodes(), KubeConverter::toNode, errors);
+    List<Pod> pods = convert(m, m.pods(), KubeConverter::toPod, errors);
+    List<PodGroup> groups = convert(m, m.podGroups(), KubeConverter::toPodGroup, errors);
+    List<Queue> queues = convert(m, m.queues(), KubeConverter::toQueue, errors);
+    List<PriorityClass> classes = convert(m, m.priorityClasses(), KubeConverter::toPriorityClass, errors);
+    return new ClusterObjects(nodes, pods, groups, queues, classes, errors);
+  }
+
+  private static <K extends KubernetesObject, T> List<T> convert(Manifests m, List<K> in, Function<K, T> f,
+      List<String> errors) {
+    List<T> out = new ArrayList<>(in.size());
+    for (K k : in) {
+      try {
+        out.add(f.apply(k));
+      } catch (KubeConversionException e) {
+        String origin = m.origin(k);
+        errors.add((origin == null ? "" : origin + ": ") + e.getMessage());
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,434 @@
+package io.basalt.kube;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import com.google.gson.Strictness;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
+import io.basalt.kube.volcano.V1beta1PodGroup;
+import io.basalt.kube.volcano.V1beta1Queue;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.openapi.models.V1Node;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PriorityClass;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.Node;
+
+/**
+ * Reads Kubernetes manifests (what {@code kubectl apply -f} takes) into client-java objects: a string, a file, or every
+ * {@code *.yaml}, {@code *.yml} and {@code *.json} file of a directory (sorted by name, not recursive). Documents are
+ * {@code ---}-separated; {@code kind: List} (and {@code PodList} etc.) contributes its items.
+ *
+ * <p>Kept: v1 Node, Pod, Namespace; scheduling.k8s.io PriorityClass; scheduling.volcano.sh/v1beta1 PodGroup, Queue.
+ * Any other kind (a Deployment, a Volcano Job) is listed in {@link Manifests#skipped()}. An object of a kept kind that
+ * cannot be read (a bad quantity, a wrong type, no kind, a duplicate) is listed in {@link Manifests#errors()} and left
+ * out; fields the model does not know are listed in {@link Manifests#warnings()}. Malformed YAML throws a
+ * {@link ManifestException} naming the file and document.
+ *
+ * <p>Fixtures usually omit {@code metadata.creationTimestamp}: an object without one gets {@code creationBase} plus
+ * its position in the load (0, 1, 2, ... seconds, counting every object of every source in order), so document order
+ * is creation order. ({@code metadata.uid} is left alone: {@link KubeConverter} falls back to namespace/name.)
+ */
+public final class ManifestReader {
+  /** The creation time of the first object without one; the n-th object (from 0) gets this plus n seconds. */
+  public static final Instant DEFAULT_CREATION_BASE = Instant.parse("2024-01-01T00:00:00Z");
+
+  private static final Pattern SEPARATOR = Pattern.compile("^---(?:\\s+(.*))?$");
+  private static final Pattern DOCUMENT_END = Pattern.compile("^\\.\\.\\.(?:\\s.*)?$");
+  private static final Pattern UNKNOWN_FIELD =
+      Pattern.compile("The field `([^`]*)` in the JSON string is not defined in the `([^`]*)` properties.*", Pattern.DOTALL);
+  private static final Pattern REQUIRED_FIELD =
+      Pattern.compile("The required field `([^`]*)` is not found in the JSON string.*", Pattern.DOTALL);
+
+  private final Instant creationBase;
+
+  public ManifestReader() {
+    this(DEFAULT_CREATION_BASE);
+  }
+
+  /** @param creationBase creation time given to the first object that has none */
+  public ManifestReader(Instant creationBase) {
+    this.creationBase = creationBase;
+  }
+
+  /** Reads YAML text; errors name the source {@code <string>}. */
+  public Manifests readString(String yaml) {
+    return readString("<string>", yaml);
+  }
+
+  /** Reads YAML text; {@code sourceName} labels skipped documents and errors. */
+  public Manifests readString(String sourceName, String yaml) {
+    Load load = new Load();
+    load.yaml(sourceName, yaml);
+    return load.out.build();
+  }
+
+  /** Reads a file, or every manifest file of a directory in name order. */
+  public Manifests read(Path fileOrDirectory) throws IOException {
+    return read(List.of(fileOrDirectory));
+  }
+
+  /** Reads several files and directories as one load (object positions continue from one to the next). */
+  public Manifests read(List<Path> paths) throws IOException {
+    Load load = new Load();
+    for (Path p : paths) {
+      if (Files.isDirectory(p)) {
+        for (Path f : manifestFiles(p)) {
+          load.file(f);
+        }
+      } else {
+        load.file(p);
+      }
+    }
+    return load.out.build();
+  }
+
+  /** The {@code *.yaml}, {@code *.yml} and {@code *.json} files directly in {@code dir}, sorted by name. */
+  public static List<Path> manifestFiles(Path dir) throws IOException {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.filter(Files::isRegularFile)
+          .filter(p -> {
+            String n = p.getFileName().toString();
+            return !n.startsWith(".") && (n.endsWith(".yaml") || n.endsWith(".yml") || n.endsWith(".json"));
+          })
+          .sorted(Comparator.comparing(p -> p.getFileName().toString()))
+          .toList();
+    }
+  }
+
+  /** The engine's model of {@code manifests}; objects failing conversion are reported in its errors, not thrown. */
+  public static ClusterObjects toModel(Manifests manifests) {
+    return ClusterObjects.from(manifests);
+  }
+
+  /** One load: objects collected so far, positions handed out, names seen. */
+  private final class Load {
+    final Manifests.Builder out = new Manifests.Builder();
+    final Map<String, String> seen = new HashMap<>();
+    int position;
+
+    void file(Path f) throws IOException {
+      String source = f.getFileName() == null ? f.toString() : f.getFileName().toString();
+      String text;
+      try {
+        text = Files.readString(f, StandardCharsets.UTF_8);
+      } catch (CharacterCodingException e) {
+        throw new ManifestException(source, 0, "not UTF-8 text", e);
+      }
+      if (source.endsWith(".json")) {
+        json(source, text);
+      } else {
+        yaml(source, text);
+      }
+    }
+
+    void yaml(String source, String text) {
+      int doc = 0;
+      for (Chunk c : split(text)) {
+        if (c.isBlank()) {
+          continue;
+        }
+        doc++;
+        Node node;
+        try {
+          node = newYaml().compose(new StringReader(c.text));
+        } catch (MarkedYAMLException e) {
+          throw malformed(source, doc, c, e);
+        } catch (YAMLException e) {
+          throw new ManifestException(source, doc, "malformed YAML (line " + (c.firstLine + 1) + "): "
+              + e.getMessage(), e);
+        }
+        JsonElement json;
+        try {
+          json = KubeJson.toJson(node);
+        } catch (KubeJson.YamlShapeException e) {
+          String at = e.line < 0 ? "" : " at line " + (c.firstLine + e.line + 1);
+          throw new ManifestException(source, doc, "malformed YAML" + at + ": " + e.getMessage(), e);
+        }
+        object(json, source + " doc " + doc);
+      }
+    }
+
+    void json(String source, String text) {
+      JsonReader reader = new JsonReader(new StringReader(text));
+      reader.setStrictness(Strictness.LENIENT); // a stream of several objects, as kubectl accepts
+      int doc = 0;
+      try {
+        while (reader.peek() != JsonToken.END_DOCUMENT) {
+          doc++;
+          object(JsonParser.parseReader(reader), source + " doc " + doc);
+        }
+      } catch (IOException | JsonParseException e) {
+        throw new ManifestException(source, Math.max(doc, 1), "malformed JSON: " + e.getMessage(), e);
+      }
+    }
+
+    void object(JsonElement el, String where) {
+      if (el == null || el.isJsonNull()) {
+        return; // an empty document
+      }
+      if (!el.isJsonObject()) {
+        out.errors.add(where + ": not a Kubernetes object (expected a mapping with apiVersion, kind and metadata)");
+        return;
+      }
+      JsonObject o = el.getAsJsonObject();
+      String kind = KubeJson.string(o, "kind");
+      String apiVersion = KubeJson.string(o, "apiVersion");
+      JsonElement items = o.get("items");
+      if (kind != null && kind.endsWith("List") && items != null && items.isJsonArray()) {
+        for (int i = 0; i < items.getAsJsonArray().size(); i++) {
+          object(items.getAsJsonArray().get(i), where + " item " + (i + 1));
+        }
+        return;
+      }
+      int pos = position++;
+      String display = displayName(o);
+      if (kind == null || kind.isEmpty()) {
+        out.errors.add(where + ": '" + display + "' has no kind");
+        return;
+      }
+      if (apiVersion == null || apiVersion.isEmpty()) {
+        out.errors.add(where + ": " + kind + " '" + display + "' has no apiVersion");
+        return;
+      }
+      Class<? extends KubernetesObject> type = typeOf(apiVersion, kind);
+      if (type == null) {
+        out.skipped.add(where + ": skipped kind " + kind + " " + apiVersion + " '" + display + "'");
+        return;
+      }
+      String label = where + ": " + kind + " " + objectKey(type, o);
+      KubernetesObject obj;
+      try {
+        obj = KubeJson.GSON.fromJson(o, type);
+      } catch (KubeJson.FieldException e) {
+        out.errors.add(label + ": " + e.field() + ": " + e.problem);
+        return;
+      } catch (JsonParseException | IllegalArgumentException | IllegalStateException e) {
+        out.errors.add(label + ": " + gsonProblem(e));
+        return;
+      }
+      String warning = validate(type, o);
+      if (warning != null) {
+        out.warnings.add(label + ": " + warning);
+      }
+      V1ObjectMeta meta = obj.getMetadata();
+      if (meta == null) {
+        meta = new V1ObjectMeta();
+        setMetadata(obj, meta);
+      }
+      if (meta.getCreationTimestamp() == null) {
+        meta.setCreationTimestamp(OffsetDateTime.ofInstant(creationBase.plusSeconds(pos), ZoneOffset.UTC));
+      }
+      if (meta.getName() != null && !meta.getName().isEmpty()) {
+        String key = kind + " " + objectKey(type, o);
+        String first = seen.putIfAbsent(key, where);
+        if (first != null) {
+          out.errors.add(where + ": duplicate " + key + " (first at " + first + "), ignored");
+          return;
+        }
+      }
+      out.add(obj, where);
+    }
+  }
+
+  private static Class<? extends KubernetesObject> typeOf(String apiVersion, String kind) {
+    if ("v1".equals(apiVersion)) {
+      return switch (kind) {
+        case "Pod" -> V1Pod.class;
+        case "Node" -> V1Node.class;
+        case "Namespace" -> V1Namespace.class;
+        default -> null;
+      };
+    }
+    if (apiVersion.startsWith("scheduling.k8s.io/") && "PriorityClass".equals(kind)) {
+      return V1PriorityClass.class;
+    }
+    if (V1beta1PodGroup.API_VERSION.equals(apiVersion)) {
+      return switch (kind) {
+        case V1beta1PodGroup.KIND -> V1beta1PodGroup.class;
+        case V1beta1Queue.KIND -> V1beta1Queue.class;
+        default -> null;
+      };
+    }
+    return null;
+  }
+
+  private static boolean namespaced(Class<?> type) {
+    return type == V1Pod.class || type == V1beta1PodGroup.class;
+  }
+
+  /** {@code namespace/name} for namespaced kinds (namespace defaulting as the converter does), else {@code name}. */
+  private static String objectKey(Class<?> type, JsonObject o) {
+    JsonObject meta = o.get("metadata") != null && o.get("metadata").isJsonObject() ? o.getAsJsonObject("metadata")
+        : new JsonObject();
+    String name = KubeJson.string(meta, "name");
+    name = name == null || name.isEmpty() ? "<unnamed>" : name;
+    if (!namespaced(type)) {
+      return name;
+    }
+    String ns = KubeJson.string(meta, "namespace");
+    return (ns == null || ns.isEmpty() ? KubeConverter.DEFAULT_NAMESPACE : ns) + "/" + name;
+  }
+
+  /** {@code namespace/name} or {@code name} as the document wrote it, for skipped kinds. */
+  private static String displayName(JsonObject o) {
+    JsonElement m = o.get("metadata");
+    if (m == null || !m.isJsonObject()) {
+      return "<unnamed>";
+    }
+    String name = KubeJson.string(m.getAsJsonObject(), "name");
+    String ns = KubeJson.string(m.getAsJsonObject(), "namespace");
+    name = name == null || name.isEmpty() ? "<unnamed>" : name;
+    return ns == null || ns.isEmpty() ? name : ns + "/" + name;
+  }
+
+  private static void setMetadata(KubernetesObject obj, V1ObjectMeta meta) {
+    if (obj instanceof V1Pod p) {
+      p.setMetadata(meta);
+    } else if (obj instanceof V1Node n) {
+      n.setMetadata(meta);
+    } else if (obj instanceof V1Namespace ns) {
+      ns.setMetadata(meta);
+    } else if (obj instanceof V1PriorityClass c) {
+      c.setMetadata(meta);
+    } else if (obj instanceof V1beta1PodGroup g) {
+      g.setMetadata(meta);
+    } else if (obj instanceof V1beta1Queue q) {
+      q.setMetadata(meta);
+    }
+  }
+
+  /**
+   * client-java's own strict check (unknown fields, missing required fields) as a warning; it stops at the first
+   * problem. Null when clean or for the Volcano kinds, which have no such check.
+   */
+  private static String validate(Class<?> type, JsonObject o) {
+    try {
+      if (type == V1Pod.class) {
+        V1Pod.validateJsonElement(o);
+      } else if (type == V1Node.class) {
+        V1Node.validateJsonElement(o);
+      } else if (type == V1Namespace.class) {
+        V1Namespace.validateJsonElement(o);
+      } else if (type == V1PriorityClass.class) {
+        V1PriorityClass.validateJsonElement(o);
+      }
+      return null;
+    } catch (IOException | RuntimeException e) {
+      String m = String.valueOf(e.getMessage());
+      Matcher unknown = UNKNOWN_FIELD.matcher(m);
+      if (unknown.matches()) {
+        return "unknown field '" + unknown.group(1) + "' in " + unknown.group(2) + " (ignored)";
+      }
+      Matcher required = REQUIRED_FIELD.matcher(m);
+      if (required.matches()) {
+        return "missing field '" + required.group(1) + "' that Kubernetes requires";
+      }
+      int json = m.indexOf(" JSON");
+      return json > 0 ? m.substring(0, json) : m;
+    }
+  }
+
+  /** Gson's message, innermost cause first, without its troubleshooting link. */
+  private static String gsonProblem(RuntimeException e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    String m = String.valueOf(t.getMessage());
+    int see = m.indexOf("\nSee ");
+    m = see >= 0 ? m.substring(0, see) : m;
+    return "cannot read: " + m.replace(" path $.", " ").replace("$.", "");
+  }
+
+  private static Yaml newYaml() {
+    LoaderOptions options = new LoaderOptions();
+    options.setAllowDuplicateKeys(false);
+    options.setCodePointLimit(256 * 1024 * 1024);
+    return new Yaml(new SafeConstructor(options));
+  }
+
+  private static ManifestException malformed(String source, int doc, Chunk c, MarkedYAMLException e) {
+    Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+    StringBuilder m = new StringBuilder("malformed YAML");
+    if (mark != null) {
+      m.append(" at line ").append(c.firstLine + mark.getLine() + 1).append(", column ").append(mark.getColumn() + 1);
+    }
+    m.append(": ").append(e.getProblem() != null ? e.getProblem() : e.getMessage());
+    if (e.getContext() != null) {
+      m.append(" (").append(e.getContext()).append(")");
+    }
+    return new ManifestException(source, doc, m.toString(), e);
+  }
+
+  /** One {@code ---}-separated document and the 0-based line of the source it starts on. */
+  private record Chunk(String text, int firstLine) {
+    boolean isBlank() {
+      for (String line : text.split("\n", -1)) {
+        String t = line.strip();
+        if (!t.isEmpty() && !t.startsWith("#")) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  /**
+   * Splits as kubectl does: a line starting with {@code ---} (then nothing, spaces or a comment) separates documents;
+   * a {@code ...} line ends one. Splitting here, not in the YAML parser, pins an error to its own document.
+   */
+  static List<Chunk> split(String text) {
+    if (text.startsWith("\uFEFF")) {
+      text = text.substring(1);
+    }
+    String[] lines = text.split("\n", -1);
+    List<Chunk> chunks = new ArrayList<>();
+    StringBuilder current = new StringBuilder();
+    int start = 0;
+    for (int i = 0; i < lines.length; i++) {
+      String line = lines[i].endsWith("\r") ? lines[i].substring(0, lines[i].length() - 1) : lines[i];
+      Matcher sep = SEPARATOR.matcher(line);
+      if (sep.matches() || DOCUMENT_END.matcher(line).matches()) {
+        chunks.add(new Chunk(current.toString(), start));
+        current = new StringBuilder();
+        start = i + 1;
+        String rest = sep.matches() ? sep.group(1) : null;
+        if (rest != null && !rest.isBlank() && !rest.strip().startsWith("#")) {
+          current.append(rest).append('\n'); // "--- {kind: ...}": content on the separator line
+          start = i;
+        }
+        continue;
+      }
+      current.append(line).append('\n');
+    }
+    chunks.add(new Chunk(current.toString(), start));
+    return chunks;
+  }
+}

@@ -1,0 +1,77 @@
+package io.basalt.sim;
+
+import io.basalt.cache.ClusterCache;
+import io.basalt.kube.ClusterObjects;
+import io.basalt.kube.ManifestReader;
+import io.basalt.kube.Manifests;
+import io.basalt.model.Node;
+import io.basalt.model.Pod;
+import io.basalt.model.PodGroup;
+import io.basalt.model.PriorityClass;
+import io.basalt.model.Queue;
+import io.basalt.scheduler.ClusterSource;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A cluster read from Kubernetes YAML, through the same conversion live informers use. Documents of unknown kinds
+ * and objects that fail conversion are reported as warnings and left out; malformed YAML fails the load.
+ */
+public final class FixtureSource implements ClusterSource {
+  private final ClusterObjects objects;
+  private final List<String> warnings;
+
+  private FixtureSource(Manifests manifests) {
+    this.objects = ClusterObjects.from(manifests);
+    List<String> w = new ArrayList<>(manifests.skipped());
+    w.addAll(manifests.warnings());
+    w.addAll(objects.errors());
+    this.warnings = List.copyOf(w);
+  }
+
+  /** Reads files and directories (every *.yaml/*.yml/*.json in them, by name). */
+  public static FixtureSource fromPaths(List<Path> paths) throws IOException {
+    for (Path p : paths) {
+      if (!Files.exists(p)) {
+        throw new IOException("--cluster " + p + ": no such file or directory");
+      }
+    }
+    return new FixtureSource(new ManifestReader().read(paths));
+  }
+
+  /** Reads YAML text; {@code name} labels warnings. */
+  public static FixtureSource fromText(String name, String yaml) {
+    return new FixtureSource(new ManifestReader().readString(name, yaml));
+  }
+
+  public ClusterObjects objects() {
+    return objects;
+  }
+
+  @Override
+  public void start(ClusterCache cache) {
+    for (PriorityClass pc : objects.priorityClasses()) {
+      cache.putPriorityClass(pc);
+    }
+    for (Queue q : objects.queues()) {
+      cache.putQueue(q);
+    }
+    for (Node n : objects.nodes()) {
+      cache.putNode(n);
+    }
+    for (PodGroup pg : objects.podGroups()) {
+      cache.putPodGroup(pg);
+    }
+    for (Pod p : objects.pods()) {
+      cache.putPod(p);
+    }
+  }
+
+  @Override
+  public List<String> warnings() {
+    return warnings;
+  }
+}
