@@ -1,0 +1,194 @@
+package io.basalt.app.bench;
+
+import com.google.gson.stream.JsonWriter;
+import io.basalt.actions.ActionRegistry;
+import io.basalt.config.ConfLoader;
+import io.basalt.config.ConfigException;
+import io.basalt.config.SchedulerConf;
+import io.basalt.framework.PluginRegistry;
+import io.basalt.scheduler.ConfValidator;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code basalt bench}: schedules a generated GPU workload on a generated cluster with the real engine and reports
+ * throughput, cycle latency, heap and GPU allocation. See {@link WorkloadGenerator} for the cluster and the mix.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+    description = {
+        "Benchmark the scheduler on a generated GPU cluster and workload.",
+        "",
+        "Nodes have 96 cpu, 1Ti memory and 8 nvidia.com/gpu each. A seeded mix of single-GPU pods, 8-GPU pods, "
+            + "gangs of 2-16 8-GPU pods and CPU-only pods asks for about 95%% of the GPUs; it is submitted in "
+            + "batches, one scheduling cycle per batch, then cycles run until one binds nothing. A warm-up run "
+            + "is discarded before measuring."})
+public class BenchCommand implements Callable<Integer> {
+  /** Used when no --config is given: Volcano's default tiers plus binpack. */
+  static final String DEFAULT_CONF = """
+      actions: "enqueue, allocate, backfill"
+      tiers:
+      - plugins:
+        - name: priority
+        - name: gang
+        - name: conformance
+      - plugins:
+        - name: overcommit
+        - name: predicates
+        - name: nodeorder
+        - name: binpack
+      """;
+
+  enum Output { table, json }
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--nodes", defaultValue = "5000", description = "Nodes in the cluster (default: ${DEFAULT-VALUE}).")
+  int nodes;
+
+  @Option(names = "--seed", defaultValue = "42", description = "Seed of the workload (default: ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(names = "--batch", defaultValue = "2000",
+      description = "Pods submitted per cycle; a gang is never split (default: ${DEFAULT-VALUE}).")
+  int batch;
+
+  @Option(names = "--gpu-demand", defaultValue = "95",
+      description = "GPUs requested by the workload, in percent of the cluster's (default: ${DEFAULT-VALUE}).")
+  int gpuDemand;
+
+  @Option(names = "--config", description = "A volcano-scheduler.conf; default: enqueue, allocate, backfill with "
+      + "[priority, gang, conformance] / [overcommit, predicates, nodeorder, binpack].")
+  Path config;
+
+  @Option(names = "--output", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE}).")
+  Output output;
+
+  @Option(names = "--rounds", defaultValue = "1",
+      description = "Measured rounds; the round with the median pods/s is reported (default: ${DEFAULT-VALUE}).")
+  int rounds;
+
+  @Option(names = "--warmup", defaultValue = "1",
+      description = "Discarded warm-up runs before measuring, with seed+1, ... (default: ${DEFAULT-VALUE}).")
+  int warmup;
+
+  @Override
+  public Integer call() throws IOException {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    if (nodes <= 0 || batch <= 0 || rounds <= 0 || warmup < 0 || gpuDemand <= 0) {
+      err.println("bench: --nodes, --batch, --rounds and --gpu-demand must be positive, --warmup not negative");
+      return 2;
+    }
+    PluginRegistry plugins = PluginRegistry.load();
+    SchedulerConf conf;
+    try {
+      conf = loadConf(plugins);
+    } catch (ConfigException e) {
+      e.problems().forEach(err::println);
+      return 1;
+    }
+    BenchResult result = measure(conf, plugins);
+    out.print(output == Output.json ? json(result) : table(result));
+    out.flush();
+    return 0;
+  }
+
+  private SchedulerConf loadConf(PluginRegistry plugins) throws ConfigException {
+    String source = config == null ? "default bench config" : config.toString();
+    SchedulerConf conf = config == null ? ConfLoader.parse(DEFAULT_CONF, source) : ConfLoader.load(config);
+    ConfValidator.Report report = ConfValidator.validate(conf, plugins, ActionRegistry.builtin());
+    if (!report.ok()) {
+      List<String> problems = new ArrayList<>();
+      report.errors().forEach(e -> problems.add(source + ": " + e));
+      throw new ConfigException(problems);
+    }
+    return conf;
+  }
+
+  /** Warm-up runs (discarded), then the measured rounds; the round with the median pods/s. */
+  BenchResult measure(SchedulerConf conf, PluginRegistry plugins) {
+    for (int w = 0; w < warmup; w++) {
+      new BenchRun(conf, plugins, new WorkloadGenerator(nodes, seed + 1 + w, gpuDemand).generate(), batch).run();
+    }
+    List<BenchResult> results = new ArrayList<>();
+    for (int r = 0; r < rounds; r++) {
+      Workload workload = new WorkloadGenerator(nodes, seed, gpuDemand).generate();
+      BenchRun run = new BenchRun(conf, plugins, workload, batch);
+      System.gc();
+      BenchRun.resetPeakHeap();
+      results.add(run.run());
+    }
+    results.sort(Comparator.comparingDouble(BenchResult::podsPerSecond));
+    return results.get((results.size() - 1) / 2);
+  }
+
+  String json(BenchResult r) throws IOException {
+    StringWriter s = new StringWriter();
+    try (JsonWriter w = new JsonWriter(s)) {
+      w.beginObject();
+      w.name("nodes").value(r.nodes());
+      w.name("pods").value(r.pods());
+      w.name("bound").value(r.bound());
+      w.name("pending").value(r.pending());
+      w.name("gangs").value(r.gangs());
+      w.name("gangsBound").value(r.gangsBound());
+      w.name("cycles").value(r.cycles());
+      w.name("podsPerSecond").value(round(r.podsPerSecond(), 1));
+      w.name("schedulingSeconds").value(round(r.schedulingSeconds(), 3));
+      w.name("wallSeconds").value(round(r.wallSeconds(), 3));
+      w.name("cycleP50Ms").value(round(r.cycleP50Ms(), 2));
+      w.name("cycleP99Ms").value(round(r.cycleP99Ms(), 2));
+      w.name("cycleMaxMs").value(round(r.cycleMaxMs(), 2));
+      w.name("peakHeapMiB").value(round(r.peakHeapMiB(), 1));
+      w.name("gpuAllocationPercent").value(round(r.gpuAllocationPercent(), 2));
+      w.name("seed").value(seed);
+      w.name("batch").value(batch);
+      w.name("rounds").value(rounds);
+      w.endObject();
+    }
+    return s + System.lineSeparator();
+  }
+
+  String table(BenchResult r) {
+    StringBuilder sb = new StringBuilder();
+    row(sb, "nodes", Integer.toString(r.nodes()));
+    row(sb, "pods submitted", Integer.toString(r.pods()));
+    row(sb, "pods bound", Integer.toString(r.bound()));
+    row(sb, "pods pending", Integer.toString(r.pending()));
+    row(sb, "gangs (bound)", r.gangs() + " (" + r.gangsBound() + ")");
+    row(sb, "cycles", Integer.toString(r.cycles()));
+    row(sb, "pods/s (in runOnce)", fmt("%.1f", r.podsPerSecond()));
+    row(sb, "scheduling time", fmt("%.3f s", r.schedulingSeconds()));
+    row(sb, "wall time", fmt("%.3f s", r.wallSeconds()));
+    row(sb, "cycle p50 / p99 / max", fmt("%.2f / %.2f / %.2f ms", r.cycleP50Ms(), r.cycleP99Ms(), r.cycleMaxMs()));
+    row(sb, "peak heap", fmt("%.1f MiB", r.peakHeapMiB()));
+    row(sb, "GPU allocation", fmt("%.2f %%", r.gpuAllocationPercent()));
+    row(sb, "seed / batch / rounds", seed + " / " + batch + " / " + rounds);
+    return sb.toString();
+  }
+
+  private static void row(StringBuilder sb, String key, String value) {
+    sb.append(String.format(Locale.ROOT, "%-24s %s%n", key, value));
+  }
+
+  private static String fmt(String format, Object... args) {
+    return String.format(Locale.ROOT, format, args);
+  }
+
+  private static double round(double v, int decimals) {
+    double f = Math.pow(10, decimals);
+    return Math.round(v * f) / f;
+  }
+}

@@ -1,0 +1,31 @@
+package io.basalt.app.bench;
+
+/**
+ * One measured round.
+ *
+ * @param pods pods submitted
+ * @param bound pods bound during the round
+ * @param pending pods still unbound at the end
+ * @param gangs gangs (PodGroups) submitted; {@code gangsBound} of them bound whole
+ * @param podsPerSecond pods bound per second spent inside {@code Scheduler.runOnce} (scheduling decisions per second)
+ * @param schedulingSeconds total time inside {@code runOnce}
+ * @param wallSeconds the whole round: submitting batches to the cache, cycles and bookkeeping
+ * @param peakHeapMiB sum of the heap pools' peak usage during the round
+ * @param gpuAllocationPercent GPUs held by bound pods at the end, of all GPUs
+ */
+public record BenchResult(
+    int nodes,
+    int pods,
+    int bound,
+    int pending,
+    int gangs,
+    int gangsBound,
+    int cycles,
+    double podsPerSecond,
+    double schedulingSeconds,
+    double wallSeconds,
+    double cycleP50Ms,
+    double cycleP99Ms,
+    double cycleMaxMs,
+    double peakHeapMiB,
+    double gpuAllocationPercent) {}

@@ -1,0 +1,150 @@
+package io.basalt.app.bench;
+
+import io.basalt.model.Node;
+import io.basalt.model.Pod;
+import io.basalt.model.PodGroup;
+import io.basalt.model.Queue;
+import io.basalt.model.ResourceNames;
+import io.basalt.model.ResourceVector;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * Builds the benchmark's cluster and workload from a seed; the same arguments always give the same workload.
+ *
+ * <p>Nodes: every node is an 8-GPU server shaped like a cloud H100/A100 instance: {@code 96} cpu, {@code 1Ti} memory,
+ * {@code 8 nvidia.com/gpu}, {@code 110} pods, labelled with its hostname and GPU product. GPU pods ask for a node's
+ * share per GPU rounded down (8 cpu and 64Gi per GPU), so GPUs run out before cpu or memory do.
+ *
+ * <p>Work is drawn one submission at a time until the GPUs requested reach {@code gpuDemandPercent} of the cluster's:
+ * <ul>
+ *   <li>55%: a single-GPU pod (1 GPU, 8 cpu, 64Gi);
+ *   <li>15%: an 8-GPU pod (8 GPUs, 64 cpu, 512Gi), needing a whole free node;
+ *   <li>5%: a gang of 2 to 16 pods (uniform) of 8 GPUs each, with a PodGroup (minMember = size, minResources = the
+ *       gang's total request) and every pod annotated {@code scheduling.k8s.io/group-name};
+ *   <li>25%: a CPU-only pod (500m to 4 cpu, 1Gi to 16Gi).
+ * </ul>
+ * By GPUs that is about 11% single-GPU pods, 22% 8-GPU pods and 67% gangs; about 1.4 pods per submission, so
+ * roughly 2 pods per node at the default 95% demand.
+ */
+public final class WorkloadGenerator {
+  public static final String NAMESPACE = "bench";
+  public static final String SCHEDULER_NAME = "basalt-scheduler";
+  public static final String GPU = "nvidia.com/gpu";
+  public static final int GPUS_PER_NODE = 8;
+  static final String GPU_PRODUCT = "NVIDIA-H100-80GB-HBM3";
+  private static final long GI = 1L << 30;
+  private static final long EPOCH = 1_700_000_000L;
+
+  private final int nodeCount;
+  private final long seed;
+  private final int gpuDemandPercent;
+
+  public WorkloadGenerator(int nodeCount, long seed, int gpuDemandPercent) {
+    if (nodeCount <= 0) {
+      throw new IllegalArgumentException("nodes must be positive, got " + nodeCount);
+    }
+    this.nodeCount = nodeCount;
+    this.seed = seed;
+    this.gpuDemandPercent = gpuDemandPercent;
+  }
+
+  public Workload generate() {
+    List<Node> nodes = nodes();
+    long totalGpus = (long) nodeCount * GPUS_PER_NODE;
+    long target = totalGpus * gpuDemandPercent / 100;
+    SplittableRandom random = new SplittableRandom(seed);
+    ResourceVector oneGpu = request(8_000, 64 * GI, 1);
+    ResourceVector eightGpus = request(64_000, 512 * GI, 8);
+    List<Workload.Submission> submissions = new ArrayList<>();
+    long demand = 0;
+    int seq = 0;
+    while (demand < target) {
+      seq++;
+      Instant created = Instant.ofEpochSecond(EPOCH + seq);
+      int kind = random.nextInt(100);
+      if (kind < 55) {
+        submissions.add(single(name("gpu1-", seq), oneGpu, created));
+        demand += 1;
+      } else if (kind < 70) {
+        submissions.add(single(name("gpu8-", seq), eightGpus, created));
+        demand += 8;
+      } else if (kind < 75) {
+        int size = random.nextInt(2, 17);
+        submissions.add(gang(name("gang-", seq), size, eightGpus, created));
+        demand += 8L * size;
+      } else {
+        long milliCpu = 500L * random.nextInt(1, 9);
+        long memory = GI * (1L << random.nextInt(5));
+        submissions.add(single(name("cpu-", seq), request(milliCpu, memory, 0), created));
+      }
+    }
+    return new Workload(nodes, submissions, totalGpus, demand);
+  }
+
+  private List<Node> nodes() {
+    ResourceVector allocatable = ResourceVector.builder()
+        .add(ResourceNames.CPU, 96_000)
+        .add(ResourceNames.MEMORY, 1024 * GI)
+        .add(ResourceNames.PODS, 110)
+        .add(GPU, GPUS_PER_NODE)
+        .build();
+    List<Node> nodes = new ArrayList<>(nodeCount);
+    for (int i = 0; i < nodeCount; i++) {
+      String name = pad("gpu-node-", i, 5);
+      Map<String, String> labels = Map.of("kubernetes.io/hostname", name, "nvidia.com/gpu.product", GPU_PRODUCT,
+          "nvidia.com/gpu.count", Integer.toString(GPUS_PER_NODE));
+      nodes.add(new Node(name, allocatable, labels, Map.of(), List.of(), false, true));
+    }
+    return nodes;
+  }
+
+  private static String name(String prefix, int seq) {
+    return pad(prefix, seq, 6);
+  }
+
+  /** {@code prefix} then {@code n} zero-padded to {@code width} digits, so names sort in creation order. */
+  static String pad(String prefix, int n, int width) {
+    String digits = Integer.toString(n);
+    StringBuilder sb = new StringBuilder(prefix.length() + Math.max(width, digits.length())).append(prefix);
+    for (int i = digits.length(); i < width; i++) {
+      sb.append('0');
+    }
+    return sb.append(digits).toString();
+  }
+
+  private static ResourceVector request(long milliCpu, long memory, int gpus) {
+    ResourceVector.Builder b = ResourceVector.builder()
+        .add(ResourceNames.CPU, milliCpu)
+        .add(ResourceNames.MEMORY, memory)
+        .add(ResourceNames.PODS, 1);
+    if (gpus > 0) {
+      b.add(GPU, gpus);
+    }
+    return b.build();
+  }
+
+  private static Workload.Submission single(String name, ResourceVector request, Instant created) {
+    return new Workload.Submission(null, List.of(pod(name, request, Map.of(), created)));
+  }
+
+  private static Workload.Submission gang(String name, int size, ResourceVector request, Instant created) {
+    ResourceVector total = ResourceVector.ZERO;
+    List<Pod> pods = new ArrayList<>(size);
+    Map<String, String> annotations = Map.of(Pod.GROUP_NAME_ANNOTATION, name);
+    for (int i = 0; i < size; i++) {
+      pods.add(pod(pad(name + "-worker-", i, 2), request, annotations, created));
+      total = total.plus(request);
+    }
+    PodGroup pg = new PodGroup(NAMESPACE, name, size, Map.of(), Queue.DEFAULT, null, total, "Pending", created);
+    return new Workload.Submission(pg, pods);
+  }
+
+  private static Pod pod(String name, ResourceVector request, Map<String, String> annotations, Instant created) {
+    return new Pod(NAMESPACE + "-" + name + "-uid", NAMESPACE, name, SCHEDULER_NAME, null, "Pending", false, null,
+        null, null, request, Map.of(), annotations, Map.of(), List.of(), List.of(), created);
+  }
+}
