@@ -5,11 +5,13 @@ import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginProvider;
 import io.basalt.plugins.binpack.BinpackPlugin;
 import io.basalt.plugins.conformance.ConformancePlugin;
+import io.basalt.plugins.drf.DrfPlugin;
 import io.basalt.plugins.gang.GangPlugin;
 import io.basalt.plugins.nodeorder.NodeOrderPlugin;
 import io.basalt.plugins.overcommit.OvercommitPlugin;
 import io.basalt.plugins.predicates.PredicatesPlugin;
 import io.basalt.plugins.priority.PriorityPlugin;
+import io.basalt.plugins.proportion.ProportionPlugin;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -24,6 +26,8 @@ public final class BuiltinPlugins implements PluginProvider {
         OvercommitPlugin.NAME, OvercommitPlugin::new,
         PredicatesPlugin.NAME, PredicatesPlugin::new,
         NodeOrderPlugin.NAME, NodeOrderPlugin::new,
-        BinpackPlugin.NAME, BinpackPlugin::new);
+        BinpackPlugin.NAME, BinpackPlugin::new,
+        DrfPlugin.NAME, DrfPlugin::new,
+        ProportionPlugin.NAME, ProportionPlugin::new);
   }
 }

@@ -14,13 +14,24 @@ import org.junit.jupiter.api.Test;
 class ScenarioTest {
   @Test
   void gangThatFitsOnlyPartiallyStaysEntirelyPendingWithTheGangsReason() throws Exception {
-    SimulationReport r = Scenarios.run("gang-partial");
+    // Without proportion the nodes are the limit: two members fit, the third finds no node.
+    SimulationReport r = Scenarios.run("gang-partial", """
+        actions: "enqueue, allocate, backfill"
+        tiers:
+        - plugins: [{name: priority}, {name: gang}, {name: conformance}]
+        - plugins: [{name: overcommit}, {name: predicates}, {name: nodeorder}, {name: binpack}]
+        """);
     assertEquals(0, r.bindings().size(), "no member of the gang may start");
     assertEquals(4, r.pending().size());
     for (SimulationReport.Pending p : r.pending()) {
       assertEquals("4/4 tasks in gang unschedulable: 0/2 nodes are available: 2 Insufficient nvidia.com/gpu.",
           p.reason(), p.pod());
     }
+    // With Volcano's default tiers, proportion stops the third member first: the queue's share is the cluster.
+    r = Scenarios.run("gang-partial");
+    assertEquals(0, r.bindings().size());
+    assertEquals("4/4 tasks in gang unschedulable: queue default has reached its share: no room for ml/train-2 "
+        + "{cpu: 4, memory: 16Gi, nvidia.com/gpu: 3}", r.pendingPod("ml/train-0").reason());
     SimulationReport.Group g = r.podGroup("ml/train");
     assertEquals("Inqueue", g.phase());
     assertEquals(0, g.scheduled());
@@ -101,5 +112,19 @@ class ScenarioTest {
     assertNotNull(r.binding("prod/prod-1"));
     assertNotNull(r.binding("prod/prod-2"));
     assertNotNull(r.pendingPod("research/experiment"));
+  }
+
+  @Test
+  void embeddedDemoClusterBindsEverythingButTheGangThatCannotFit() throws Exception {
+    io.basalt.sim.FixtureSource demo = io.basalt.sim.FixtureSource.fromText("demo", SimulateCommand.embeddedCluster());
+    SimulationReport r = new io.basalt.sim.Simulator(io.basalt.config.ConfLoader.defaultConf(),
+        io.basalt.framework.PluginRegistry.load(), Set.of("basalt-scheduler", "volcano"), false).run(demo);
+    assertEquals(java.util.List.of(), r.warnings());
+    assertEquals(8, r.nodes());
+    assertEquals(18, r.bindings().size());
+    assertEquals(Set.of("research/eval-sweep-0", "research/eval-sweep-1"),
+        r.pending().stream().map(SimulationReport.Pending::pod).collect(Collectors.toSet()));
+    assertEquals("gpu-5", r.binding("serving/llm-serve-0").node(), "the only node the inference pods tolerate");
+    assertTrue(r.binding("data/etl-0").node().startsWith("cpu-"));
   }
 }

@@ -25,6 +25,13 @@ final class JobPlacer {
     this.search = search;
   }
 
+  /** A request as users write it, without the pod slot: {@code cpu: 16, memory: 128Gi, nvidia.com/gpu: 8}. */
+  static String describe(io.basalt.model.ResourceVector request) {
+    java.util.Map<String, String> q = new java.util.LinkedHashMap<>(request.toQuantities());
+    q.remove(io.basalt.model.ResourceNames.PODS_NAME);
+    return q.toString().replace("=", ": ");
+  }
+
   /** Pending tasks of {@code job} that {@code which} selects, in the session's task order. */
   static List<TaskInfo> pendingTasks(Session session, JobInfo job, Predicate<TaskInfo> which) {
     List<TaskInfo> tasks = new ArrayList<>();
@@ -49,7 +56,8 @@ final class JobPlacer {
     for (int i = 0; i < tasks.size(); i++) {
       TaskInfo task = tasks.get(i);
       if (!session.allocatable(queue, task)) {
-        job.setFitError("queue " + job.queue() + " has no room left for " + task.key() + " " + task.request());
+        job.setFitError("queue " + job.queue() + " has reached its share: no room for " + task.key() + " "
+            + describe(task.request()));
         break;
       }
       NodeSearch.Result r = search.find(session, task);

@@ -23,6 +23,9 @@ public final class ConfValidator {
     }
   }
 
+  /** Plugins that implement a hierarchical mode; none does yet (hierarchical drf arrives with fair sharing). */
+  private static final java.util.Set<String> HIERARCHICAL = java.util.Set.of();
+
   private ConfValidator() {}
 
   public static Report validate(SchedulerConf conf, PluginRegistry plugins, ActionRegistry actions) {
@@ -53,6 +56,10 @@ public final class ConfValidator {
       String first = seen.putIfAbsent(option.name(), option.location());
       if (first != null) {
         errors.add(option.location() + ": plugin '" + option.name() + "' is already listed at " + first);
+      }
+      if (option.enabled(io.basalt.config.Hook.HIERARCHY) && !HIERARCHICAL.contains(option.name())) {
+        errors.add(option.location() + ": enableHierarchy is not supported by plugin '" + option.name()
+            + "' in this build");
       }
       Arguments args = new Arguments(option.arguments(), option.location());
       try {

@@ -1,0 +1,108 @@
+package io.basalt.plugins.drf;
+
+import io.basalt.config.Arguments;
+import io.basalt.framework.AllocationListener;
+import io.basalt.framework.JobInfo;
+import io.basalt.framework.NodeInfo;
+import io.basalt.framework.Plugin;
+import io.basalt.framework.Session;
+import io.basalt.framework.TaskInfo;
+import io.basalt.model.ResourceNames;
+import io.basalt.model.ResourceVector;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Dominant resource fairness between jobs: a job's share is the largest fraction of any cluster resource it holds
+ * ({@code max_r allocated_r / total_r}), and the job with the lower share goes first. Shares follow every tentative
+ * placement, so a gang that just took 64 GPUs yields to a job that holds nothing.
+ *
+ * <p>Not built yet (they arrive with the fair-sharing issue): the preemptable rule and hierarchical mode.
+ */
+public final class DrfPlugin implements Plugin {
+  public static final String NAME = "drf";
+
+  private long[] total = new long[0];
+  private final Map<JobInfo, Holding> holdings = new HashMap<>();
+
+  /** What one job holds, and its dominant share of the cluster. */
+  private static final class Holding {
+    long[] allocated = new long[ResourceNames.count()];
+    double share;
+  }
+
+  public DrfPlugin(Arguments args) {}
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public void onSessionOpen(Session session) {
+    total = new long[ResourceNames.count()];
+    for (NodeInfo n : session.nodes()) {
+      for (int r = 0; r < total.length; r++) {
+        total[r] += n.allocatable(r);
+      }
+    }
+    for (JobInfo job : session.jobs()) {
+      Holding h = new Holding();
+      for (TaskInfo t : job.tasks()) {
+        if (t.status().isOnNode() && t.status() != io.basalt.framework.TaskStatus.RELEASING) {
+          add(h, t.request(), 1);
+        }
+      }
+      h.share = share(h.allocated);
+      holdings.put(job, h);
+    }
+    session.addJobOrder(this, (a, b) -> Double.compare(share(a), share(b)));
+    session.addAllocationListener(this, new AllocationListener() {
+      @Override
+      public void onAllocate(TaskInfo task) {
+        update(task, 1);
+      }
+
+      @Override
+      public void onDeallocate(TaskInfo task) {
+        update(task, -1);
+      }
+    });
+  }
+
+  /** The job's dominant share now, 0 for a job this session does not know. */
+  double share(JobInfo job) {
+    Holding h = holdings.get(job);
+    return h == null ? 0 : h.share;
+  }
+
+  private void update(TaskInfo task, int sign) {
+    Holding h = holdings.get(task.job());
+    if (h != null) {
+      add(h, task.request(), sign);
+      h.share = share(h.allocated);
+    }
+  }
+
+  private static void add(Holding h, ResourceVector r, int sign) {
+    if (r.size() > h.allocated.length) {
+      h.allocated = java.util.Arrays.copyOf(h.allocated, r.size());
+    }
+    for (int i = 0; i < r.size(); i++) {
+      h.allocated[i] += sign * r.get(i);
+    }
+  }
+
+  /** {@code max_r allocated_r / total_r} over every resource but the pod count. */
+  double share(long[] allocated) {
+    double s = 0;
+    for (int r = 0; r < allocated.length; r++) {
+      if (r == ResourceNames.PODS || allocated[r] <= 0) {
+        continue;
+      }
+      long t = r < total.length ? total[r] : 0;
+      s = Math.max(s, t <= 0 ? 1.0 : (double) allocated[r] / t);
+    }
+    return s;
+  }
+}

@@ -1,0 +1,54 @@
+package io.basalt.plugins.drf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.basalt.framework.PluginRegistry;
+import io.basalt.framework.Session;
+import io.basalt.framework.Statement;
+import io.basalt.testing.TestNodes;
+import io.basalt.testing.TestPods;
+import io.basalt.testing.TestSessions;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class DrfPluginTest {
+  private static final PluginRegistry REGISTRY = PluginRegistry.of(Map.of("drf", DrfPlugin::new));
+
+  /** 10 CPU / 10Gi / 8 GPU in total. */
+  private static TestSessions cluster() {
+    return TestSessions.cluster().node(TestNodes.node("n1").cpu("10").memory("10Gi").gpu(8).build());
+  }
+
+  @Test
+  void theJobHoldingTheSmallerDominantShareGoesFirst() {
+    Session s = cluster()
+        // cpu-heavy: 4/10 cpu = 0.4 dominant; gpu-heavy: 4/8 gpu = 0.5 dominant.
+        .pod(TestPods.pod("ns/cpu-heavy").cpu("4").memory("1Gi").onNode("n1").build())
+        .pod(TestPods.pod("ns/gpu-heavy").cpu("1").gpu(4).onNode("n1").build())
+        .open(REGISTRY, TestSessions.singlePlugin("drf", ""));
+    assertTrue(s.jobOrder().compare(s.job("ns/cpu-heavy"), s.job("ns/gpu-heavy")) < 0);
+  }
+
+  @Test
+  void sharesFollowTentativePlacementsAndTheirUndo() {
+    Session s = cluster()
+        .pod(TestPods.pod("ns/a").cpu("3").build())
+        .pod(TestPods.pod("ns/b").cpu("2").onNode("n1").build())
+        .open(REGISTRY, TestSessions.singlePlugin("drf", ""));
+    assertTrue(s.jobOrder().compare(s.job("ns/a"), s.job("ns/b")) < 0, "a holds nothing yet");
+    Statement stmt = s.newStatement();
+    stmt.allocate(TestSessions.task(s, "ns/a"), s.node("n1"));
+    assertTrue(s.jobOrder().compare(s.job("ns/a"), s.job("ns/b")) > 0, "a now holds 0.3 > 0.2");
+    stmt.discard();
+    assertTrue(s.jobOrder().compare(s.job("ns/a"), s.job("ns/b")) < 0);
+  }
+
+  @Test
+  void shareIsTheLargestFractionOfAnyResource() {
+    DrfPlugin drf = new DrfPlugin(io.basalt.config.Arguments.empty());
+    Session s = cluster().pod(TestPods.pod("ns/x").cpu("1").memory("5Gi").onNode("n1").build())
+        .open(PluginRegistry.of(Map.of("drf", a -> drf)), TestSessions.singlePlugin("drf", ""));
+    assertEquals(0.5, drf.share(s.job("ns/x")), 1e-9);
+  }
+}
