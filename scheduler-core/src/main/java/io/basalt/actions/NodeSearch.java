@@ -21,6 +21,9 @@ import java.util.TreeMap;
  * nodes where the task fits now over nodes where it would be pipelined. The resource check comes first because it is
  * a handful of array reads and rules out most nodes of a busy cluster before any plugin runs; the scheduler never
  * places a task where its requests do not fit, whatever the tiers say.
+ *
+ * <p>A search that finds nothing is remembered for the rest of the session by the task's {@link TaskShape}, so the
+ * hundreds of identical pending pods of a saturated cluster cost one scan, not one each.
  */
 final class NodeSearch {
   private static final int MIN_FEASIBLE_NODES = 100;
@@ -52,6 +55,11 @@ final class NodeSearch {
     ResourceVector request = task.request();
     ExplainRecorder explain = session.explain();
     boolean explaining = explain.enabled();
+    TaskShape shape = explaining ? null : TaskShape.of(task);
+    String known = shape == null ? null : session.knownNoFit(shape);
+    if (known != null) {
+      return new Result(null, false, known);
+    }
     int toFind = feasibleNodesToFind(n);
     int start = session.nextStartNode() % n;
     NodeInfo bestNow = null;
@@ -96,7 +104,11 @@ final class NodeSearch {
       }
       return new Result(chosen, bestNow == null, null);
     }
-    return new Result(null, false, diagnose(session, task));
+    String reason = diagnose(session, task);
+    if (shape != null) {
+      session.rememberNoFit(shape, reason);
+    }
+    return new Result(null, false, reason);
   }
 
   /**

@@ -54,6 +54,7 @@ public final class Session {
   private NodeScorer[] scorerFns = new NodeScorer[0];
   private String[] scorerNames = new String[0];
   private int nextStartNode;
+  private final Map<Object, String> noFit = new HashMap<>();
 
   private record Registration(PluginOption option, int tier) {}
 
@@ -457,6 +458,24 @@ public final class Session {
 
   public void setNextStartNode(int index) {
     this.nextStartNode = index;
+  }
+
+  /**
+   * Why a task of this shape found no node earlier in the session, or null. Placing tasks only takes resources
+   * away, so the answer holds until something is given back (a discarded statement, an eviction); filters are
+   * assumed not to turn a node feasible because another pod was placed.
+   */
+  public String knownNoFit(Object shape) {
+    return noFit.get(shape);
+  }
+
+  public void rememberNoFit(Object shape, String reason) {
+    noFit.put(shape, reason);
+  }
+
+  /** Resources were given back: earlier "no node fits" answers may no longer hold. */
+  void resourcesFreed() {
+    noFit.clear();
   }
 
   void onPlaced(TaskInfo task, NodeInfo node) {

@@ -46,6 +46,7 @@ public final class Statement {
     }
     task.place(TaskStatus.RELEASING, task.nodeName());
     session.notifyDeallocate(task);
+    session.resourcesFreed();
   }
 
   public boolean isEmpty() {
@@ -74,6 +75,9 @@ public final class Statement {
 
   /** Undoes every change, newest first. */
   public void discard() {
+    if (!ops.isEmpty()) {
+      session.resourcesFreed();
+    }
     for (int i = ops.size() - 1; i >= 0; i--) {
       Op op = ops.get(i);
       TaskInfo task = op.task();

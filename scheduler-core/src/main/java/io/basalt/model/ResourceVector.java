@@ -172,7 +172,11 @@ public final class ResourceVector {
     while (last > 0 && values[last - 1] == 0) {
       last--;
     }
-    return Arrays.hashCode(Arrays.copyOf(values, last));
+    int h = 1;
+    for (int i = 0; i < last; i++) {
+      h = 31 * h + Long.hashCode(values[i]);
+    }
+    return h;
   }
 
   @Override

@@ -34,7 +34,10 @@ import picocli.CommandLine.Spec;
             + "batches, one scheduling cycle per batch, then cycles run until one binds nothing. A warm-up run "
             + "is discarded before measuring."})
 public class BenchCommand implements Callable<Integer> {
-  /** Used when no --config is given: Volcano's default tiers plus binpack. */
+  /**
+   * Used when no --config is given: the MetaX guide's regular GPU cluster tiers (Volcano's default tiers plus
+   * binpack), without the GPU topology plugin.
+   */
   static final String DEFAULT_CONF = """
       actions: "enqueue, allocate, backfill"
       tiers:
@@ -44,7 +47,9 @@ public class BenchCommand implements Callable<Integer> {
         - name: conformance
       - plugins:
         - name: overcommit
+        - name: drf
         - name: predicates
+        - name: proportion
         - name: nodeorder
         - name: binpack
       """;
