@@ -1,0 +1,187 @@
+package io.basalt.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The commands as a user runs them: exit codes, and what they print. */
+class CommandLineTest {
+  /** Exit code plus what went to stdout and stderr. */
+  private record Run(int exit, String out, String err) {}
+
+  private static Run basalt(String... args) {
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    ByteArrayOutputStream o = new ByteArrayOutputStream();
+    ByteArrayOutputStream e = new ByteArrayOutputStream();
+    try {
+      System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+      System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
+      int exit = BasaltMain.run(args);
+      return new Run(exit, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+    } finally {
+      System.setOut(out);
+      System.setErr(err);
+    }
+  }
+
+  private static String config(String name) {
+    return Scenarios.fixture("../config/" + name).normalize().toString();
+  }
+
+  @Test
+  void validateNamesThePluginsNotBuiltYetInBothMetaxConfigs() {
+    Run aware = basalt("validate", "--config", config("metax-gpu-aware-configmap.yaml"));
+    assertEquals(1, aware.exit());
+    List<String> lines = aware.out().lines().toList();
+    assertEquals(1, lines.size(), aware.out());
+    assertTrue(lines.get(0).endsWith("metax-gpu-aware-configmap.yaml: tiers[1].plugins[6] (gpu-aware): "
+        + "unknown plugin 'gpu-aware' (known: binpack, conformance, drf, gang, nodeorder, overcommit, predicates, "
+        + "priority, proportion)"), lines.get(0));
+    Run supernode = basalt("validate", "--config", config("metax-supernode-configmap.yaml"));
+    assertEquals(1, supernode.exit());
+    assertTrue(supernode.out().contains("tiers[0].plugins[3] (gpu-podaffinity): unknown plugin 'gpu-podaffinity'"),
+        supernode.out());
+  }
+
+  @Test
+  void validateAcceptsTheShippedConfigs() {
+    for (String c : List.of("basalt-default.conf", "gpu-binpack.conf")) {
+      Run r = basalt("validate", "--config", config(c));
+      assertEquals(0, r.exit(), r.out());
+      assertTrue(r.out().endsWith(": OK\n"), r.out());
+    }
+  }
+
+  @Test
+  void validateReportsEveryProblemOnItsOwnLine(@TempDir Path dir) throws Exception {
+    Path bad = dir.resolve("bad.conf");
+    Files.writeString(bad, """
+        actions: "enqueue, allocate, shuffle"
+        tiers:
+        - plugins:
+          - name: gang
+            enableJobReadyy: false
+          - name: binpack
+            arguments:
+              binpack.weight: heavy
+        """);
+    Run r = basalt("validate", "--config", bad.toString());
+    assertEquals(1, r.exit());
+    assertTrue(r.out().contains("tiers[0].plugins[0] (gang): unknown field 'enableJobReadyy'"), r.out());
+    // Structure problems come first; a config that parses is then checked for names and arguments.
+    Files.writeString(bad, """
+        actions: "enqueue, allocate, shuffle"
+        tiers:
+        - plugins:
+          - name: binpack
+            arguments:
+              binpack.weight: heavy
+        """);
+    r = basalt("validate", "--config", bad.toString());
+    assertEquals(1, r.exit());
+    List<String> lines = r.out().lines().toList();
+    assertEquals(2, lines.size(), r.out());
+    assertTrue(lines.get(0).contains("actions: unknown action 'shuffle'"), lines.get(0));
+    assertTrue(lines.get(1).contains("tiers[0].plugins[0] (binpack): argument 'binpack.weight' must be a number, "
+        + "got 'heavy'"), lines.get(1));
+  }
+
+  @Test
+  void simulateJsonHasEveryFieldAndPrintsEmptyArrays() {
+    Run r = basalt("simulate", "--cluster", Scenarios.fixture("gang-partial").toString(), "--output", "json");
+    assertEquals(0, r.exit(), r.err());
+    JsonObject json = JsonParser.parseString(r.out()).getAsJsonObject();
+    assertEquals(0, json.getAsJsonArray("bindings").size());
+    assertEquals(0, json.getAsJsonArray("evicted").size());
+    assertEquals(4, json.getAsJsonArray("pending").size());
+    JsonObject pg = json.getAsJsonArray("podGroups").get(0).getAsJsonObject();
+    assertEquals("ml/train", pg.get("name").getAsString());
+    assertEquals(4, pg.get("minMember").getAsInt());
+    assertEquals(0, pg.get("scheduled").getAsInt());
+    JsonObject summary = json.getAsJsonObject("summary");
+    assertEquals(2, summary.get("nodes").getAsInt());
+    assertEquals(4, summary.get("pending").getAsInt());
+    assertEquals(0, summary.get("bound").getAsInt());
+    assertTrue(summary.get("cycles").getAsInt() >= 1);
+  }
+
+  @Test
+  void explainShowsFilterVerdictsAndPerPluginScores() {
+    Run r = basalt("simulate", "--cluster", Scenarios.fixture("node-constraints").toString(), "--output", "json",
+        "--explain", "--config", config("gpu-binpack.conf"));
+    assertEquals(0, r.exit(), r.err());
+    JsonObject json = JsonParser.parseString(r.out()).getAsJsonObject();
+    JsonObject binding = null;
+    for (var b : json.getAsJsonArray("bindings")) {
+      if (b.getAsJsonObject().get("pod").getAsString().equals("team-a/wants-a100")) {
+        binding = b.getAsJsonObject();
+      }
+    }
+    JsonObject explain = binding.getAsJsonObject("explain");
+    JsonObject chosen = explain.getAsJsonObject("a100-1");
+    assertEquals("ok", chosen.get("filter").getAsString());
+    JsonObject scores = chosen.getAsJsonObject("scores");
+    assertTrue(scores.has("binpack") && scores.has("nodeorder"), scores.toString());
+    assertEquals(scores.get("binpack").getAsDouble() + scores.get("nodeorder").getAsDouble(),
+        chosen.get("total").getAsDouble(), 1e-6);
+    assertEquals("node(s) were unschedulable", explain.getAsJsonObject("cordoned-1").get("filter").getAsString());
+    assertEquals("Insufficient nvidia.com/gpu", explain.getAsJsonObject("cpu-1").get("filter").getAsString());
+  }
+
+  @Test
+  void simulateWithABrokenConfigFailsWithTheProblemNotAStackTrace(@TempDir Path dir) throws Exception {
+    Path bad = dir.resolve("bad.conf");
+    Files.writeString(bad, "actions: \"enqueue, allocate\"\ntiers:\n- plugins:\n  - name: gpu-aware\n");
+    Run r = basalt("simulate", "--config", bad.toString());
+    assertEquals(2, r.exit());
+    assertTrue(r.err().contains("tiers[0].plugins[0] (gpu-aware): unknown plugin 'gpu-aware'"), r.err());
+    assertTrue(!r.err().contains("Exception"), r.err());
+  }
+
+  @Test
+  void simulateWithAMissingClusterPathSaysSo() {
+    Run r = basalt("simulate", "--cluster", "/no/such/dir");
+    assertEquals(2, r.exit());
+    assertTrue(r.err().contains("--cluster /no/such/dir: no such file or directory"), r.err());
+  }
+
+  @Test
+  void simulateReportsManifestsItCannotUse(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("c.yaml"), """
+        apiVersion: v1
+        kind: Node
+        metadata: {name: n1}
+        status: {allocatable: {cpu: "4", memory: 8Gi}}
+        ---
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: web, namespace: default}
+        ---
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: bad, namespace: default}
+        spec:
+          schedulerName: basalt-scheduler
+          containers:
+          - name: c
+            resources: {requests: {cpu: "-2"}}
+        """);
+    Run r = basalt("simulate", "--cluster", dir.toString(), "--output", "json");
+    assertEquals(0, r.exit(), r.err());
+    JsonObject json = JsonParser.parseString(r.out()).getAsJsonObject();
+    String warnings = json.getAsJsonArray("warnings").toString();
+    assertTrue(warnings.contains("Deployment"), warnings);
+    assertTrue(warnings.contains("Pod default/bad"), warnings);
+  }
+}
