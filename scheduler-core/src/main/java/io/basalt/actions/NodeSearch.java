@@ -55,6 +55,16 @@ final class NodeSearch {
     ResourceVector request = task.request();
     ExplainRecorder explain = session.explain();
     boolean explaining = explain.enabled();
+    NodeInfo nominated = task.reservation();
+    if (nominated != null) {
+      if (nominated.firstShortOfFutureWithReservation(request) < 0 && session.filter(task, nominated).ok()) {
+        if (explaining) {
+          explain.chosen(task, nominated);
+        }
+        return new Result(nominated, nominated.firstShortOfIdle(request) >= 0, null);
+      }
+      session.dropReservation(task);
+    }
     TaskShape shape = explaining ? null : TaskShape.of(task);
     String known = shape == null ? null : session.knownNoFit(shape);
     if (known != null) {

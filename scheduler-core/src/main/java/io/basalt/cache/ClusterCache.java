@@ -33,6 +33,7 @@ public final class ClusterCache {
   private final Map<String, PodGroup> podGroups = new LinkedHashMap<>();
   private final Map<String, Queue> queues = new LinkedHashMap<>();
   private final Map<String, PriorityClass> priorityClasses = new HashMap<>();
+  private final Map<String, String> nominations = new HashMap<>();
   private long generation;
   private Map<String, NodeInfo> lastCopies = Map.of();
   private List<String> nodeOrder;
@@ -83,6 +84,9 @@ public final class ClusterCache {
       account(old, -1);
     }
     account(pod, 1);
+    if (pod.isAssigned()) {
+      nominations.remove(pod.uid());
+    }
     if (schedulerNames.contains(pod.schedulerName())) {
       ownPods.put(pod.uid(), pod);
     }
@@ -93,6 +97,16 @@ public final class ClusterCache {
     if (old != null) {
       account(old, -1);
       ownPods.remove(uid);
+      nominations.remove(uid);
+    }
+  }
+
+  /** Holds {@code node} for pending pod {@code uid} (after a preemption), or clears it when {@code node} is null. */
+  public synchronized void nominate(String uid, String node) {
+    if (node == null) {
+      nominations.remove(uid);
+    } else if (pods.containsKey(uid)) {
+      nominations.put(uid, node);
     }
   }
 
@@ -189,6 +203,6 @@ public final class ClusterCache {
     }
     lastCopies = copies;
     return new ClusterSnapshot(list, List.copyOf(ownPods.values()), Map.copyOf(podGroups),
-        new TreeMap<>(queues), Map.copyOf(priorityClasses), defaultQueue);
+        new TreeMap<>(queues), Map.copyOf(priorityClasses), defaultQueue, Map.copyOf(nominations));
   }
 }

@@ -10,6 +10,8 @@ import java.util.Map;
 /**
  * What a session starts from: node accounting copies and the scheduler's own pods (pending or placed; pods of other
  * schedulers only count in the nodes' usage).
+ *
+ * @param nominations pending pod uid to the node a preemption freed for it (kube's {@code status.nominatedNodeName})
  */
 public record ClusterSnapshot(
     List<NodeInfo> nodes,
@@ -17,4 +19,5 @@ public record ClusterSnapshot(
     Map<String, PodGroup> podGroups,
     Map<String, Queue> queues,
     Map<String, PriorityClass> priorityClasses,
-    String defaultQueue) {}
+    String defaultQueue,
+    Map<String, String> nominations) {}

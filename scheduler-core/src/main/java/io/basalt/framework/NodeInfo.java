@@ -113,6 +113,20 @@ public final class NodeInfo {
     return -1;
   }
 
+  /**
+   * For a task holding a reservation here: -1 when it fits once releasing pods are gone, counting what it holds as
+   * its own; else the first resource short.
+   */
+  public int firstShortOfFutureWithReservation(ResourceVector request) {
+    for (int i = 0, n = request.size(); i < n; i++) {
+      long q = request.get(i);
+      if (q > 0 && futureIdle(i) < 0) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
   void addUsed(ResourceVector r) {
     used = add(used, r, 1);
     touched = true;

@@ -5,11 +5,7 @@ import io.basalt.config.Hook;
 import io.basalt.config.PluginOption;
 import io.basalt.config.SchedulerConf;
 import io.basalt.config.Tier;
-import io.basalt.model.Pod;
-import io.basalt.model.PodGroup;
 import io.basalt.model.PriorityClass;
-import io.basalt.model.Queue;
-import io.basalt.model.ResourceVector;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -30,8 +26,6 @@ import java.util.function.Predicate;
  * {@link Statement}s; {@link #close()} turns the decisions into a {@link SessionResult}.
  */
 public final class Session {
-  private static final ResourceVector ONE_POD =
-      ResourceVector.builder().add(io.basalt.model.ResourceNames.PODS, 1).build();
   private final SchedulerConf conf;
   private final ExplainRecorder explain;
   private final List<NodeInfo> nodes;
@@ -73,8 +67,7 @@ public final class Session {
   public static Session open(ClusterSnapshot snapshot, SchedulerConf conf, PluginRegistry registry,
       ExplainRecorder explain) {
     Session s = new Session(conf, snapshot, explain);
-    s.buildQueues(snapshot);
-    s.buildJobs(snapshot);
+    new JobsBuilder(snapshot, s.queues, s.jobs, s.tasksByNode, s.invalidJobs, s.nodesByName).build();
     List<Tier> tiers = conf.tiers();
     for (int t = 0; t < tiers.size(); t++) {
       for (PluginOption option : tiers.get(t).plugins()) {
@@ -88,90 +81,6 @@ public final class Session {
     s.scorerFns = s.callbacks.scorers.stream().map(Callbacks.Entry::fn).toArray(NodeScorer[]::new);
     s.scorerNames = s.callbacks.scorers.stream().map(Callbacks.Entry::plugin).toArray(String[]::new);
     return s;
-  }
-
-  private void buildQueues(ClusterSnapshot snapshot) {
-    for (Queue q : snapshot.queues().values()) {
-      queues.put(q.name(), new QueueInfo(q));
-    }
-    queues.computeIfAbsent(snapshot.defaultQueue(), n -> new QueueInfo(Queue.implicitDefault(n)));
-  }
-
-  private void buildJobs(ClusterSnapshot snapshot) {
-    String defaultQueue = snapshot.defaultQueue();
-    for (Pod pod : snapshot.pods()) {
-      if (pod.isFinished() && !pod.isAssigned()) {
-        continue;
-      }
-      TaskInfo task = new TaskInfo(pod, podPriority(pod), initialStatus(pod));
-      String group = pod.groupName();
-      JobInfo job;
-      if (group != null && !group.isEmpty()) {
-        String key = pod.namespace() + "/" + group;
-        job = jobs.get(key);
-        if (job == null) {
-          PodGroup pg = snapshot.podGroups().get(key);
-          if (pg == null) {
-            pg = new PodGroup(pod.namespace(), group, 1, Map.of(), defaultQueue, null, null, "Pending",
-                pod.creationTimestamp());
-            invalidJobs.put(key, "PodGroup " + key + " not found");
-          }
-          job = new JobInfo(key, pg, false, jobPriority(pg, pod));
-          jobs.put(key, job);
-        }
-      } else {
-        String queue = pod.annotations().getOrDefault(Pod.QUEUE_NAME_ANNOTATION, defaultQueue);
-        // As Volcano's PodGroup controller does for a lone pod: minResources are its requests (the pod slot aside,
-        // which is a node limit, not a resource to admit against).
-        PodGroup pg = new PodGroup(pod.namespace(), pod.name(), 1, Map.of(), queue, pod.priorityClassName(),
-            pod.request().minus(ONE_POD), pod.isAssigned() ? "Running" : "Pending", pod.creationTimestamp());
-        job = new JobInfo(pod.key(), pg, true, task.priority());
-        jobs.put(pod.key(), job);
-      }
-      job.addTask(task);
-      if (task.nodeName() != null) {
-        tasksByNode.computeIfAbsent(task.nodeName(), n -> new ArrayList<>()).add(task);
-      }
-    }
-    for (JobInfo job : jobs.values()) {
-      if (!queues.containsKey(job.queue())) {
-        invalidJobs.putIfAbsent(job.key(), "queue " + job.queue() + " not found");
-      }
-    }
-  }
-
-  private static TaskStatus initialStatus(Pod pod) {
-    if ("Succeeded".equals(pod.phase())) {
-      return TaskStatus.SUCCEEDED;
-    }
-    if ("Failed".equals(pod.phase())) {
-      return TaskStatus.FAILED;
-    }
-    if (!pod.isAssigned()) {
-      return TaskStatus.PENDING;
-    }
-    return pod.terminating() ? TaskStatus.RELEASING : TaskStatus.RUNNING;
-  }
-
-  private int podPriority(Pod pod) {
-    if (pod.priority() != null) {
-      return pod.priority();
-    }
-    PriorityClass pc = pod.priorityClassName() == null ? null : priorityClasses.get(pod.priorityClassName());
-    if (pc != null) {
-      return pc.value();
-    }
-    for (PriorityClass c : priorityClasses.values()) {
-      if (c.globalDefault()) {
-        return c.value();
-      }
-    }
-    return 0;
-  }
-
-  private int jobPriority(PodGroup pg, Pod firstPod) {
-    PriorityClass pc = pg.priorityClassName() == null ? null : priorityClasses.get(pg.priorityClassName());
-    return pc != null ? pc.value() : podPriority(firstPod);
   }
 
   // ---- registration: plugins call these from onSessionOpen ----
@@ -473,6 +382,16 @@ public final class Session {
     noFit.put(shape, reason);
   }
 
+  /** Gives up a task's nomination at once (its node can no longer take it), freeing what was held there. */
+  public void dropReservation(TaskInfo task) {
+    NodeInfo held = task.reservation();
+    if (held != null) {
+      held.removePipelined(task.request());
+      task.reserve(null);
+      resourcesFreed();
+    }
+  }
+
   /** Resources were given back: earlier "no node fits" answers may no longer hold. */
   void resourcesFreed() {
     noFit.clear();
@@ -516,59 +435,7 @@ public final class Session {
     for (Plugin p : plugins) {
       p.onSessionClose(this);
     }
-    List<SessionResult.Binding> bindings = new ArrayList<>(toBind.size());
-    for (TaskInfo t : toBind) {
-      bindings.add(new SessionResult.Binding(t.pod(), t.nodeName()));
-      t.place(TaskStatus.BINDING, t.nodeName());
-    }
-    List<SessionResult.PendingPod> pending = new ArrayList<>();
-    List<SessionResult.JobStatus> statuses = new ArrayList<>();
-    for (JobInfo job : jobs.values()) {
-      for (TaskInfo t : job.tasks()) {
-        if (t.status() == TaskStatus.PENDING || t.status() == TaskStatus.PIPELINED
-            || t.status() == TaskStatus.ALLOCATED) {
-          String nominated = t.status() == TaskStatus.PENDING ? null : t.nodeName();
-          pending.add(new SessionResult.PendingPod(t.pod(), pendingReason(job, t), nominated));
-        }
-      }
-      statuses.add(new SessionResult.JobStatus(job.key(), job.isImplicit(), closingPhase(job), job.minMember(),
-          job.readyTaskNum(), job.conditions()));
-    }
-    return new SessionResult(bindings, List.copyOf(toEvict), pending, statuses);
+    return SessionOutcome.of(this, toBind, toEvict, enqueueRejections);
   }
 
-  private String closingPhase(JobInfo job) {
-    int running = job.count(TaskStatus.BINDING) + job.count(TaskStatus.BOUND) + job.count(TaskStatus.RUNNING)
-        + job.count(TaskStatus.SUCCEEDED);
-    if (running >= job.minMember() && running > 0) {
-      return running == job.count(TaskStatus.SUCCEEDED) ? "Completed" : "Running";
-    }
-    return job.phase().equals("Running") ? "Inqueue" : job.phase();
-  }
-
-  private String pendingReason(JobInfo job, TaskInfo task) {
-    String invalid = jobInvalidReason(job);
-    if (invalid != null) {
-      return invalid;
-    }
-    if (task.status() == TaskStatus.PIPELINED) {
-      return "pipelined to node " + task.nodeName() + ": waiting for terminating pods there to release resources";
-    }
-    if (task.status() == TaskStatus.ALLOCATED) {
-      return "reserved on node " + task.nodeName() + ": waiting for the rest of its gang";
-    }
-    if ("Pending".equals(job.phase())) {
-      String r = enqueueRejections.get(job.key());
-      String who = job.isImplicit() ? "pod" : "PodGroup " + job.key();
-      return r != null ? who + " not admitted to queue " + job.queue() + ": " + r
-          : who + " is waiting to be admitted (enqueue)";
-    }
-    if (job.unschedulableMessage() != null) {
-      return job.unschedulableMessage();
-    }
-    if (job.fitError() != null) {
-      return job.fitError();
-    }
-    return "not scheduled yet";
-  }
 }

@@ -11,8 +11,9 @@ import java.util.List;
 public final class Statement {
   private enum Kind { ALLOCATE, PIPELINE, EVICT }
 
+  /** One change; {@code held} is the nominated node whose reservation the task gave up by being placed. */
   private record Op(Kind kind, TaskInfo task, NodeInfo node, TaskStatus previous, String previousNode,
-      String reason) {}
+      String reason, NodeInfo held) {}
 
   private final Session session;
   private final List<Op> ops = new ArrayList<>();
@@ -23,7 +24,7 @@ public final class Statement {
 
   /** Places {@code task} on {@code node}, whose idle resources must fit it. */
   public void allocate(TaskInfo task, NodeInfo node) {
-    ops.add(new Op(Kind.ALLOCATE, task, node, task.status(), task.nodeName(), null));
+    ops.add(new Op(Kind.ALLOCATE, task, node, task.status(), task.nodeName(), null, releaseReservation(task)));
     node.addUsed(task.request());
     task.place(TaskStatus.ALLOCATED, node.name());
     session.onPlaced(task, node);
@@ -31,7 +32,7 @@ public final class Statement {
 
   /** Reserves {@code node} for {@code task} until releasing resources there are gone. */
   public void pipeline(TaskInfo task, NodeInfo node) {
-    ops.add(new Op(Kind.PIPELINE, task, node, task.status(), task.nodeName(), null));
+    ops.add(new Op(Kind.PIPELINE, task, node, task.status(), task.nodeName(), null, releaseReservation(task)));
     node.addPipelined(task.request());
     task.place(TaskStatus.PIPELINED, node.name());
     session.onPlaced(task, node);
@@ -40,7 +41,7 @@ public final class Statement {
   /** Marks a running task for eviction; its resources become releasing. */
   public void evict(TaskInfo task, String reason) {
     NodeInfo node = session.node(task.nodeName());
-    ops.add(new Op(Kind.EVICT, task, node, task.status(), task.nodeName(), reason));
+    ops.add(new Op(Kind.EVICT, task, node, task.status(), task.nodeName(), reason, null));
     if (node != null) {
       node.addReleasing(task.request());
     }
@@ -98,7 +99,21 @@ public final class Statement {
         }
       }
       task.place(op.previous(), op.previousNode());
+      if (op.held() != null) {
+        op.held().addPipelined(task.request());
+        task.reserve(op.held());
+      }
     }
     ops.clear();
+  }
+
+  /** A nominated task being placed gives up the reservation it held; returns the node it was held on. */
+  private static NodeInfo releaseReservation(TaskInfo task) {
+    NodeInfo held = task.reservation();
+    if (held != null) {
+      held.removePipelined(task.request());
+      task.reserve(null);
+    }
+    return held;
   }
 }

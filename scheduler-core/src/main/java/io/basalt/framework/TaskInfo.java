@@ -13,6 +13,7 @@ public final class TaskInfo {
   private JobInfo job;
   private TaskStatus status;
   private String nodeName;
+  private NodeInfo reservation;
 
   TaskInfo(Pod pod, int priority, TaskStatus status) {
     this.pod = pod;
@@ -59,6 +60,15 @@ public final class TaskInfo {
   public String role() {
     String r = pod.taskSpec();
     return r == null ? "" : r;
+  }
+
+  /** The node held for this pending task since an earlier preemption nominated it there, or null. */
+  public NodeInfo reservation() {
+    return reservation;
+  }
+
+  void reserve(NodeInfo node) {
+    this.reservation = node;
   }
 
   void setJob(JobInfo job) {

@@ -41,7 +41,7 @@ public final class Simulator {
     List<String> warnings = new ArrayList<>(source.warnings());
     InMemoryBinder binder = new InMemoryBinder(cache);
     Scheduler scheduler = new Scheduler(cache, () -> conf, plugins, ActionRegistry.builtin(), binder,
-        result -> writePodGroupPhases(cache, result));
+        result -> writeStatus(cache, result));
     ExplainCollector collector = explain ? new ExplainCollector() : null;
     SessionResult last = null;
     int cycles = 0;
@@ -71,7 +71,10 @@ public final class Simulator {
     return r;
   }
 
-  private static void writePodGroupPhases(ClusterCache cache, SessionResult result) {
+  private static void writeStatus(ClusterCache cache, SessionResult result) {
+    for (SessionResult.PendingPod p : result.pending()) {
+      cache.nominate(p.pod().uid(), p.nominatedNode());
+    }
     for (SessionResult.JobStatus s : result.jobs()) {
       PodGroup pg = s.implicit() ? null : cache.podGroup(s.key());
       if (pg != null && !s.phase().equals(pg.phase())) {

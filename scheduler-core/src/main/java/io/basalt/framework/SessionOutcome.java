@@ -1,0 +1,82 @@
+package io.basalt.framework;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Turns what a session decided into its {@link SessionResult}: bindings, evictions, pending reasons, statuses. */
+final class SessionOutcome {
+  private final Session session;
+  private final Map<String, String> enqueueRejections;
+
+  private SessionOutcome(Session session, Map<String, String> enqueueRejections) {
+    this.session = session;
+    this.enqueueRejections = enqueueRejections;
+  }
+
+  static SessionResult of(Session session, List<TaskInfo> toBind, List<SessionResult.Eviction> toEvict,
+      Map<String, String> enqueueRejections) {
+    SessionOutcome o = new SessionOutcome(session, enqueueRejections);
+    List<SessionResult.Binding> bindings = new ArrayList<>(toBind.size());
+    for (TaskInfo t : toBind) {
+      bindings.add(new SessionResult.Binding(t.pod(), t.nodeName()));
+      t.place(TaskStatus.BINDING, t.nodeName());
+    }
+    List<SessionResult.PendingPod> pending = new ArrayList<>();
+    List<SessionResult.JobStatus> statuses = new ArrayList<>();
+    for (JobInfo job : session.jobs()) {
+      for (TaskInfo t : job.tasks()) {
+        if (t.status() == TaskStatus.PENDING || t.status() == TaskStatus.PIPELINED
+            || t.status() == TaskStatus.ALLOCATED) {
+          pending.add(new SessionResult.PendingPod(t.pod(), o.pendingReason(job, t), nominatedNode(t)));
+        }
+      }
+      statuses.add(new SessionResult.JobStatus(job.key(), job.isImplicit(), closingPhase(job), job.minMember(),
+          job.readyTaskNum(), job.conditions()));
+    }
+    return new SessionResult(bindings, List.copyOf(toEvict), pending, statuses);
+  }
+
+  /** Where the pod waits for resources to free up: pipelined there this session, or still holding its nomination. */
+  private static String nominatedNode(TaskInfo t) {
+    if (t.status() == TaskStatus.PIPELINED) {
+      return t.nodeName();
+    }
+    return t.reservation() == null ? null : t.reservation().name();
+  }
+
+  private static String closingPhase(JobInfo job) {
+    int running = job.count(TaskStatus.BINDING) + job.count(TaskStatus.BOUND) + job.count(TaskStatus.RUNNING)
+        + job.count(TaskStatus.SUCCEEDED);
+    if (running >= job.minMember() && running > 0) {
+      return running == job.count(TaskStatus.SUCCEEDED) ? "Completed" : "Running";
+    }
+    return job.phase().equals("Running") ? "Inqueue" : job.phase();
+  }
+
+  private String pendingReason(JobInfo job, TaskInfo task) {
+    String invalid = session.jobInvalidReason(job);
+    if (invalid != null) {
+      return invalid;
+    }
+    if (task.status() == TaskStatus.PIPELINED) {
+      return "pipelined to node " + task.nodeName() + ": waiting for terminating pods there to release resources";
+    }
+    if (task.status() == TaskStatus.ALLOCATED) {
+      return "reserved on node " + task.nodeName() + ": waiting for the rest of its gang";
+    }
+    if ("Pending".equals(job.phase())) {
+      String r = enqueueRejections.get(job.key());
+      String who = job.isImplicit() ? "pod" : "PodGroup " + job.key();
+      return r != null ? who + " not admitted to queue " + job.queue() + ": " + r
+          : who + " is waiting to be admitted (enqueue)";
+    }
+    if (job.unschedulableMessage() != null) {
+      return job.unschedulableMessage();
+    }
+    if (job.fitError() != null) {
+      return job.fitError();
+    }
+    return "not scheduled yet";
+  }
+}
