@@ -4,6 +4,7 @@ import io.basalt.config.Arguments;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginProvider;
 import io.basalt.plugins.binpack.BinpackPlugin;
+import io.basalt.plugins.capacity.CapacityPlugin;
 import io.basalt.plugins.conformance.ConformancePlugin;
 import io.basalt.plugins.drf.DrfPlugin;
 import io.basalt.plugins.gang.GangPlugin;
@@ -19,15 +20,16 @@ import java.util.function.Function;
 public final class BuiltinPlugins implements PluginProvider {
   @Override
   public Map<String, Function<Arguments, Plugin>> plugins() {
-    return Map.of(
-        GangPlugin.NAME, GangPlugin::new,
-        PriorityPlugin.NAME, PriorityPlugin::new,
-        ConformancePlugin.NAME, ConformancePlugin::new,
-        OvercommitPlugin.NAME, OvercommitPlugin::new,
-        PredicatesPlugin.NAME, PredicatesPlugin::new,
-        NodeOrderPlugin.NAME, NodeOrderPlugin::new,
-        BinpackPlugin.NAME, BinpackPlugin::new,
-        DrfPlugin.NAME, DrfPlugin::new,
-        ProportionPlugin.NAME, ProportionPlugin::new);
+    return Map.ofEntries(
+        Map.entry(GangPlugin.NAME, GangPlugin::new),
+        Map.entry(PriorityPlugin.NAME, PriorityPlugin::new),
+        Map.entry(ConformancePlugin.NAME, ConformancePlugin::new),
+        Map.entry(OvercommitPlugin.NAME, OvercommitPlugin::new),
+        Map.entry(PredicatesPlugin.NAME, PredicatesPlugin::new),
+        Map.entry(NodeOrderPlugin.NAME, NodeOrderPlugin::new),
+        Map.entry(BinpackPlugin.NAME, BinpackPlugin::new),
+        Map.entry(DrfPlugin.NAME, DrfPlugin::new),
+        Map.entry(ProportionPlugin.NAME, ProportionPlugin::new),
+        Map.entry(CapacityPlugin.NAME, CapacityPlugin::new));
   }
 }

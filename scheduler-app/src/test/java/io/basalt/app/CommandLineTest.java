@@ -45,9 +45,8 @@ class CommandLineTest {
     assertEquals(1, aware.exit());
     List<String> lines = aware.out().lines().toList();
     assertEquals(1, lines.size(), aware.out());
-    assertTrue(lines.get(0).endsWith("metax-gpu-aware-configmap.yaml: tiers[1].plugins[6] (gpu-aware): "
-        + "unknown plugin 'gpu-aware' (known: binpack, conformance, drf, gang, nodeorder, overcommit, predicates, "
-        + "priority, proportion)"), lines.get(0));
+    assertTrue(lines.get(0).contains("metax-gpu-aware-configmap.yaml: tiers[1].plugins[6] (gpu-aware): "
+        + "unknown plugin 'gpu-aware' (known: binpack, "), lines.get(0));
     Run supernode = basalt("validate", "--config", config("metax-supernode-configmap.yaml"));
     assertEquals(1, supernode.exit());
     assertTrue(supernode.out().contains("tiers[0].plugins[3] (gpu-podaffinity): unknown plugin 'gpu-podaffinity'"),

@@ -11,7 +11,9 @@ public final class ActionRegistry {
   private static final Map<String, Function<Arguments, Action>> BUILTIN = Map.of(
       "enqueue", args -> new Enqueue(),
       "allocate", Allocate::new,
-      "backfill", Backfill::new);
+      "backfill", Backfill::new,
+      "preempt", args -> new Preempt(),
+      "reclaim", args -> new Reclaim());
 
   private final Map<String, Function<Arguments, Action>> factories;
 

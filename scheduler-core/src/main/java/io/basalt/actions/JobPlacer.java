@@ -27,9 +27,7 @@ final class JobPlacer {
 
   /** A request as users write it, without the pod slot: {@code cpu: 16, memory: 128Gi, nvidia.com/gpu: 8}. */
   static String describe(io.basalt.model.ResourceVector request) {
-    java.util.Map<String, String> q = new java.util.LinkedHashMap<>(request.toQuantities());
-    q.remove(io.basalt.model.ResourceNames.PODS_NAME);
-    return q.toString().replace("=", ": ");
+    return request.without(io.basalt.model.ResourceNames.PODS).toQuantities().toString().replace("=", ": ");
   }
 
   /** Pending tasks of {@code job} that {@code which} selects, in the session's task order. */

@@ -158,6 +158,11 @@ public final class Session {
     register(p, Hook.RECLAIMABLE, callbacks.reclaimable, fn);
   }
 
+  /** May {@code queue} take resources back from other queues for this task (e.g. it stays within its share)? */
+  public void addPreemptive(Plugin p, BiPredicate<QueueInfo, TaskInfo> fn) {
+    register(p, Hook.PREEMPTIVE, callbacks.preemptive, fn);
+  }
+
   // ---- combined answers: actions call these ----
 
   public Comparator<JobInfo> jobOrder() {
@@ -279,6 +284,16 @@ public final class Session {
   public List<TaskInfo> reclaimable(TaskInfo reclaimer, List<TaskInfo> candidates) {
     List<TaskInfo> v = Callbacks.victims(callbacks.reclaimable, reclaimer, candidates);
     return v == null ? List.of() : v;
+  }
+
+  /** Every preemptive callback must agree (none registered: yes). */
+  public boolean preemptive(QueueInfo queue, TaskInfo task) {
+    for (Callbacks.Entry<BiPredicate<QueueInfo, TaskInfo>> e : callbacks.preemptive) {
+      if (!e.fn().test(queue, task)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   public boolean allocatable(QueueInfo queue, TaskInfo task) {

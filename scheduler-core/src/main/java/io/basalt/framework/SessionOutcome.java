@@ -1,6 +1,9 @@
 package io.basalt.framework;
 
+import io.basalt.model.ResourceNames;
+import io.basalt.model.ResourceVector;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -34,8 +37,37 @@ final class SessionOutcome {
       statuses.add(new SessionResult.JobStatus(job.key(), job.isImplicit(), closingPhase(job), job.minMember(),
           job.readyTaskNum(), job.conditions()));
     }
-    return new SessionResult(bindings, List.copyOf(toEvict), pending, statuses);
+    return new SessionResult(bindings, List.copyOf(toEvict), pending, statuses, queueStatuses(session, statuses));
   }
+
+  private static List<SessionResult.QueueStatus> queueStatuses(Session session,
+      List<SessionResult.JobStatus> statuses) {
+    Map<String, int[]> phases = new HashMap<>();
+    Map<String, ResourceVector> held = new HashMap<>();
+    for (JobInfo job : session.jobs()) {
+      for (TaskInfo t : job.tasks()) {
+        if (t.status() == TaskStatus.BINDING || t.status() == TaskStatus.BOUND || t.status() == TaskStatus.RUNNING) {
+          held.merge(job.queue(), t.request(), ResourceVector::plus);
+        }
+      }
+    }
+    int i = 0;
+    for (JobInfo job : session.jobs()) {
+      String phase = statuses.get(i++).phase();
+      int[] counts = phases.computeIfAbsent(job.queue(), q -> new int[3]);
+      counts["Pending".equals(phase) ? 0 : "Inqueue".equals(phase) ? 1 : 2] += "Completed".equals(phase) ? 0 : 1;
+    }
+    List<SessionResult.QueueStatus> out = new ArrayList<>();
+    for (QueueInfo q : session.queues()) {
+      int[] c = phases.getOrDefault(q.name(), new int[3]);
+      ResourceVector allocated = held.getOrDefault(q.name(), ResourceVector.ZERO).without(ResourceNames.PODS);
+      out.add(new SessionResult.QueueStatus(q.name(), q.weight(), q.deserved(), allocated, q.overused(), c[0], c[1],
+          c[2]));
+    }
+    return out;
+  }
+
+
 
   /** Where the pod waits for resources to free up: pipelined there this session, or still holding its nomination. */
   private static String nominatedNode(TaskInfo t) {

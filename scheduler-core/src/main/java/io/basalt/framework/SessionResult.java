@@ -1,6 +1,7 @@
 package io.basalt.framework;
 
 import io.basalt.model.Pod;
+import io.basalt.model.ResourceVector;
 import java.util.List;
 
 /** What a closed session decided: what to bind, what to evict, and the status to write back. */
@@ -8,7 +9,8 @@ public record SessionResult(
     List<Binding> bindings,
     List<Eviction> evictions,
     List<PendingPod> pending,
-    List<JobStatus> jobs) {
+    List<JobStatus> jobs,
+    List<QueueStatus> queues) {
 
   /** Bind {@code pod} to {@code node}. */
   public record Binding(Pod pod, String node) {}
@@ -21,6 +23,13 @@ public record SessionResult(
   /**
    * A job's status after the session: PodGroup phase, minMember, how many tasks are placed or running, and conditions.
    */
+  /**
+   * A queue's status after the session: its share (null when no plugin divides the cluster), what it holds, and
+   * its PodGroups by phase.
+   */
+  public record QueueStatus(String name, int weight, ResourceVector deserved, ResourceVector allocated,
+      boolean overused, int pending, int inqueue, int running) {}
+
   public record JobStatus(String key, boolean implicit, String phase, int minMember, int scheduled,
       List<JobCondition> conditions) {}
 }

@@ -87,6 +87,16 @@ public final class ResourceVector {
     return new ResourceVector(r);
   }
 
+  /** This vector with slot {@code index} set to zero (e.g. without the pod count, for quota and status). */
+  public ResourceVector without(int index) {
+    if (get(index) == 0) {
+      return this;
+    }
+    long[] r = values.clone();
+    r[index] = 0;
+    return new ResourceVector(r);
+  }
+
   /** Component-wise max, as Kubernetes combines init containers with the sum of app containers. */
   public ResourceVector max(ResourceVector other) {
     long[] r = Arrays.copyOf(values, Math.max(values.length, other.values.length));

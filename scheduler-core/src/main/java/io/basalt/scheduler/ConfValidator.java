@@ -70,6 +70,15 @@ public final class ConfValidator {
       errors.addAll(args.problems());
       args.unread().forEach(k -> warnings.add(option.location() + ": argument '" + k + "' is not used"));
     }
+    for (List<String> pair : CONFLICTS) {
+      if (seen.containsKey(pair.get(0)) && seen.containsKey(pair.get(1))) {
+        errors.add(seen.get(pair.get(1)) + ": plugin '" + pair.get(1) + "' cannot be used together with '"
+            + pair.get(0) + "' (" + seen.get(pair.get(0)) + "): both divide the cluster between queues");
+      }
+    }
     return new Report(errors, warnings);
   }
+
+  /** Plugins that must not be configured together. */
+  private static final List<List<String>> CONFLICTS = List.of(List.of("proportion", "capacity"));
 }

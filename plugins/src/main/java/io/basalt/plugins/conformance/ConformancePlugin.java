@@ -11,12 +11,14 @@ import java.util.Set;
 
 /**
  * Keeps the cluster's own machinery safe from preemption and reclaim: pods of the {@code system-cluster-critical} and
- * {@code system-node-critical} classes and anything in {@code kube-system} are never victims.
+ * {@code system-node-critical} classes, anything in {@code kube-system}, and pods annotated or labelled
+ * {@code volcano.sh/preemptable: "false"} are never victims.
  */
 public final class ConformancePlugin implements Plugin {
   public static final String NAME = "conformance";
   static final Set<String> CRITICAL_CLASSES = Set.of("system-cluster-critical", "system-node-critical");
   static final String SYSTEM_NAMESPACE = "kube-system";
+  static final String PREEMPTABLE_KEY = "volcano.sh/preemptable";
 
   public ConformancePlugin(Arguments args) {}
 
@@ -42,6 +44,8 @@ public final class ConformancePlugin implements Plugin {
 
   static boolean isProtected(TaskInfo task) {
     String pc = task.pod().priorityClassName();
-    return (pc != null && CRITICAL_CLASSES.contains(pc)) || SYSTEM_NAMESPACE.equals(task.pod().namespace());
+    return (pc != null && CRITICAL_CLASSES.contains(pc)) || SYSTEM_NAMESPACE.equals(task.pod().namespace())
+        || "false".equalsIgnoreCase(task.pod().annotations().get(PREEMPTABLE_KEY))
+        || "false".equalsIgnoreCase(task.pod().labels().get(PREEMPTABLE_KEY));
   }
 }

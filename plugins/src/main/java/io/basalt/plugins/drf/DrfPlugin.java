@@ -17,10 +17,13 @@ import java.util.Map;
  * ({@code max_r allocated_r / total_r}), and the job with the lower share goes first. Shares follow every tentative
  * placement, so a gang that just took 64 GPUs yields to a job that holds nothing.
  *
- * <p>Not built yet (they arrive with the fair-sharing issue): the preemptable rule and hierarchical mode.
+ * <p>Preemptable: a pod may go only while the preemptor's job, after taking its place, still holds a smaller share
+ * than the victim's job after losing it (equal within 1e-6 counts as smaller), so preemption never makes the rich
+ * richer. Hierarchical mode is not built yet.
  */
 public final class DrfPlugin implements Plugin {
   public static final String NAME = "drf";
+  static final double SHARE_DELTA = 1e-6;
 
   private long[] total = new long[0];
   private final Map<JobInfo, Holding> holdings = new HashMap<>();
@@ -57,6 +60,7 @@ public final class DrfPlugin implements Plugin {
       holdings.put(job, h);
     }
     session.addJobOrder(this, (a, b) -> Double.compare(share(a), share(b)));
+    session.addPreemptable(this, this::victims);
     session.addAllocationListener(this, new AllocationListener() {
       @Override
       public void onAllocate(TaskInfo task) {
@@ -68,6 +72,33 @@ public final class DrfPlugin implements Plugin {
         update(task, -1);
       }
     });
+  }
+
+  private java.util.List<TaskInfo> victims(TaskInfo preemptor, java.util.List<TaskInfo> candidates) {
+    Holding mine = holdings.get(preemptor.job());
+    long[] after = mine == null ? new long[0] : mine.allocated.clone();
+    after = plus(after, preemptor.request(), 1);
+    double myShare = share(after);
+    java.util.List<TaskInfo> victims = new java.util.ArrayList<>();
+    for (TaskInfo t : candidates) {
+      Holding theirs = holdings.get(t.job());
+      if (theirs == null) {
+        continue;
+      }
+      double theirShare = share(plus(theirs.allocated.clone(), t.request(), -1));
+      if (myShare < theirShare || Math.abs(myShare - theirShare) <= SHARE_DELTA) {
+        victims.add(t);
+      }
+    }
+    return victims;
+  }
+
+  private static long[] plus(long[] a, ResourceVector r, int sign) {
+    long[] out = a.length < r.size() ? java.util.Arrays.copyOf(a, r.size()) : a;
+    for (int i = 0; i < r.size(); i++) {
+      out[i] += sign * r.get(i);
+    }
+    return out;
   }
 
   /** The job's dominant share now, 0 for a job this session does not know. */

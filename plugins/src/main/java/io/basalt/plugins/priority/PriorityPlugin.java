@@ -3,10 +3,17 @@ package io.basalt.plugins.priority;
 import io.basalt.config.Arguments;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.Session;
+import io.basalt.framework.TaskInfo;
+import io.basalt.framework.VictimSelector;
+import io.basalt.model.PriorityClass;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Higher priority first: jobs by their PodGroup's PriorityClass value (else their pods' priority), tasks within a job
- * by pod priority. Eviction rules based on priority arrive with preempt and reclaim.
+ * by pod priority. For preempt and reclaim, only strictly lower priority goes: a pod of another job only when that
+ * job's priority is lower, a pod of the same job only when its own priority is lower; and a pod whose
+ * {@code preemptionPolicy} (or its PriorityClass's) is {@code Never} evicts nothing.
  */
 public final class PriorityPlugin implements Plugin {
   public static final String NAME = "priority";
@@ -22,5 +29,29 @@ public final class PriorityPlugin implements Plugin {
   public void onSessionOpen(Session session) {
     session.addJobOrder(this, (a, b) -> Integer.compare(b.priority(), a.priority()));
     session.addTaskOrder(this, (a, b) -> Integer.compare(b.priority(), a.priority()));
+    VictimSelector lower = (preemptor, candidates) -> {
+      if (neverPreempts(session, preemptor)) {
+        return List.of();
+      }
+      List<TaskInfo> victims = new ArrayList<>();
+      for (TaskInfo t : candidates) {
+        boolean sameJob = t.job() == preemptor.job();
+        if (sameJob ? t.priority() < preemptor.priority() : t.job().priority() < preemptor.job().priority()) {
+          victims.add(t);
+        }
+      }
+      return victims;
+    };
+    session.addPreemptable(this, lower);
+    session.addReclaimable(this, lower);
+  }
+
+  static boolean neverPreempts(Session session, TaskInfo task) {
+    String policy = task.pod().preemptionPolicy();
+    if (policy == null && task.pod().priorityClassName() != null) {
+      PriorityClass pc = session.priorityClasses().get(task.pod().priorityClassName());
+      policy = pc == null ? null : pc.preemptionPolicy();
+    }
+    return "Never".equals(policy);
   }
 }

@@ -1,5 +1,6 @@
 package io.basalt.plugins.proportion;
 
+import io.basalt.plugins.share.QueueShare;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -61,9 +62,6 @@ final class Deserved {
       if (exhausted || java.util.Arrays.equals(before, remaining)) {
         break;
       }
-    }
-    for (QueueShare q : queues) {
-      q.updateShare();
     }
   }
 }

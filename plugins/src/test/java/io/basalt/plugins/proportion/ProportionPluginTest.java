@@ -38,7 +38,7 @@ class ProportionPluginTest {
   }
 
   private double deservedCpu(String queue) {
-    return plugin.shares().get(queue).deserved[ResourceNames.CPU];
+    return plugin.share(queue).deserved[ResourceNames.CPU];
   }
 
   @Test
@@ -78,7 +78,7 @@ class ProportionPluginTest {
     assertEquals(3_000, deservedCpu("a"), 1e-6);
     assertEquals(4_000, deservedCpu("b"), 1e-6, "a guarantee is kept even while idle");
     // c: realCapability = (10 - 4) + 0 = 6 CPUs, so it can never be given more than 6.
-    assertEquals(6_000, plugin.shares().get("c").realCapability[ResourceNames.CPU], 1e-6);
+    assertEquals(6_000, plugin.share("c").realCapability[ResourceNames.CPU], 1e-6);
     assertTrue(deservedCpu("c") <= 6_000 + 1e-6);
   }
 
@@ -96,7 +96,7 @@ class ProportionPluginTest {
     assertTrue(s.jobEnqueueable(s.job("ns/big")).isReject());
     assertFalse(s.jobEnqueueable(s.job("ns/fits")).isReject());
     s.enqueue(s.job("ns/fits"));
-    assertArrayEquals(new double[] {3000}, new double[] {plugin.shares().get("small").inqueue[ResourceNames.CPU]});
+    assertArrayEquals(new double[] {3000}, new double[] {plugin.share("small").inqueue[ResourceNames.CPU]});
   }
 
   @Test

@@ -1,0 +1,80 @@
+package io.basalt.actions;
+
+import io.basalt.framework.JobInfo;
+import io.basalt.framework.QueueInfo;
+import io.basalt.framework.Session;
+import io.basalt.framework.Statement;
+import io.basalt.framework.TaskInfo;
+import io.basalt.framework.TaskStatus;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiFunction;
+
+/**
+ * What preempt and reclaim share: for each starving job (fewer tasks placed or reserved than its minMember), in queue
+ * then job order, free room for its pending tasks by evicting others, all inside one statement. The job's tasks are
+ * pipelined onto the freed nodes (nominated there) and bind in a later cycle once the victims are gone; if the job
+ * cannot get enough of its gang that way, nothing is evicted.
+ */
+final class Evictions {
+  private final NodeSearch search = new NodeSearch(0);
+
+  /** Whether {@code queue} may evict for {@code task} at all (reclaim: the queue is below its share). */
+  interface QueueGate {
+    boolean mayEvictFor(Session session, QueueInfo queue, TaskInfo task);
+  }
+
+  void run(Session session, VictimSearch.Scope scope, QueueGate gate,
+      BiFunction<TaskInfo, TaskInfo, String> reason) {
+    List<JobInfo> starving = new ArrayList<>();
+    for (JobInfo job : session.jobs()) {
+      if (!"Pending".equals(job.phase()) && session.jobInvalidReason(job) == null && isStarving(job)) {
+        starving.add(job);
+      }
+    }
+    starving.sort((a, b) -> {
+      int c = session.queueOrder().compare(session.queue(a.queue()), session.queue(b.queue()));
+      return c != 0 ? c : session.jobOrder().compare(a, b);
+    });
+    for (JobInfo job : starving) {
+      if (isStarving(job)) {
+        freeRoomFor(session, job, scope, gate, reason);
+      }
+    }
+  }
+
+  static boolean isStarving(JobInfo job) {
+    return job.count(TaskStatus.PENDING) > 0 && job.readyTaskNum() + job.waitingTaskNum() < job.minMember();
+  }
+
+  private void freeRoomFor(Session session, JobInfo job, VictimSearch.Scope scope, QueueGate gate,
+      BiFunction<TaskInfo, TaskInfo, String> reason) {
+    QueueInfo queue = session.queue(job.queue());
+    Statement stmt = session.newStatement();
+    boolean evicted = false;
+    for (TaskInfo task : JobPlacer.pendingTasks(session, job, t -> true)) {
+      if (!isStarving(job) || !gate.mayEvictFor(session, queue, task)) {
+        break;
+      }
+      NodeSearch.Result free = search.find(session, task);
+      if (free.node() != null) {
+        stmt.pipeline(task, free.node());
+        continue;
+      }
+      VictimSearch.Plan plan = VictimSearch.find(session, task, scope);
+      if (plan == null) {
+        break;
+      }
+      for (TaskInfo victim : plan.victims()) {
+        stmt.evict(victim, reason.apply(victim, task));
+        evicted = true;
+      }
+      stmt.pipeline(task, plan.node());
+    }
+    if (evicted && !isStarving(job) && session.jobPipelined(job)) {
+      stmt.commit();
+    } else {
+      stmt.discard();
+    }
+  }
+}

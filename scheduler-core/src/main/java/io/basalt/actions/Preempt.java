@@ -1,0 +1,35 @@
+package io.basalt.actions;
+
+import io.basalt.framework.Session;
+import io.basalt.framework.TaskInfo;
+import java.util.List;
+
+/**
+ * Within a queue, a starving job evicts work of other jobs the plugins agree may go (priority: strictly lower
+ * priority; conformance: never critical pods; drf: only while the preemptor stays the poorer job).
+ */
+final class Preempt implements Action {
+  private final Evictions evictions = new Evictions();
+
+  @Override
+  public String name() {
+    return "preempt";
+  }
+
+  @Override
+  public void execute(Session session) {
+    VictimSearch.Scope sameQueue = new VictimSearch.Scope() {
+      @Override
+      public boolean inScope(TaskInfo preemptor, TaskInfo running) {
+        return running.job().queue().equals(preemptor.job().queue());
+      }
+
+      @Override
+      public List<TaskInfo> allowed(Session s, TaskInfo preemptor, List<TaskInfo> candidates) {
+        return s.preemptable(preemptor, candidates);
+      }
+    };
+    evictions.run(session, sameQueue, (s, queue, task) -> true,
+        (victim, preemptor) -> "preempted by " + preemptor.key() + " (priority " + preemptor.priority() + ")");
+  }
+}

@@ -1,0 +1,38 @@
+package io.basalt.actions;
+
+import io.basalt.framework.Session;
+import io.basalt.framework.TaskInfo;
+import java.util.List;
+
+/**
+ * Across queues: a queue below its share takes back what other queues borrowed. Only queues marked reclaimable
+ * (the default) give pods up, and only what the plugins agree is beyond their share (proportion, capacity).
+ */
+final class Reclaim implements Action {
+  private final Evictions evictions = new Evictions();
+
+  @Override
+  public String name() {
+    return "reclaim";
+  }
+
+  @Override
+  public void execute(Session session) {
+    VictimSearch.Scope otherQueues = new VictimSearch.Scope() {
+      @Override
+      public boolean inScope(TaskInfo reclaimer, TaskInfo running) {
+        String q = running.job().queue();
+        return !q.equals(reclaimer.job().queue()) && session.queue(q) != null
+            && session.queue(q).queue().reclaimable();
+      }
+
+      @Override
+      public List<TaskInfo> allowed(Session s, TaskInfo reclaimer, List<TaskInfo> candidates) {
+        return s.reclaimable(reclaimer, candidates);
+      }
+    };
+    evictions.run(session, otherQueues,
+        (s, queue, task) -> !s.overused(queue) && s.preemptive(queue, task),
+        (victim, reclaimer) -> "reclaimed by queue " + reclaimer.job().queue() + " for " + reclaimer.key());
+  }
+}
