@@ -19,12 +19,12 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
@@ -45,14 +45,23 @@ import org.yaml.snakeyaml.nodes.Tag;
 final class KubeJson {
   private static final int MAX_DEPTH = 200;
 
+  /** A quantity as its suffixed text; resource lists read and write their values through it too. */
+  private static final TextAdapter<Quantity> QUANTITY =
+      new TextAdapter<>(Quantity::new, Quantity::toSuffixedString, "a Kubernetes quantity");
+
+  /** A time as RFC 3339 text, fractional seconds optional (up to nanoseconds). */
+  private static final TextAdapter<OffsetDateTime> TIME =
+      new TextAdapter<>(t -> OffsetDateTime.parse(t, DateTimeFormatter.ISO_OFFSET_DATE_TIME),
+          DateTimeFormatter.ISO_OFFSET_DATE_TIME::format, "an RFC 3339 time (e.g. 2024-01-01T00:00:00Z)");
+
   /** Gson with client-java's settings (managedFields dropped) but without its strict per-model validation. */
   static final Gson GSON = JSON.createGson()
-      .registerTypeAdapter(Quantity.class, new QuantityAdapter())
+      .registerTypeAdapter(Quantity.class, QUANTITY.nullSafe())
       .registerTypeAdapter(TypeToken.getParameterized(Map.class, String.class, Quantity.class).getType(),
-          new ResourceListAdapter())
-      .registerTypeAdapter(OffsetDateTime.class, new TimeAdapter())
-      .registerTypeAdapter(Integer.class, new IntegerAdapter(false))
-      .registerTypeAdapter(Long.class, new IntegerAdapter(true))
+          new ResourceListAdapter().nullSafe())
+      .registerTypeAdapter(OffsetDateTime.class, TIME.nullSafe())
+      .registerTypeAdapter(Integer.class, new IntegerAdapter(false).nullSafe())
+      .registerTypeAdapter(Long.class, new IntegerAdapter(true).nullSafe())
       .create();
 
   private KubeJson() {}
@@ -86,28 +95,38 @@ final class KubeJson {
     }
   }
 
-  private static final class QuantityAdapter extends TypeAdapter<Quantity> {
-    @Override
-    public void write(JsonWriter out, Quantity value) throws IOException {
-      if (value == null) {
-        out.nullValue();
-      } else {
-        out.value(value.toSuffixedString());
-      }
+  /**
+   * Quantity and time fields, read from and written as text: a value that does not parse is an error naming the
+   * field and what it should be. Registered {@link TypeAdapter#nullSafe() null-safe}, as are the adapters below.
+   */
+  private static final class TextAdapter<T> extends TypeAdapter<T> {
+    private final Function<String, T> parse;
+    private final Function<T, String> format;
+    private final String expected;
+
+    TextAdapter(Function<String, T> parse, Function<T, String> format, String expected) {
+      this.parse = parse;
+      this.format = format;
+      this.expected = expected;
     }
 
     @Override
-    public Quantity read(JsonReader in) throws IOException {
-      if (in.peek() == JsonToken.NULL) {
-        in.nextNull();
-        return null;
-      }
+    public void write(JsonWriter out, T value) throws IOException {
+      out.value(format.apply(value));
+    }
+
+    @Override
+    public T read(JsonReader in) throws IOException {
       String path = in.getPath();
-      String text = in.nextString();
+      return parse(path, in.nextString());
+    }
+
+    /** {@code text} (surrounding blanks ignored) as a value; {@code path} names the field when it is not one. */
+    T parse(String path, String text) {
       try {
-        return new Quantity(text.trim());
+        return parse.apply(text.trim());
       } catch (RuntimeException e) {
-        throw new FieldException(path, "'" + text + "' is not a Kubernetes quantity");
+        throw new FieldException(path, "'" + text + "' is not " + expected);
       }
     }
   }
@@ -120,17 +139,13 @@ final class KubeJson {
   private static final class ResourceListAdapter extends TypeAdapter<Map<String, Quantity>> {
     @Override
     public void write(JsonWriter out, Map<String, Quantity> value) throws IOException {
-      if (value == null) {
-        out.nullValue();
-        return;
-      }
       out.beginObject();
       for (Map.Entry<String, Quantity> e : value.entrySet()) {
         out.name(e.getKey());
         if (e.getValue() == null) {
           out.nullValue();
         } else {
-          out.value(e.getValue().toSuffixedString());
+          QUANTITY.write(out, e.getValue());
         }
       }
       out.endObject();
@@ -138,10 +153,6 @@ final class KubeJson {
 
     @Override
     public Map<String, Quantity> read(JsonReader in) throws IOException {
-      if (in.peek() == JsonToken.NULL) {
-        in.nextNull();
-        return null;
-      }
       String path = in.getPath();
       if (in.peek() != JsonToken.BEGIN_OBJECT) {
         throw new FieldException(path, "expected a map of resource name to quantity, got " + in.peek());
@@ -159,12 +170,7 @@ final class KubeJson {
           in.skipValue();
           throw new FieldException(path + "." + name, "expected a quantity, got " + t);
         }
-        String text = in.nextString();
-        try {
-          out.put(name, new Quantity(text.trim()));
-        } catch (RuntimeException e) {
-          throw new FieldException(path + "." + name, "'" + text + "' is not a Kubernetes quantity");
-        }
+        out.put(name, QUANTITY.parse(path + "." + name, in.nextString()));
       }
       in.endObject();
       return out;
@@ -181,20 +187,12 @@ final class KubeJson {
 
     @Override
     public void write(JsonWriter out, Number value) throws IOException {
-      if (value == null) {
-        out.nullValue();
-      } else {
-        out.value(value.longValue());
-      }
+      out.value(value.longValue());
     }
 
     @Override
     public Number read(JsonReader in) throws IOException {
       JsonToken t = in.peek();
-      if (t == JsonToken.NULL) {
-        in.nextNull();
-        return null;
-      }
       String path = in.getPath();
       if (t != JsonToken.NUMBER && t != JsonToken.STRING) {
         in.skipValue();
@@ -206,32 +204,6 @@ final class KubeJson {
         return isLong ? (Number) v.longValueExact() : (Number) v.intValueExact();
       } catch (NumberFormatException | ArithmeticException e) {
         throw new FieldException(path, "'" + text + "' is not a " + (isLong ? "64" : "32") + "-bit integer");
-      }
-    }
-  }
-
-  private static final class TimeAdapter extends TypeAdapter<OffsetDateTime> {
-    @Override
-    public void write(JsonWriter out, OffsetDateTime value) throws IOException {
-      if (value == null) {
-        out.nullValue();
-      } else {
-        out.value(DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(value));
-      }
-    }
-
-    @Override
-    public OffsetDateTime read(JsonReader in) throws IOException {
-      if (in.peek() == JsonToken.NULL) {
-        in.nextNull();
-        return null;
-      }
-      String path = in.getPath();
-      String text = in.nextString();
-      try {
-        return OffsetDateTime.parse(text.trim(), DateTimeFormatter.ISO_OFFSET_DATE_TIME);
-      } catch (DateTimeParseException e) {
-        throw new FieldException(path, "'" + text + "' is not an RFC 3339 time (e.g. 2024-01-01T00:00:00Z)");
       }
     }
   }

@@ -223,6 +223,10 @@ public final class ManifestReader {
         return;
       }
       String label = where + ": " + kind + " " + objectKey(type, o);
+      JsonElement metadata = o.get("metadata");
+      if (metadata == null || metadata.isJsonNull()) {
+        o.add("metadata", new JsonObject()); // every object read gets metadata, for the creation time below
+      }
       KubernetesObject obj;
       try {
         obj = KubeJson.GSON.fromJson(o, type);
@@ -238,10 +242,6 @@ public final class ManifestReader {
         out.warnings.add(label + ": " + warning);
       }
       V1ObjectMeta meta = obj.getMetadata();
-      if (meta == null) {
-        meta = new V1ObjectMeta();
-        setMetadata(obj, meta);
-      }
       if (meta.getCreationTimestamp() == null) {
         meta.setCreationTimestamp(OffsetDateTime.ofInstant(creationBase.plusSeconds(pos), ZoneOffset.UTC));
       }
@@ -306,22 +306,6 @@ public final class ManifestReader {
     String ns = KubeJson.string(m.getAsJsonObject(), "namespace");
     name = name == null || name.isEmpty() ? "<unnamed>" : name;
     return ns == null || ns.isEmpty() ? name : ns + "/" + name;
-  }
-
-  private static void setMetadata(KubernetesObject obj, V1ObjectMeta meta) {
-    if (obj instanceof V1Pod p) {
-      p.setMetadata(meta);
-    } else if (obj instanceof V1Node n) {
-      n.setMetadata(meta);
-    } else if (obj instanceof V1Namespace ns) {
-      ns.setMetadata(meta);
-    } else if (obj instanceof V1PriorityClass c) {
-      c.setMetadata(meta);
-    } else if (obj instanceof V1beta1PodGroup g) {
-      g.setMetadata(meta);
-    } else if (obj instanceof V1beta1Queue q) {
-      q.setMetadata(meta);
-    }
   }
 
   /**

@@ -49,6 +49,14 @@ public final class ReportFormat {
             .name("minMember").value(g.minMember()).name("scheduled").value(g.scheduled()).endObject();
       }
       w.endArray();
+      w.name("queues").beginArray();
+      for (SimulationReport.QueueRow q : r.queues()) {
+        w.beginObject().name("name").value(q.name()).name("weight").value(q.weight());
+        quantities(w.name("deserved"), q.deserved());
+        quantities(w.name("allocated"), q.allocated());
+        w.name("overused").value(q.overused()).endObject();
+      }
+      w.endArray();
       w.name("warnings").beginArray();
       for (String s : r.warnings()) {
         w.value(s);
@@ -88,6 +96,18 @@ public final class ReportFormat {
     w.endObject();
   }
 
+  private static void quantities(JsonWriter w, Map<String, String> q) throws IOException {
+    if (q == null) {
+      w.nullValue();
+      return;
+    }
+    w.beginObject();
+    for (Map.Entry<String, String> e : q.entrySet()) {
+      w.name(e.getKey()).value(e.getValue());
+    }
+    w.endObject();
+  }
+
   private static double round(double v) {
     return Math.round(v * 1000.0) / 1000.0;
   }
@@ -115,9 +135,18 @@ public final class ReportFormat {
     rows(sb, List.of("NAME", "PHASE", "MIN", "SCHEDULED"), r.podGroups().stream()
         .map(g -> List.of(g.name(), g.phase(), Integer.toString(g.minMember()), Integer.toString(g.scheduled())))
         .toList());
+    sb.append("\nQUEUES (").append(r.queues().size()).append(")\n");
+    rows(sb, List.of("NAME", "WEIGHT", "DESERVED", "ALLOCATED", "OVERUSED"), r.queues().stream()
+        .map(q -> List.of(q.name(), Integer.toString(q.weight()), q.deserved() == null ? "-" : brief(q.deserved()),
+            brief(q.allocated()), q.overused() ? "yes" : "no"))
+        .toList());
     sb.append("\nSummary: ").append(r.bindings().size()).append(" bound, ").append(r.pending().size())
         .append(" pending, ").append(r.evicted().size()).append(" evicted\n");
     return sb.toString();
+  }
+
+  private static String brief(Map<String, String> q) {
+    return q.isEmpty() ? "0" : q.toString().replace("{", "").replace("}", "").replace("=", ": ");
   }
 
   private static void rows(StringBuilder sb, List<String> header, List<List<String>> rows) {

@@ -17,10 +17,15 @@ final class Reports {
     }
     List<SimulationReport.Pending> pending = new ArrayList<>();
     List<SimulationReport.Group> groups = new ArrayList<>();
+    List<SimulationReport.QueueRow> queues = new ArrayList<>();
     if (last != null) {
       for (SessionResult.PendingPod p : last.pending()) {
         pending.add(new SimulationReport.Pending(p.pod().key(), p.reason(),
             explain == null ? null : explain.forPod(p.pod().key())));
+      }
+      for (SessionResult.QueueStatus q : last.queues()) {
+        queues.add(new SimulationReport.QueueRow(q.name(), q.weight(),
+            q.deserved() == null ? null : q.deserved().toQuantities(), q.allocated().toQuantities(), q.overused()));
       }
       for (SessionResult.JobStatus s : last.jobs()) {
         if (!s.implicit()) {
@@ -32,6 +37,6 @@ final class Reports {
     for (SessionResult.Eviction e : binder.evicted()) {
       evicted.add(new SimulationReport.Evicted(e.pod().key(), e.reason()));
     }
-    return new SimulationReport(bound, pending, evicted, groups, List.copyOf(warnings), cycles, nodes);
+    return new SimulationReport(bound, pending, evicted, groups, queues, List.copyOf(warnings), cycles, nodes);
   }
 }

@@ -9,6 +9,7 @@ public record SimulationReport(
     List<Pending> pending,
     List<Evicted> evicted,
     List<Group> podGroups,
+    List<QueueRow> queues,
     List<String> warnings,
     int cycles,
     int nodes) {
@@ -21,6 +22,14 @@ public record SimulationReport(
   public record Evicted(String pod, String reason) {}
 
   public record Group(String name, String phase, int minMember, int scheduled) {}
+
+  /** A queue's share: {@code deserved} is null when no plugin divides the cluster between queues. */
+  public record QueueRow(String name, int weight, Map<String, String> deserved, Map<String, String> allocated,
+      boolean overused) {}
+
+  public QueueRow queue(String name) {
+    return queues.stream().filter(q -> q.name().equals(name)).findFirst().orElse(null);
+  }
 
   public Bound binding(String pod) {
     return bindings.stream().filter(b -> b.pod().equals(pod)).findFirst().orElse(null);

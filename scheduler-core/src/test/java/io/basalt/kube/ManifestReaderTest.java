@@ -14,6 +14,7 @@ import io.basalt.model.PodGroup;
 import io.basalt.model.PriorityClass;
 import io.basalt.model.Queue;
 import io.kubernetes.client.custom.Quantity;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.Yaml;
 import java.io.IOException;
@@ -23,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -138,6 +140,45 @@ class ManifestReaderTest {
     assertEquals(Instant.parse("2023-06-01T10:00:00.123Z"), pods.get(0).creationTimestamp());
     assertEquals(Instant.parse("2023-06-02T00:00:00Z"), pods.get(1).creationTimestamp());
     assertEquals(base.plusSeconds(2), pods.get(2).creationTimestamp());
+  }
+
+  @Test
+  void objectsWithoutMetadataGetOneWithTheirCreationTime() {
+    String yaml = """
+        apiVersion: v1
+        kind: Pod
+        spec: {containers: [{name: c}]}
+        ---
+        apiVersion: v1
+        kind: Node
+        metadata: ~
+        ---
+        apiVersion: v1
+        kind: Namespace
+        ---
+        apiVersion: scheduling.k8s.io/v1
+        kind: PriorityClass
+        value: 1
+        ---
+        apiVersion: scheduling.volcano.sh/v1beta1
+        kind: PodGroup
+        ---
+        apiVersion: scheduling.volcano.sh/v1beta1
+        kind: Queue
+        metadata: null
+        """;
+
+    Manifests m = reader.readString("m.yaml", yaml);
+
+    List<V1ObjectMeta> metas = List.of(m.pods().get(0).getMetadata(), m.nodes().get(0).getMetadata(),
+        m.namespaces().get(0).getMetadata(), m.priorityClasses().get(0).getMetadata(),
+        m.podGroups().get(0).getMetadata(), m.queues().get(0).getMetadata());
+    for (int i = 0; i < metas.size(); i++) {
+      OffsetDateTime created = OffsetDateTime.ofInstant(BASE.plusSeconds(i), ZoneOffset.UTC);
+      assertEquals(new V1ObjectMeta().creationTimestamp(created), metas.get(i));
+    }
+    assertEquals(List.of(), m.errors());
+    assertEquals(List.of(), m.warnings());
   }
 
   @Test

@@ -1,9 +1,7 @@
 package io.basalt.kube.volcano;
 
 import com.google.gson.annotations.SerializedName;
-import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.custom.Quantity;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
@@ -14,112 +12,13 @@ import java.util.Objects;
  * {@code GenericKubernetesApi<V1beta1PodGroup, V1beta1PodGroupList>} and shared informers). Only the fields Basalt
  * reads are modelled; unknown fields (networkTopology, subGroupPolicy, ...) are ignored when read.
  */
-public final class V1beta1PodGroup implements KubernetesObject {
+public final class V1beta1PodGroup
+    extends VolcanoObject<V1beta1PodGroup, V1beta1PodGroup.Spec, V1beta1PodGroup.Status> {
   public static final String GROUP = "scheduling.volcano.sh";
   public static final String VERSION = "v1beta1";
   public static final String API_VERSION = GROUP + "/" + VERSION;
   public static final String KIND = "PodGroup";
   public static final String PLURAL = "podgroups";
-
-  @SerializedName("apiVersion")
-  private String apiVersion;
-
-  @SerializedName("kind")
-  private String kind;
-
-  @SerializedName("metadata")
-  private V1ObjectMeta metadata;
-
-  @SerializedName("spec")
-  private Spec spec;
-
-  @SerializedName("status")
-  private Status status;
-
-  @Override
-  public String getApiVersion() {
-    return apiVersion;
-  }
-
-  public void setApiVersion(String apiVersion) {
-    this.apiVersion = apiVersion;
-  }
-
-  public V1beta1PodGroup apiVersion(String apiVersion) {
-    this.apiVersion = apiVersion;
-    return this;
-  }
-
-  @Override
-  public String getKind() {
-    return kind;
-  }
-
-  public void setKind(String kind) {
-    this.kind = kind;
-  }
-
-  public V1beta1PodGroup kind(String kind) {
-    this.kind = kind;
-    return this;
-  }
-
-  @Override
-  public V1ObjectMeta getMetadata() {
-    return metadata;
-  }
-
-  public void setMetadata(V1ObjectMeta metadata) {
-    this.metadata = metadata;
-  }
-
-  public V1beta1PodGroup metadata(V1ObjectMeta metadata) {
-    this.metadata = metadata;
-    return this;
-  }
-
-  public Spec getSpec() {
-    return spec;
-  }
-
-  public void setSpec(Spec spec) {
-    this.spec = spec;
-  }
-
-  public V1beta1PodGroup spec(Spec spec) {
-    this.spec = spec;
-    return this;
-  }
-
-  public Status getStatus() {
-    return status;
-  }
-
-  public void setStatus(Status status) {
-    this.status = status;
-  }
-
-  public V1beta1PodGroup status(Status status) {
-    this.status = status;
-    return this;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof V1beta1PodGroup other && Objects.equals(apiVersion, other.apiVersion)
-        && Objects.equals(kind, other.kind) && Objects.equals(metadata, other.metadata)
-        && Objects.equals(spec, other.spec) && Objects.equals(status, other.status);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(apiVersion, kind, metadata, spec, status);
-  }
-
-  @Override
-  public String toString() {
-    return "V1beta1PodGroup{metadata=" + metadata + ", spec=" + spec + ", status=" + status + "}";
-  }
 
   /** {@code spec}: the gang's size, queue, priority and minimum resources. */
   public static final class Spec {

@@ -1,9 +1,7 @@
 package io.basalt.kube.volcano;
 
 import com.google.gson.annotations.SerializedName;
-import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.custom.Quantity;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -13,112 +11,12 @@ import java.util.Objects;
  * (usable with {@code GenericKubernetesApi<V1beta1Queue, V1beta1QueueList>} and shared informers). Fields Basalt does
  * not read (extendClusters, affinity) are not modelled and are ignored when read.
  */
-public final class V1beta1Queue implements KubernetesObject {
+public final class V1beta1Queue extends VolcanoObject<V1beta1Queue, V1beta1Queue.Spec, V1beta1Queue.Status> {
   public static final String GROUP = V1beta1PodGroup.GROUP;
   public static final String VERSION = V1beta1PodGroup.VERSION;
   public static final String API_VERSION = V1beta1PodGroup.API_VERSION;
   public static final String KIND = "Queue";
   public static final String PLURAL = "queues";
-
-  @SerializedName("apiVersion")
-  private String apiVersion;
-
-  @SerializedName("kind")
-  private String kind;
-
-  @SerializedName("metadata")
-  private V1ObjectMeta metadata;
-
-  @SerializedName("spec")
-  private Spec spec;
-
-  @SerializedName("status")
-  private Status status;
-
-  @Override
-  public String getApiVersion() {
-    return apiVersion;
-  }
-
-  public void setApiVersion(String apiVersion) {
-    this.apiVersion = apiVersion;
-  }
-
-  public V1beta1Queue apiVersion(String apiVersion) {
-    this.apiVersion = apiVersion;
-    return this;
-  }
-
-  @Override
-  public String getKind() {
-    return kind;
-  }
-
-  public void setKind(String kind) {
-    this.kind = kind;
-  }
-
-  public V1beta1Queue kind(String kind) {
-    this.kind = kind;
-    return this;
-  }
-
-  @Override
-  public V1ObjectMeta getMetadata() {
-    return metadata;
-  }
-
-  public void setMetadata(V1ObjectMeta metadata) {
-    this.metadata = metadata;
-  }
-
-  public V1beta1Queue metadata(V1ObjectMeta metadata) {
-    this.metadata = metadata;
-    return this;
-  }
-
-  public Spec getSpec() {
-    return spec;
-  }
-
-  public void setSpec(Spec spec) {
-    this.spec = spec;
-  }
-
-  public V1beta1Queue spec(Spec spec) {
-    this.spec = spec;
-    return this;
-  }
-
-  public Status getStatus() {
-    return status;
-  }
-
-  public void setStatus(Status status) {
-    this.status = status;
-  }
-
-  public V1beta1Queue status(Status status) {
-    this.status = status;
-    return this;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof V1beta1Queue other && Objects.equals(apiVersion, other.apiVersion)
-        && Objects.equals(kind, other.kind) && Objects.equals(metadata, other.metadata)
-        && Objects.equals(spec, other.spec) && Objects.equals(status, other.status);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(apiVersion, kind, metadata, spec, status);
-  }
-
-  @Override
-  public String toString() {
-    return "V1beta1Queue{metadata=" + metadata + ", spec=" + spec + ", status=" + status + "}";
-  }
 
   /** {@code spec}: share weight, limits, guarantees and place in the queue hierarchy. */
   public static final class Spec {

@@ -1,0 +1,175 @@
+package io.basalt.kube;
+
+import static io.basalt.kube.KubeConverter.DEFAULT_SCHEDULER_NAME;
+import static io.basalt.kube.KubeConverter.amount;
+import static io.basalt.kube.KubeConverter.emptyToNull;
+import static io.basalt.kube.KubeConverter.instant;
+import static io.basalt.kube.KubeConverter.isBlank;
+import static io.basalt.kube.KubeConverter.namespaceOf;
+import static io.basalt.kube.KubeConverter.resources;
+import static io.basalt.kube.KubeConverter.strings;
+
+import io.basalt.kube.KubeConverter.Ctx;
+import io.basalt.model.NodeSelectorRequirement;
+import io.basalt.model.NodeSelectorTerm;
+import io.basalt.model.Pod;
+import io.basalt.model.ResourceNames;
+import io.basalt.model.ResourceVector;
+import io.basalt.model.Toleration;
+import io.kubernetes.client.custom.Quantity;
+import io.kubernetes.client.openapi.models.V1Affinity;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1NodeSelector;
+import io.kubernetes.client.openapi.models.V1NodeSelectorRequirement;
+import io.kubernetes.client.openapi.models.V1NodeSelectorTerm;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.kubernetes.client.openapi.models.V1ResourceRequirements;
+import io.kubernetes.client.openapi.models.V1Toleration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Pods for {@link KubeConverter}: the effective request, required node affinity and tolerations. Kept apart because
+ * the pod rules are the largest part of the conversion; callers go through {@link KubeConverter#toPod} and
+ * {@link KubeConverter#podRequest}.
+ */
+final class PodConversion {
+  private PodConversion() {}
+
+  static Pod toPod(V1Pod pod) {
+    V1ObjectMeta meta = pod.getMetadata();
+    Ctx ctx = Ctx.namespaced("Pod", meta);
+    String namespace = namespaceOf(meta);
+    String name = meta.getName();
+    V1PodSpec spec = pod.getSpec();
+    if (spec == null) {
+      throw ctx.fail("spec", "missing");
+    }
+    String uid = isBlank(meta.getUid()) ? namespace + "/" + name : meta.getUid();
+    String phase = pod.getStatus() == null || isBlank(pod.getStatus().getPhase()) ? "Pending" : pod.getStatus().getPhase();
+    return new Pod(
+        uid,
+        namespace,
+        name,
+        isBlank(spec.getSchedulerName()) ? DEFAULT_SCHEDULER_NAME : spec.getSchedulerName(),
+        isBlank(spec.getNodeName()) ? null : spec.getNodeName(),
+        phase,
+        meta.getDeletionTimestamp() != null,
+        spec.getPriority(),
+        emptyToNull(spec.getPriorityClassName()),
+        emptyToNull(spec.getPreemptionPolicy()),
+        podRequest(spec, ctx),
+        strings(meta.getLabels()),
+        strings(meta.getAnnotations()),
+        strings(spec.getNodeSelector()),
+        requiredNodeAffinity(spec.getAffinity(), ctx),
+        tolerations(spec.getTolerations()),
+        instant(meta.getCreationTimestamp()));
+  }
+
+  static ResourceVector podRequest(V1PodSpec spec, Ctx ctx) {
+    ResourceVector sum = ResourceVector.ZERO;
+    List<V1Container> containers = spec.getContainers();
+    if (containers != null) {
+      for (int i = 0; i < containers.size(); i++) {
+        sum = sum.plus(containerRequest(containers.get(i), "spec.containers[" + i + "]", ctx));
+      }
+    }
+    ResourceVector initMax = ResourceVector.ZERO;
+    ResourceVector sidecars = ResourceVector.ZERO;
+    List<V1Container> inits = spec.getInitContainers();
+    if (inits != null) {
+      for (int i = 0; i < inits.size(); i++) {
+        V1Container c = inits.get(i);
+        ResourceVector r = containerRequest(c, "spec.initContainers[" + i + "]", ctx);
+        if ("Always".equals(c.getRestartPolicy())) {
+          // A sidecar keeps running next to the app containers and every init container after it.
+          sum = sum.plus(r);
+          sidecars = sidecars.plus(r);
+          initMax = initMax.max(sidecars);
+        } else {
+          initMax = initMax.max(r.plus(sidecars));
+        }
+      }
+    }
+    ResourceVector request = sum.max(initMax);
+    if (spec.getOverhead() != null) {
+      request = request.plus(resources(spec.getOverhead(), "spec.overhead", ctx));
+    }
+    return request.plus(ResourceVector.builder().add(ResourceNames.PODS, 1).build());
+  }
+
+  private static ResourceVector containerRequest(V1Container c, String path, Ctx ctx) {
+    V1ResourceRequirements res = c.getResources();
+    if (res == null) {
+      return ResourceVector.ZERO;
+    }
+    Map<String, Quantity> requests = res.getRequests() == null ? Map.of() : res.getRequests();
+    Map<String, Quantity> limits = res.getLimits() == null ? Map.of() : res.getLimits();
+    ResourceVector.Builder b = ResourceVector.builder();
+    requests.forEach((name, q) -> b.add(name, amount(name, q, path + ".resources.requests." + name, ctx)));
+    limits.forEach((name, q) -> {
+      long limit = amount(name, q, path + ".resources.limits." + name, ctx);
+      if (!requests.containsKey(name)) {
+        b.add(name, limit); // the API server defaults a missing request to the limit
+      }
+    });
+    return b.build();
+  }
+
+  private static List<NodeSelectorTerm> requiredNodeAffinity(V1Affinity affinity, Ctx ctx) {
+    if (affinity == null || affinity.getNodeAffinity() == null) {
+      return List.of();
+    }
+    V1NodeSelector required = affinity.getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution();
+    if (required == null || required.getNodeSelectorTerms() == null) {
+      return List.of();
+    }
+    String base = "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms";
+    List<NodeSelectorTerm> terms = new ArrayList<>();
+    List<V1NodeSelectorTerm> source = required.getNodeSelectorTerms();
+    for (int t = 0; t < source.size(); t++) {
+      V1NodeSelectorTerm term = source.get(t);
+      List<NodeSelectorRequirement> reqs = new ArrayList<>();
+      if (term != null) {
+        addRequirements(reqs, term.getMatchExpressions(), false, base + "[" + t + "].matchExpressions", ctx);
+        addRequirements(reqs, term.getMatchFields(), true, base + "[" + t + "].matchFields", ctx);
+      }
+      terms.add(new NodeSelectorTerm(reqs));
+    }
+    return terms;
+  }
+
+  private static void addRequirements(List<NodeSelectorRequirement> out, List<V1NodeSelectorRequirement> in,
+      boolean field, String path, Ctx ctx) {
+    if (in == null) {
+      return;
+    }
+    for (int i = 0; i < in.size(); i++) {
+      V1NodeSelectorRequirement r = in.get(i);
+      if (r == null || isBlank(r.getKey())) {
+        throw ctx.fail(path + "[" + i + "].key", "missing");
+      }
+      if (isBlank(r.getOperator())) {
+        throw ctx.fail(path + "[" + i + "].operator", "missing");
+      }
+      out.add(new NodeSelectorRequirement(r.getKey(), r.getOperator(), r.getValues(), field));
+    }
+  }
+
+  private static List<Toleration> tolerations(List<V1Toleration> in) {
+    if (in == null) {
+      return List.of();
+    }
+    List<Toleration> out = new ArrayList<>(in.size());
+    for (V1Toleration t : in) {
+      if (t != null) {
+        out.add(new Toleration(t.getKey(), t.getOperator(), t.getValue(), t.getEffect()));
+      }
+    }
+    return out;
+  }
+}
