@@ -12,7 +12,7 @@ import java.util.function.Predicate;
  * The registered callbacks of a session, in tier order, and the rules that combine them, exactly as Volcano does:
  * orders take the first non-zero answer; filters, job readiness, job validity and allocatable must all pass; scores
  * are summed; overused is true when any plugin says so; votes are reject-wins, first-permitting-tier-decides,
- * all-abstain-falls-through.
+ * all-abstain-falls-through. Victims are the one deliberate difference (see {@link #victims}).
  */
 final class Callbacks {
   /** One registration: which plugin, in which tier. */
@@ -47,27 +47,21 @@ final class Callbacks {
   }
 
   /**
-   * Victims every answering plugin of a tier agrees on; the first tier where some plugin answered decides. Null when
-   * no plugin answered at all.
+   * Victims every answering plugin agrees on, across all tiers; null when no plugin answered. Unlike Volcano, where
+   * the first answering tier decides, any plugin can veto an eviction: with Volcano's tiers conformance (tier 1)
+   * would otherwise hide proportion's and capacity's rule (tier 2) and reclaim could take from a queue below its
+   * share. A plugin that should not vote is switched off with enablePreemptable / enableReclaimable: false.
    */
   static List<TaskInfo> victims(List<Entry<VictimSelector>> entries, TaskInfo preemptor, List<TaskInfo> candidates) {
-    int tier = -1;
     List<TaskInfo> agreed = null;
     for (Entry<VictimSelector> e : entries) {
-      if (e.tier() != tier) {
-        if (agreed != null) {
-          return agreed;
-        }
-        tier = e.tier();
-      }
-      List<TaskInfo> answer = e.fn().victims(preemptor, candidates);
+      List<TaskInfo> answer = e.fn().victims(preemptor, agreed == null ? candidates : agreed);
       if (answer == null) {
         continue;
       }
-      if (agreed == null) {
-        agreed = new ArrayList<>(answer);
-      } else {
-        agreed.retainAll(new java.util.HashSet<>(answer));
+      agreed = new ArrayList<>(answer);
+      if (agreed.isEmpty()) {
+        return agreed;
       }
     }
     return agreed;

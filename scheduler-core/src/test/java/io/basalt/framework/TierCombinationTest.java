@@ -117,14 +117,19 @@ class TierCombinationTest {
   }
 
   @Test
-  void victimsAreIntersectedWithinATierAndTheFirstAnsweringTierDecides() {
+  void victimsNeedTheConsentOfEveryAnsweringPluginInEveryTier() {
     plugin("abstain", p -> s -> s.addPreemptable(p, (t, c) -> null));
     plugin("notA", p -> s -> s.addPreemptable(p, (t, c) -> c.stream().filter(x -> !x.key().equals("ns/a")).toList()));
     plugin("all", p -> s -> s.addPreemptable(p, (t, c) -> c));
-    Session s = open("- plugins:\n  - name: abstain\n- plugins:\n  - name: all\n  - name: notA\n");
+    plugin("none", p -> s -> s.addPreemptable(p, (t, c) -> List.of()));
+    Session s = open("- plugins:\n  - name: abstain\n  - name: all\n- plugins:\n  - name: notA\n");
     List<TaskInfo> candidates = List.of(TestSessions.task(s, "ns/a"), TestSessions.task(s, "ns/b"));
-    List<TaskInfo> victims = s.preemptable(TestSessions.task(s, "ns/b"), candidates);
-    assertEquals(List.of(TestSessions.task(s, "ns/b")), victims);
+    assertEquals(List.of(TestSessions.task(s, "ns/b")), s.preemptable(TestSessions.task(s, "ns/b"), candidates),
+        "a tier-2 veto holds even though tier 1 allowed everything");
+    s = open("- plugins:\n  - name: abstain\n");
+    assertEquals(List.of(), s.preemptable(TestSessions.task(s, "ns/b"), candidates), "nobody answered: no victims");
+    s = open("- plugins:\n  - name: all\n- plugins:\n  - name: none\n    enablePreemptable: false\n");
+    assertEquals(2, s.preemptable(TestSessions.task(s, "ns/b"), candidates).size(), "a switched-off plugin has no say");
   }
 
   @Test

@@ -11,9 +11,10 @@ import java.util.List;
 
 /**
  * Higher priority first: jobs by their PodGroup's PriorityClass value (else their pods' priority), tasks within a job
- * by pod priority. For preempt and reclaim, only strictly lower priority goes: a pod of another job only when that
- * job's priority is lower, a pod of the same job only when its own priority is lower; and a pod whose
- * {@code preemptionPolicy} (or its PriorityClass's) is {@code Never} evicts nothing.
+ * by pod priority. Preempt takes only strictly lower priority: a pod of another job only when that job's priority
+ * is lower, a pod of the same job only when its own priority is lower. Reclaim takes pods of no higher priority
+ * than the reclaimer's job. A pod whose {@code preemptionPolicy} (or its PriorityClass's) is {@code Never} evicts
+ * nothing.
  */
 public final class PriorityPlugin implements Plugin {
   public static final String NAME = "priority";
@@ -43,7 +44,20 @@ public final class PriorityPlugin implements Plugin {
       return victims;
     };
     session.addPreemptable(this, lower);
-    session.addReclaimable(this, lower);
+    // Reclaim takes back what another queue borrowed, so equal priority may go; higher never does, so
+    // experiments in one queue never evict another queue's production pods.
+    session.addReclaimable(this, (reclaimer, candidates) -> {
+      if (neverPreempts(session, reclaimer)) {
+        return List.of();
+      }
+      List<TaskInfo> victims = new ArrayList<>();
+      for (TaskInfo t : candidates) {
+        if (t.job().priority() <= reclaimer.job().priority()) {
+          victims.add(t);
+        }
+      }
+      return victims;
+    });
   }
 
   static boolean neverPreempts(Session session, TaskInfo task) {

@@ -108,13 +108,15 @@ public final class QueueShare {
     return ResourceVector.of(r);
   }
 
-  /** Overused once it holds at least its deserved share of every resource. */
+  /** Overused once it holds something and at least its deserved share of every resource. */
   public boolean overused() {
+    boolean holds = false;
     for (int i = 0; i < allocated.length; i++) {
-      if (deserved[i] > allocated[i]) {
+      if (deserved[i] > allocated[i] + 1e-9) {
         return false;
       }
+      holds |= allocated[i] > 0;
     }
-    return true;
+    return holds;
   }
 }
