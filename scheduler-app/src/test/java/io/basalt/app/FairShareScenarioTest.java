@@ -88,4 +88,43 @@ class FairShareScenarioTest {
         withDrf.replace("{name: drf}", "{name: drf, enablePreemptable: false}"));
     assertEquals(4, allowed.evicted().size());
   }
+
+  @Test
+  void hierarchicalDrfSplitsEveryLevelByDominantShare() throws Exception {
+    SimulationReport r = Scenarios.run("hierarchical-drf", """
+        actions: "enqueue, allocate, backfill"
+        tiers:
+        - plugins: [{name: priority}, {name: gang}]
+        - plugins: [{name: drf, enableHierarchy: true}, {name: predicates}]
+        """);
+    assertEquals(Map.of("cpu", "5", "memory", "5Gi"), r.queue("sci").allocated());
+    assertEquals(Map.of("cpu", "5"), r.queue("dev").allocated());
+    assertEquals(Map.of("memory", "5Gi"), r.queue("prod").allocated());
+    assertEquals(15, r.pending().size(), "the node is full: the other 15 pods wait");
+  }
+
+  @Test
+  void withoutHierarchyDrfDoesNotBalanceTheTree() throws Exception {
+    SimulationReport r = Scenarios.run("hierarchical-drf", """
+        actions: "enqueue, allocate, backfill"
+        tiers:
+        - plugins: [{name: priority}, {name: gang}]
+        - plugins: [{name: drf}, {name: predicates}]
+        """);
+    assertTrue(!Map.of("cpu", "5", "memory", "5Gi").equals(r.queue("sci").allocated())
+        || !Map.of("cpu", "5").equals(r.queue("dev").allocated()), r.queues().toString());
+  }
+
+  @Test
+  void hierarchicalDrfAndProportionInOneTierIsAConfigError() {
+    io.basalt.scheduler.ConfValidator.Report report = io.basalt.scheduler.ConfValidator.validate(
+        Scenarios.parseUnchecked("""
+            actions: "enqueue, allocate"
+            tiers:
+            - plugins: [{name: drf, enableHierarchy: true}, {name: proportion}]
+            """), io.basalt.framework.PluginRegistry.load(), io.basalt.actions.ActionRegistry.builtin());
+    assertEquals(1, report.errors().size(), report.errors().toString());
+    assertTrue(report.errors().get(0).startsWith("tiers[0].plugins[0] (drf): drf with enableHierarchy cannot share"
+        + " a tier with proportion"), report.errors().get(0));
+  }
 }

@@ -40,6 +40,14 @@ final class Scenarios {
     return sim.run(FixtureSource.fromPaths(List.of(fixture(fixture))));
   }
 
+  static SchedulerConf parseUnchecked(String yaml) {
+    try {
+      return parse(yaml);
+    } catch (ConfigException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+  }
+
   static SchedulerConf parse(String yaml) throws ConfigException {
     return ConfLoader.parse(yaml, "test");
   }

@@ -6,6 +6,7 @@ import io.basalt.framework.QueueInfo;
 import io.basalt.framework.Session;
 import io.basalt.framework.TaskInfo;
 import io.basalt.framework.TaskStatus;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,12 +55,15 @@ final class Allocate implements Action {
         jobsByQueue.computeIfAbsent(job.queue(), q -> new PriorityQueue<>(session.jobOrder())).add(job);
       }
     }
-    PriorityQueue<QueueInfo> queues = new PriorityQueue<>(session.queueOrder());
+    // Queue order is re-evaluated for every job: placing one job changes shares of other queues too (a parent's
+    // share in hierarchical drf), which a heap built once would not see.
+    List<QueueInfo> queues = new ArrayList<>();
     for (String q : jobsByQueue.keySet()) {
       queues.add(session.queue(q));
     }
     while (!queues.isEmpty()) {
-      QueueInfo queue = queues.poll();
+      QueueInfo queue = java.util.Collections.min(queues, session.queueOrder());
+      queues.remove(queue);
       if (session.overused(queue)) {
         continue;
       }

@@ -95,6 +95,12 @@ public final class Session {
     }
   }
 
+  /** Whether the tier entry of {@code p} sets {@code enableHierarchy: true} (a mode, not a callback kind). */
+  public boolean hierarchyEnabled(Plugin p) {
+    Registration r = registrations.get(p);
+    return r != null && r.option().enabled(Hook.HIERARCHY);
+  }
+
   public void addJobOrder(Plugin p, Comparator<JobInfo> fn) {
     register(p, Hook.JOB_ORDER, callbacks.jobOrder, fn);
   }

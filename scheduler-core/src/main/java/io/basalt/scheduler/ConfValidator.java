@@ -23,8 +23,8 @@ public final class ConfValidator {
     }
   }
 
-  /** Plugins that implement a hierarchical mode; none does yet (hierarchical drf arrives with fair sharing). */
-  private static final java.util.Set<String> HIERARCHICAL = java.util.Set.of();
+  /** Plugins that implement a hierarchical mode. */
+  private static final java.util.Set<String> HIERARCHICAL = java.util.Set.of("drf");
 
   private ConfValidator() {}
 
@@ -69,6 +69,21 @@ public final class ConfValidator {
       }
       errors.addAll(args.problems());
       args.unread().forEach(k -> warnings.add(option.location() + ": argument '" + k + "' is not used"));
+    }
+    for (io.basalt.config.Tier tier : conf.tiers()) {
+      PluginOption hdrf = null;
+      PluginOption proportion = null;
+      for (PluginOption o : tier.plugins()) {
+        if (o.name().equals("drf") && o.enabled(io.basalt.config.Hook.HIERARCHY)) {
+          hdrf = o;
+        } else if (o.name().equals("proportion")) {
+          proportion = o;
+        }
+      }
+      if (hdrf != null && proportion != null) {
+        errors.add(hdrf.location() + ": drf with enableHierarchy cannot share a tier with proportion ("
+            + proportion.location() + "): both order queues by their own notion of share");
+      }
     }
     for (List<String> pair : CONFLICTS) {
       if (seen.containsKey(pair.get(0)) && seen.containsKey(pair.get(1))) {

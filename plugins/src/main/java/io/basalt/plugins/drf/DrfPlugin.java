@@ -19,7 +19,9 @@ import java.util.Map;
  *
  * <p>Preemptable: a pod may go only while the preemptor's job, after taking its place, still holds a smaller share
  * than the victim's job after losing it (equal within 1e-6 counts as smaller), so preemption never makes the rich
- * richer. Hierarchical mode is not built yet.
+ * richer.
+ *
+ * <p>With {@code enableHierarchy: true} it also orders queues by hierarchical DRF ({@link QueueHierarchy}).
  */
 public final class DrfPlugin implements Plugin {
   public static final String NAME = "drf";
@@ -27,6 +29,7 @@ public final class DrfPlugin implements Plugin {
 
   private long[] total = new long[0];
   private final Map<JobInfo, Holding> holdings = new HashMap<>();
+  private QueueHierarchy hierarchy;
 
   /** What one job holds, and its dominant share of the cluster. */
   private static final class Holding {
@@ -58,6 +61,17 @@ public final class DrfPlugin implements Plugin {
       }
       h.share = share(h.allocated);
       holdings.put(job, h);
+    }
+    if (session.hierarchyEnabled(this)) {
+      hierarchy = new QueueHierarchy(total, session.queues());
+      for (JobInfo job : session.jobs()) {
+        for (TaskInfo t : job.tasks()) {
+          if (t.status().isOnNode() && t.status() != io.basalt.framework.TaskStatus.RELEASING) {
+            hierarchy.add(job.queue(), t.request(), 1);
+          }
+        }
+      }
+      session.addQueueOrder(this, (a, b) -> hierarchy.compare(a.name(), b.name()));
     }
     session.addJobOrder(this, (a, b) -> Double.compare(share(a), share(b)));
     session.addPreemptable(this, this::victims);
@@ -108,6 +122,9 @@ public final class DrfPlugin implements Plugin {
   }
 
   private void update(TaskInfo task, int sign) {
+    if (hierarchy != null) {
+      hierarchy.add(task.job().queue(), task.request(), sign);
+    }
     Holding h = holdings.get(task.job());
     if (h != null) {
       add(h, task.request(), sign);
