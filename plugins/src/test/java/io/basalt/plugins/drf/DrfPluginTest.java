@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.basalt.framework.PluginRegistry;
 import io.basalt.framework.Session;
 import io.basalt.framework.Statement;
+import io.basalt.framework.TaskInfo;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;
@@ -50,5 +51,28 @@ class DrfPluginTest {
     Session s = cluster().pod(TestPods.pod("ns/x").cpu("1").memory("5Gi").onNode("n1").build())
         .open(PluginRegistry.of(Map.of("drf", a -> drf)), TestSessions.singlePlugin("drf", ""));
     assertEquals(0.5, drf.share(s.job("ns/x")), 1e-9);
+  }
+
+  @Test
+  void preemptsOnlyWhileThePreemptorStaysThePoorerJob() {
+    // 10 CPU in total. rich holds 6 x 1 CPU (share 0.6); poor holds 1 CPU (0.1) and asks for 2 more.
+    TestSessions c = cluster().pod(TestPods.pod("ns/poor-run").cpu("1").group("poor").onNode("n1").build())
+        .pod(TestPods.pod("ns/poor-new").cpu("2").group("poor").build())
+        .podGroup(new io.basalt.model.PodGroup("ns", "poor", 1, Map.of(), "default", null, null, "Running", null))
+        .podGroup(new io.basalt.model.PodGroup("ns", "rich", 1, Map.of(), "default", null, null, "Running", null));
+    for (int i = 0; i < 6; i++) {
+      c.pod(TestPods.pod("ns/rich-" + i).cpu("1").group("rich").onNode("n1").build());
+    }
+    Session s = c.open(REGISTRY, TestSessions.singlePlugin("drf", ""));
+    TaskInfo preemptor = TestSessions.task(s, "ns/poor-new");
+    java.util.List<TaskInfo> rich = s.job("ns/rich").tasks();
+    // After: poor 3/10 = 0.3; rich after losing one: 5/10 = 0.5 > 0.3, so every rich pod may go.
+    assertEquals(6, s.preemptable(preemptor, rich).size());
+    // Once rich is down to 3 pods, losing one more leaves it 0.2 < 0.3: no victims.
+    Statement stmt = s.newStatement();
+    for (int i = 0; i < 3; i++) {
+      stmt.evict(rich.get(i), "test");
+    }
+    assertEquals(0, s.preemptable(preemptor, rich.subList(3, 6)).size());
   }
 }
