@@ -18,14 +18,42 @@ import java.util.function.BiFunction;
  */
 final class Evictions {
   private final NodeSearch search = new NodeSearch(0);
+  /** Allowed victims by who asks (queue, priority, class), reused until an eviction commits. */
+  private final java.util.Map<PoolKey, List<TaskInfo>> pools = new java.util.HashMap<>();
+
+  /** What the plugins' verdict on the whole pool depends on. */
+  private record PoolKey(String queue, int jobPriority, String priorityClass, String preemptionPolicy) {
+    static PoolKey of(TaskInfo t) {
+      return new PoolKey(t.job().queue(), t.job().priority(), t.pod().priorityClassName(),
+          t.pod().preemptionPolicy());
+    }
+  }
 
   /** Whether {@code queue} may evict for {@code task} at all (reclaim: the queue is below its share). */
   interface QueueGate {
     boolean mayEvictFor(Session session, QueueInfo queue, TaskInfo task);
   }
 
+  /** A pending task's shape with what victim rules look at: its job's priority and queue. */
+  private record Seeker(TaskShape shape, int jobPriority, String queue) {
+    static Seeker of(TaskInfo t) {
+      return new Seeker(TaskShape.of(t), t.job().priority(), t.job().queue());
+    }
+  }
+
   void run(Session session, VictimSearch.Scope scope, QueueGate gate,
       BiFunction<TaskInfo, TaskInfo, String> reason) {
+    List<TaskInfo> running = new ArrayList<>();
+    for (JobInfo job : session.jobs()) {
+      for (TaskInfo t : job.tasks()) {
+        if (VictimSearch.isRunning(t)) {
+          running.add(t);
+        }
+      }
+    }
+    // Evictions only take victims away, so a shape that found none finds none later in this run either.
+    java.util.Set<Seeker> hopeless = new java.util.HashSet<>();
+    pools.clear();
     List<JobInfo> starving = new ArrayList<>();
     for (JobInfo job : session.jobs()) {
       if (!"Pending".equals(job.phase()) && session.jobInvalidReason(job) == null && isStarving(job)) {
@@ -38,7 +66,7 @@ final class Evictions {
     });
     for (JobInfo job : starving) {
       if (isStarving(job)) {
-        freeRoomFor(session, job, scope, gate, reason);
+        freeRoomFor(session, job, scope, gate, reason, running, hopeless);
       }
     }
   }
@@ -48,7 +76,7 @@ final class Evictions {
   }
 
   private void freeRoomFor(Session session, JobInfo job, VictimSearch.Scope scope, QueueGate gate,
-      BiFunction<TaskInfo, TaskInfo, String> reason) {
+      BiFunction<TaskInfo, TaskInfo, String> reason, List<TaskInfo> running, java.util.Set<Seeker> hopeless) {
     QueueInfo queue = session.queue(job.queue());
     Statement stmt = session.newStatement();
     boolean evicted = false;
@@ -61,8 +89,15 @@ final class Evictions {
         stmt.pipeline(task, free.node());
         continue;
       }
-      VictimSearch.Plan plan = VictimSearch.find(session, task, scope);
+      Seeker seeker = Seeker.of(task);
+      VictimSearch.Plan plan = null;
+      if (!hopeless.contains(seeker)) {
+        List<TaskInfo> pool = pools.computeIfAbsent(PoolKey.of(task),
+            k -> VictimSearch.allowedPool(session, task, scope, running));
+        plan = VictimSearch.find(session, task, scope, pool);
+      }
       if (plan == null) {
+        hopeless.add(seeker);
         break;
       }
       for (TaskInfo victim : plan.victims()) {
@@ -73,6 +108,7 @@ final class Evictions {
     }
     if (evicted && !isStarving(job) && session.jobPipelined(job)) {
       stmt.commit();
+      pools.clear();
     } else {
       stmt.discard();
     }

@@ -26,6 +26,9 @@ import java.util.Set;
  * need is spared again. A victim whose gang would drop below its {@code minMember} takes the whole gang with it, so
  * no gang is left running half. Among nodes the plan with the fewest victims wins, then the one with the
  * lowest-priority victims. A node where even every allowed victim is not enough gets no evictions at all.
+ *
+ * <p>Like kube-scheduler's default preemption, the search stops after {@code max(100, 10% of nodes)} candidate
+ * nodes, or as soon as a plan evicts a single pod of the lowest priority on offer (nothing can beat it).
  */
 final class VictimSearch {
   /** Evict {@code victims} so the task fits on {@code node}. */
@@ -40,22 +43,22 @@ final class VictimSearch {
 
   private VictimSearch() {}
 
-  static Plan find(Session session, TaskInfo task, Scope scope) {
+  /** Running pods anywhere that the plugins would let go for {@code task}: where a search needs to look. */
+  static List<TaskInfo> allowedPool(Session session, TaskInfo task, Scope scope, List<TaskInfo> running) {
     List<TaskInfo> pool = new ArrayList<>();
-    for (JobInfo job : session.jobs()) {
-      if (job == task.job()) {
-        continue;
-      }
-      for (TaskInfo t : job.tasks()) {
-        if (isRunning(t) && scope.inScope(task, t)) {
-          pool.add(t);
-        }
+    for (TaskInfo t : running) {
+      if (t.job() != task.job() && isRunning(t) && scope.inScope(task, t)) {
+        pool.add(t);
       }
     }
-    if (pool.isEmpty()) {
-      return null;
-    }
-    List<TaskInfo> allowedAnywhere = scope.allowed(session, task, pool);
+    return pool.isEmpty() ? List.of() : scope.allowed(session, task, pool);
+  }
+
+  /**
+   * @param allowedAnywhere from {@link #allowedPool}, possibly computed for an earlier task of the same queue and
+   *     priority: it only picks the nodes to look at, each node's victims are asked of the plugins afresh
+   */
+  static Plan find(Session session, TaskInfo task, Scope scope, List<TaskInfo> allowedAnywhere) {
     if (allowedAnywhere.isEmpty()) {
       return null;
     }
@@ -63,8 +66,17 @@ final class VictimSearch {
     allowedSet.addAll(allowedAnywhere);
     Map<String, List<TaskInfo>> byNode = new LinkedHashMap<>();
     for (TaskInfo t : allowedAnywhere) {
-      byNode.computeIfAbsent(t.nodeName(), n -> new ArrayList<>()).add(t);
+      if (isRunning(t)) {
+        byNode.computeIfAbsent(t.nodeName(), n -> new ArrayList<>()).add(t);
+      }
     }
+    int lowest = Integer.MAX_VALUE;
+    for (TaskInfo t : allowedAnywhere) {
+      lowest = Math.min(lowest, t.priority());
+    }
+    long[] unbeatable = {1, lowest, lowest};
+    int enough = Math.max(100, session.nodes().size() / 10);
+    int considered = 0;
     Plan best = null;
     long[] bestCost = null;
     for (String name : byNode.keySet()) {
@@ -86,6 +98,9 @@ final class VictimSearch {
       if (best == null || java.util.Arrays.compare(cost, bestCost) < 0) {
         best = new Plan(node, victims);
         bestCost = cost;
+      }
+      if (++considered >= enough || java.util.Arrays.compare(bestCost, unbeatable) <= 0) {
+        break;
       }
     }
     return best;

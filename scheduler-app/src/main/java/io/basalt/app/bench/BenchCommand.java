@@ -39,7 +39,7 @@ public class BenchCommand implements Callable<Integer> {
    * binpack), without the GPU topology plugin.
    */
   static final String DEFAULT_CONF = """
-      actions: "enqueue, allocate, backfill"
+      actions: "enqueue, allocate, preempt, reclaim, backfill"
       tiers:
       - plugins:
         - name: priority
@@ -48,6 +48,7 @@ public class BenchCommand implements Callable<Integer> {
       - plugins:
         - name: overcommit
         - name: drf
+          enablePreemptable: false
         - name: predicates
         - name: proportion
         - name: nodeorder
@@ -73,8 +74,12 @@ public class BenchCommand implements Callable<Integer> {
       description = "GPUs requested by the workload, in percent of the cluster's (default: ${DEFAULT-VALUE}).")
   int gpuDemand;
 
-  @Option(names = "--config", description = "A volcano-scheduler.conf; default: enqueue, allocate, backfill with "
-      + "[priority, gang, conformance] / [overcommit, predicates, nodeorder, binpack].")
+  @Option(names = "--queues", defaultValue = "4",
+      description = "Weight-1 queues the work is spread over (default: ${DEFAULT-VALUE}).")
+  int queues;
+
+  @Option(names = "--config", description = "A volcano-scheduler.conf; default: enqueue, allocate, preempt, reclaim, "
+      + "backfill with [priority, gang, conformance] / [overcommit, drf, predicates, proportion, nodeorder, binpack].")
   Path config;
 
   @Option(names = "--output", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE}).")
@@ -92,8 +97,9 @@ public class BenchCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    if (nodes <= 0 || batch <= 0 || rounds <= 0 || warmup < 0 || gpuDemand <= 0) {
-      err.println("bench: --nodes, --batch, --rounds and --gpu-demand must be positive, --warmup not negative");
+    if (nodes <= 0 || batch <= 0 || rounds <= 0 || warmup < 0 || gpuDemand <= 0 || queues <= 0) {
+      err.println("bench: --nodes, --batch, --rounds, --gpu-demand and --queues must be positive, "
+          + "--warmup not negative");
       return 2;
     }
     PluginRegistry plugins = PluginRegistry.load();
@@ -125,11 +131,11 @@ public class BenchCommand implements Callable<Integer> {
   /** Warm-up runs (discarded), then the measured rounds; the round with the median pods/s. */
   BenchResult measure(SchedulerConf conf, PluginRegistry plugins) {
     for (int w = 0; w < warmup; w++) {
-      new BenchRun(conf, plugins, new WorkloadGenerator(nodes, seed + 1 + w, gpuDemand).generate(), batch).run();
+      new BenchRun(conf, plugins, new WorkloadGenerator(nodes, seed + 1 + w, gpuDemand, queues).generate(), batch).run();
     }
     List<BenchResult> results = new ArrayList<>();
     for (int r = 0; r < rounds; r++) {
-      Workload workload = new WorkloadGenerator(nodes, seed, gpuDemand).generate();
+      Workload workload = new WorkloadGenerator(nodes, seed, gpuDemand, queues).generate();
       BenchRun run = new BenchRun(conf, plugins, workload, batch);
       System.gc();
       BenchRun.resetPeakHeap();
@@ -147,6 +153,7 @@ public class BenchCommand implements Callable<Integer> {
       w.name("pods").value(r.pods());
       w.name("bound").value(r.bound());
       w.name("pending").value(r.pending());
+      w.name("evicted").value(r.evicted());
       w.name("gangs").value(r.gangs());
       w.name("gangsBound").value(r.gangsBound());
       w.name("cycles").value(r.cycles());
@@ -160,6 +167,7 @@ public class BenchCommand implements Callable<Integer> {
       w.name("gpuAllocationPercent").value(round(r.gpuAllocationPercent(), 2));
       w.name("seed").value(seed);
       w.name("batch").value(batch);
+      w.name("queues").value(queues);
       w.name("rounds").value(rounds);
       w.endObject();
     }
@@ -172,6 +180,7 @@ public class BenchCommand implements Callable<Integer> {
     row(sb, "pods submitted", Integer.toString(r.pods()));
     row(sb, "pods bound", Integer.toString(r.bound()));
     row(sb, "pods pending", Integer.toString(r.pending()));
+    row(sb, "pods evicted", Integer.toString(r.evicted()));
     row(sb, "gangs (bound)", r.gangs() + " (" + r.gangsBound() + ")");
     row(sb, "cycles", Integer.toString(r.cycles()));
     row(sb, "pods/s (in runOnce)", fmt("%.1f", r.podsPerSecond()));
@@ -181,6 +190,7 @@ public class BenchCommand implements Callable<Integer> {
     row(sb, "peak heap", fmt("%.1f MiB", r.peakHeapMiB()));
     row(sb, "GPU allocation", fmt("%.2f %%", r.gpuAllocationPercent()));
     row(sb, "seed / batch / rounds", seed + " / " + batch + " / " + rounds);
+    row(sb, "queues", Integer.toString(queues));
     return sb.toString();
   }
 

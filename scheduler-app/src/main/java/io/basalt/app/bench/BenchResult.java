@@ -6,6 +6,7 @@ package io.basalt.app.bench;
  * @param pods pods submitted
  * @param bound pods bound during the round
  * @param pending pods still unbound at the end
+ * @param evicted pods evicted by preempt or reclaim (they leave the cluster, as if their controller gave up)
  * @param gangs gangs (PodGroups) submitted; {@code gangsBound} of them bound whole
  * @param podsPerSecond pods bound per second spent inside {@code Scheduler.runOnce} (scheduling decisions per second)
  * @param schedulingSeconds total time inside {@code runOnce}
@@ -18,6 +19,7 @@ public record BenchResult(
     int pods,
     int bound,
     int pending,
+    int evicted,
     int gangs,
     int gangsBound,
     int cycles,

@@ -44,7 +44,7 @@ public final class BenchRun {
     this.cache = new ClusterCache(Set.of(WorkloadGenerator.SCHEDULER_NAME), Queue.DEFAULT);
     this.binder = new InMemoryBinder(cache);
     this.scheduler = new Scheduler(cache, () -> conf, plugins, ActionRegistry.builtin(), binder,
-        this::writePodGroupPhases);
+        this::writeStatus);
   }
 
   /** Runs the round; peak heap is whatever the pools recorded since their last reset (see {@link #resetPeakHeap}). */
@@ -52,6 +52,9 @@ public final class BenchRun {
     long wallStart = System.nanoTime();
     for (Node n : workload.nodes()) {
       cache.putNode(n);
+    }
+    for (io.basalt.model.Queue q : workload.queues()) {
+      cache.putQueue(q);
     }
     List<List<Workload.Submission>> batches = workload.batches(batchSize);
     long[] cycleNanos = new long[batches.size() + 16];
@@ -71,7 +74,7 @@ public final class BenchRun {
         cycleNanos = Arrays.copyOf(cycleNanos, cycles * 2);
       }
       cycleNanos[cycles++] = t;
-      bound = !result.bindings().isEmpty();
+      bound = !result.bindings().isEmpty() || !result.evictions().isEmpty() || finishTerminating();
     }
     long wall = System.nanoTime() - wallStart;
     return result(Arrays.copyOf(cycleNanos, cycles), wall);
@@ -88,8 +91,23 @@ public final class BenchRun {
     }
   }
 
-  /** As the simulator does: the PodGroup phase a session decided is written back for the next cycle to read. */
-  private void writePodGroupPhases(SessionResult result) {
+  /** The kubelet's part, as in the simulator: evicted pods are gone by the next cycle. */
+  private boolean finishTerminating() {
+    boolean any = false;
+    for (Pod p : cache.pods()) {
+      if (p.terminating()) {
+        cache.removePod(p.uid());
+        any = true;
+      }
+    }
+    return any;
+  }
+
+  /** As the simulator does: nominations and PodGroup phases a session decided are kept for the next cycle. */
+  private void writeStatus(SessionResult result) {
+    for (SessionResult.PendingPod p : result.pending()) {
+      cache.nominate(p.pod().uid(), p.nominatedNode());
+    }
     for (SessionResult.JobStatus s : result.jobs()) {
       PodGroup pg = s.implicit() ? null : cache.podGroup(s.key());
       if (pg != null && !s.phase().equals(pg.phase())) {
@@ -128,9 +146,10 @@ public final class BenchRun {
     double seconds = total / 1e9;
     return new BenchResult(
         workload.nodes().size(),
-        pods.size(),
+        workload.podCount(),
         binder.bound().size(),
         pods.size() - boundPods,
+        binder.evicted().size(),
         workload.podGroups().size(),
         gangsBound,
         cycleNanos.length,

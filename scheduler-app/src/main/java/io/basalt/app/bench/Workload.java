@@ -3,6 +3,7 @@ package io.basalt.app.bench;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
+import io.basalt.model.Queue;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,10 +11,12 @@ import java.util.List;
  * A generated cluster and the work submitted to it, in submission order. A submission is one pod, or one gang (its
  * PodGroup and all of its pods); batches never split a gang, as a job controller creates a gang's pods together.
  */
-public record Workload(List<Node> nodes, List<Submission> submissions, long totalGpus, long gpuDemand) {
+public record Workload(List<Node> nodes, List<Submission> submissions, List<Queue> queues, long totalGpus,
+    long gpuDemand) {
   public Workload {
     nodes = List.copyOf(nodes);
     submissions = List.copyOf(submissions);
+    queues = List.copyOf(queues);
   }
 
   /** One pod (podGroup null) or one gang. */

@@ -28,7 +28,9 @@ import java.util.SplittableRandom;
  *   <li>25%: a CPU-only pod (500m to 4 cpu, 1Gi to 16Gi).
  * </ul>
  * By GPUs that is about 11% single-GPU pods, 22% 8-GPU pods and 67% gangs; about 1.4 pods per submission, so
- * roughly 2 pods per node at the default 95% demand.
+ * roughly 2 pods per node at the default 95% demand. Each submission goes to one of {@code queues} weight-1 queues
+ * ({@code team-0}, ...) and one in five is high priority ({@value #HIGH_PRIORITY}), so preempt and reclaim have
+ * work to do once the cluster saturates.
  */
 public final class WorkloadGenerator {
   public static final String NAMESPACE = "bench";
@@ -38,12 +40,22 @@ public final class WorkloadGenerator {
   static final String GPU_PRODUCT = "NVIDIA-H100-80GB-HBM3";
   private static final long GI = 1L << 30;
   private static final long EPOCH = 1_700_000_000L;
+  static final int HIGH_PRIORITY = 100_000;
 
   private final int nodeCount;
   private final long seed;
   private final int gpuDemandPercent;
+  private final int queueCount;
 
   public WorkloadGenerator(int nodeCount, long seed, int gpuDemandPercent) {
+    this(nodeCount, seed, gpuDemandPercent, 1);
+  }
+
+  public WorkloadGenerator(int nodeCount, long seed, int gpuDemandPercent, int queueCount) {
+    if (queueCount <= 0) {
+      throw new IllegalArgumentException("queues must be positive, got " + queueCount);
+    }
+    this.queueCount = queueCount;
     if (nodeCount <= 0) {
       throw new IllegalArgumentException("nodes must be positive, got " + nodeCount);
     }
@@ -66,23 +78,36 @@ public final class WorkloadGenerator {
       seq++;
       Instant created = Instant.ofEpochSecond(EPOCH + seq);
       int kind = random.nextInt(100);
+      Placement at = new Placement(queueName(random.nextInt(queueCount)),
+          random.nextInt(100) < 20 ? HIGH_PRIORITY : 0, created);
       if (kind < 55) {
-        submissions.add(single(name("gpu1-", seq), oneGpu, created));
+        submissions.add(single(name("gpu1-", seq), oneGpu, at));
         demand += 1;
       } else if (kind < 70) {
-        submissions.add(single(name("gpu8-", seq), eightGpus, created));
+        submissions.add(single(name("gpu8-", seq), eightGpus, at));
         demand += 8;
       } else if (kind < 75) {
         int size = random.nextInt(2, 17);
-        submissions.add(gang(name("gang-", seq), size, eightGpus, created));
+        submissions.add(gang(name("gang-", seq), size, eightGpus, at));
         demand += 8L * size;
       } else {
         long milliCpu = 500L * random.nextInt(1, 9);
         long memory = GI * (1L << random.nextInt(5));
-        submissions.add(single(name("cpu-", seq), request(milliCpu, memory, 0), created));
+        submissions.add(single(name("cpu-", seq), request(milliCpu, memory, 0), at));
       }
     }
-    return new Workload(nodes, submissions, totalGpus, demand);
+    List<Queue> queues = new ArrayList<>();
+    for (int q = 0; q < queueCount; q++) {
+      queues.add(new Queue(queueName(q), 1, null, null, null, true, 0, null, "Open", Map.of()));
+    }
+    return new Workload(nodes, submissions, queues, totalGpus, demand);
+  }
+
+  /** Where a submission goes and how it ranks. */
+  private record Placement(String queue, int priority, Instant created) {}
+
+  static String queueName(int q) {
+    return "team-" + q;
   }
 
   private List<Node> nodes() {
@@ -127,24 +152,25 @@ public final class WorkloadGenerator {
     return b.build();
   }
 
-  private static Workload.Submission single(String name, ResourceVector request, Instant created) {
-    return new Workload.Submission(null, List.of(pod(name, request, Map.of(), created)));
+  private static Workload.Submission single(String name, ResourceVector request, Placement at) {
+    Map<String, String> annotations = Map.of(Pod.QUEUE_NAME_ANNOTATION, at.queue());
+    return new Workload.Submission(null, List.of(pod(name, request, annotations, at)));
   }
 
-  private static Workload.Submission gang(String name, int size, ResourceVector request, Instant created) {
+  private static Workload.Submission gang(String name, int size, ResourceVector request, Placement at) {
     ResourceVector total = ResourceVector.ZERO;
     List<Pod> pods = new ArrayList<>(size);
     Map<String, String> annotations = Map.of(Pod.GROUP_NAME_ANNOTATION, name);
     for (int i = 0; i < size; i++) {
-      pods.add(pod(pad(name + "-worker-", i, 2), request, annotations, created));
+      pods.add(pod(pad(name + "-worker-", i, 2), request, annotations, at));
       total = total.plus(request);
     }
-    PodGroup pg = new PodGroup(NAMESPACE, name, size, Map.of(), Queue.DEFAULT, null, total, "Pending", created);
+    PodGroup pg = new PodGroup(NAMESPACE, name, size, Map.of(), at.queue(), null, total, "Pending", at.created());
     return new Workload.Submission(pg, pods);
   }
 
-  private static Pod pod(String name, ResourceVector request, Map<String, String> annotations, Instant created) {
-    return new Pod(NAMESPACE + "-" + name + "-uid", NAMESPACE, name, SCHEDULER_NAME, null, "Pending", false, null,
-        null, null, request, Map.of(), annotations, Map.of(), List.of(), List.of(), created);
+  private static Pod pod(String name, ResourceVector request, Map<String, String> annotations, Placement at) {
+    return new Pod(NAMESPACE + "-" + name + "-uid", NAMESPACE, name, SCHEDULER_NAME, null, "Pending", false,
+        at.priority(), null, null, request, Map.of(), annotations, Map.of(), List.of(), List.of(), at.created());
   }
 }

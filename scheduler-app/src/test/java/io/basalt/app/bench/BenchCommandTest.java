@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class BenchCommandTest {
-  private static final List<String> FIELDS = List.of("nodes", "pods", "bound", "pending", "gangs", "gangsBound",
+  private static final List<String> FIELDS = List.of("nodes", "pods", "bound", "pending", "evicted", "queues",
+      "gangs", "gangsBound",
       "cycles", "podsPerSecond", "schedulingSeconds", "wallSeconds", "cycleP50Ms", "cycleP99Ms", "cycleMaxMs",
       "peakHeapMiB", "gpuAllocationPercent");
 
