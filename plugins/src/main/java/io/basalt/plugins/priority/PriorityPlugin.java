@@ -10,8 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Higher priority first: jobs by their PodGroup's PriorityClass value (else their pods' priority), tasks within a job
- * by pod priority. Preempt takes only strictly lower priority: a pod of another job only when that job's priority
+ * Higher priority first: queues by their {@code spec.priority}, jobs by their PodGroup's PriorityClass value (else
+ * their pods' priority), tasks within a job by pod priority. Preempt takes only strictly lower priority: a pod of another job only when that job's priority
  * is lower, a pod of the same job only when its own priority is lower. Reclaim takes pods of no higher priority
  * than the reclaimer's job. A pod whose {@code preemptionPolicy} (or its PriorityClass's) is {@code Never} evicts
  * nothing.
@@ -28,6 +28,7 @@ public final class PriorityPlugin implements Plugin {
 
   @Override
   public void onSessionOpen(Session session) {
+    session.addQueueOrder(this, (a, b) -> Integer.compare(b.queue().priority(), a.queue().priority()));
     session.addJobOrder(this, (a, b) -> Integer.compare(b.priority(), a.priority()));
     session.addTaskOrder(this, (a, b) -> Integer.compare(b.priority(), a.priority()));
     VictimSelector lower = (preemptor, candidates) -> {
