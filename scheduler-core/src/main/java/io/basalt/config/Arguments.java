@@ -62,6 +62,16 @@ public final class Arguments {
     return (int) d;
   }
 
+  /** A whole, non-negative weight; anything else is a problem and leaves {@code defaultValue}. */
+  public int getWeight(String key, int defaultValue) {
+    int w = getInt(key, defaultValue);
+    if (w < 0) {
+      problem(key, "must not be negative, got " + w);
+      return defaultValue;
+    }
+    return w;
+  }
+
   public boolean getBoolean(String key, boolean defaultValue) {
     read.add(key);
     Object v = values.get(key);

@@ -354,6 +354,17 @@ public final class Session {
     return queues.get(name);
   }
 
+  /** What all nodes offer together, per resource slot (a fresh array). */
+  public long[] clusterAllocatable() {
+    long[] total = new long[io.basalt.model.ResourceNames.count()];
+    for (NodeInfo n : nodes) {
+      for (int r = 0; r < total.length; r++) {
+        total[r] += n.allocatable(r);
+      }
+    }
+    return total;
+  }
+
   /** Nodes in a stable order; index positions are stable for the session. */
   public List<NodeInfo> nodes() {
     return nodes;

@@ -6,7 +6,6 @@ import io.basalt.config.SchedulerConf;
 import io.basalt.framework.ExplainRecorder;
 import io.basalt.framework.PluginRegistry;
 import io.basalt.framework.SessionResult;
-import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
 import io.basalt.model.Queue;
 import io.basalt.scheduler.ClusterSource;
@@ -40,8 +39,8 @@ public final class Simulator {
     source.start(cache);
     List<String> warnings = new ArrayList<>(source.warnings());
     InMemoryBinder binder = new InMemoryBinder(cache);
-    Scheduler scheduler = new Scheduler(cache, () -> conf, plugins, ActionRegistry.builtin(), binder,
-        result -> writeStatus(cache, result));
+    InMemoryStatus status = new InMemoryStatus(cache);
+    Scheduler scheduler = new Scheduler(cache, () -> conf, plugins, ActionRegistry.builtin(), binder, status);
     ExplainCollector collector = explain ? new ExplainCollector() : null;
     SessionResult last = null;
     int cycles = 0;
@@ -50,7 +49,7 @@ public final class Simulator {
       cycles++;
       List<PodGroup> before = podGroupsOf(cache, last);
       last = scheduler.runOnce(collector == null ? ExplainRecorder.NONE : collector);
-      changed = !last.bindings().isEmpty() || !last.evictions().isEmpty() || finishTerminating(cache)
+      changed = !last.bindings().isEmpty() || !last.evictions().isEmpty() || status.finishTerminating()
           || !before.equals(podGroupsOf(cache, last));
     }
     if (changed) {
@@ -69,29 +68,5 @@ public final class Simulator {
       }
     }
     return r;
-  }
-
-  private static void writeStatus(ClusterCache cache, SessionResult result) {
-    for (SessionResult.PendingPod p : result.pending()) {
-      cache.nominate(p.pod().uid(), p.nominatedNode());
-    }
-    for (SessionResult.JobStatus s : result.jobs()) {
-      PodGroup pg = s.implicit() ? null : cache.podGroup(s.key());
-      if (pg != null && !s.phase().equals(pg.phase())) {
-        cache.putPodGroup(pg.withPhase(s.phase()));
-      }
-    }
-  }
-
-  /** The kubelet's part: every terminating pod is gone by the next cycle. */
-  private static boolean finishTerminating(ClusterCache cache) {
-    boolean any = false;
-    for (Pod p : cache.pods()) {
-      if (p.terminating()) {
-        cache.removePod(p.uid());
-        any = true;
-      }
-    }
-    return any;
   }
 }

@@ -45,32 +45,23 @@ public final class BinpackPlugin implements Plugin {
   private final Map<String, Integer> resourceWeights;
 
   public BinpackPlugin(Arguments args) {
-    this.weight = weight(args, WEIGHT);
+    this.weight = args.getWeight(WEIGHT, 1);
     Map<String, Integer> weights = new LinkedHashMap<>();
-    weights.put(ResourceNames.CPU_NAME, weight(args, CPU));
-    weights.put(ResourceNames.MEMORY_NAME, weight(args, MEMORY));
+    weights.put(ResourceNames.CPU_NAME, args.getWeight(CPU, 1));
+    weights.put(ResourceNames.MEMORY_NAME, args.getWeight(MEMORY, 1));
     for (String gpu : DEFAULT_GPUS) {
-      weights.put(gpu, weight(args, RESOURCES_PREFIX + gpu));
+      weights.put(gpu, args.getWeight(RESOURCES_PREFIX + gpu, 1));
     }
     for (String name : args.getString(RESOURCES, "").split(",")) {
       String r = name.trim();
       // cpu and memory have their own keys; a name listed twice keeps its one weight.
       if (!r.isEmpty() && !weights.containsKey(r)) {
-        weights.put(r, weight(args, RESOURCES_PREFIX + r));
+        weights.put(r, args.getWeight(RESOURCES_PREFIX + r, 1));
       }
     }
     this.resourceWeights = weights;
   }
 
-  /** A whole, non-negative weight, default 1; anything else is a problem and leaves 1. */
-  static int weight(Arguments args, String key) {
-    int w = args.getInt(key, 1);
-    if (w < 0) {
-      args.problem(key, "must not be negative, got " + w);
-      return 1;
-    }
-    return w;
-  }
 
   @Override
   public String name() {

@@ -3,7 +3,6 @@ package io.basalt.plugins.drf;
 import io.basalt.config.Arguments;
 import io.basalt.framework.AllocationListener;
 import io.basalt.framework.JobInfo;
-import io.basalt.framework.NodeInfo;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.Session;
 import io.basalt.framework.TaskInfo;
@@ -46,12 +45,7 @@ public final class DrfPlugin implements Plugin {
 
   @Override
   public void onSessionOpen(Session session) {
-    total = new long[ResourceNames.count()];
-    for (NodeInfo n : session.nodes()) {
-      for (int r = 0; r < total.length; r++) {
-        total[r] += n.allocatable(r);
-      }
-    }
+    total = session.clusterAllocatable();
     for (JobInfo job : session.jobs()) {
       Holding h = new Holding();
       for (TaskInfo t : job.tasks()) {

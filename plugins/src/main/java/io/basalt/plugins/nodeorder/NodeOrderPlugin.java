@@ -54,25 +54,16 @@ public final class NodeOrderPlugin implements Plugin {
   private final int balancedResource;
 
   public NodeOrderPlugin(Arguments args) {
-    this.leastRequested = weight(args, LEAST_REQUESTED_WEIGHT, 1);
-    this.mostRequested = weight(args, MOST_REQUESTED_WEIGHT, 0);
-    this.balancedResource = weight(args, BALANCED_RESOURCE_WEIGHT, 1);
-    weight(args, NODE_AFFINITY_WEIGHT, 2);
-    weight(args, POD_AFFINITY_WEIGHT, 2);
-    weight(args, TAINT_TOLERATION_WEIGHT, 3);
-    weight(args, IMAGE_LOCALITY_WEIGHT, 1);
-    weight(args, POD_TOPOLOGY_SPREAD_WEIGHT, 2);
+    this.leastRequested = args.getWeight(LEAST_REQUESTED_WEIGHT, 1);
+    this.mostRequested = args.getWeight(MOST_REQUESTED_WEIGHT, 0);
+    this.balancedResource = args.getWeight(BALANCED_RESOURCE_WEIGHT, 1);
+    args.getWeight(NODE_AFFINITY_WEIGHT, 2);
+    args.getWeight(POD_AFFINITY_WEIGHT, 2);
+    args.getWeight(TAINT_TOLERATION_WEIGHT, 3);
+    args.getWeight(IMAGE_LOCALITY_WEIGHT, 1);
+    args.getWeight(POD_TOPOLOGY_SPREAD_WEIGHT, 2);
   }
 
-  /** A whole, non-negative weight; anything else is a problem and leaves the default. */
-  static int weight(Arguments args, String key, int defaultValue) {
-    int w = args.getInt(key, defaultValue);
-    if (w < 0) {
-      args.problem(key, "must not be negative, got " + w);
-      return defaultValue;
-    }
-    return w;
-  }
 
   @Override
   public String name() {

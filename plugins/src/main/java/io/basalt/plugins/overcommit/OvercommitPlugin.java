@@ -40,11 +40,10 @@ public final class OvercommitPlugin implements Plugin {
 
   @Override
   public void onSessionOpen(Session session) {
-    long[] total = new long[ResourceNames.count()];
-    long[] used = new long[ResourceNames.count()];
+    long[] total = session.clusterAllocatable();
+    long[] used = new long[total.length];
     for (NodeInfo n : session.nodes()) {
-      for (int r = 0; r < total.length; r++) {
-        total[r] += n.allocatable(r);
+      for (int r = 0; r < used.length; r++) {
         used[r] += n.used(r);
       }
     }

@@ -2,7 +2,6 @@ package io.basalt.plugins.share;
 
 import io.basalt.framework.AllocationListener;
 import io.basalt.framework.JobInfo;
-import io.basalt.framework.NodeInfo;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.QueueInfo;
 import io.basalt.framework.Session;
@@ -28,11 +27,10 @@ public abstract class QueueSharingPlugin implements Plugin {
   @Override
   public final void onSessionOpen(Session session) {
     int slots = ResourceNames.count();
+    long[] cluster = session.clusterAllocatable();
     double[] total = new double[slots];
-    for (NodeInfo n : session.nodes()) {
-      for (int r = 0; r < slots; r++) {
-        total[r] += r == ResourceNames.PODS ? 0 : n.allocatable(r);
-      }
+    for (int r = 0; r < slots; r++) {
+      total[r] = r == ResourceNames.PODS ? 0 : cluster[r];
     }
     for (QueueInfo q : session.queues()) {
       queues.put(q.name(), new QueueShare(q.name(), Math.max(1, q.weight()), q.queue().guarantee(),

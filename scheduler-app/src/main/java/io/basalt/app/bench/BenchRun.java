@@ -11,6 +11,7 @@ import io.basalt.model.PodGroup;
 import io.basalt.model.Queue;
 import io.basalt.scheduler.Scheduler;
 import io.basalt.sim.InMemoryBinder;
+import io.basalt.sim.InMemoryStatus;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -33,6 +34,7 @@ public final class BenchRun {
   private final int batchSize;
   private final ClusterCache cache;
   private final InMemoryBinder binder;
+  private final InMemoryStatus status;
   private final Scheduler scheduler;
 
   public BenchRun(SchedulerConf conf, PluginRegistry plugins, Workload workload, int batchSize) {
@@ -43,8 +45,8 @@ public final class BenchRun {
     this.batchSize = batchSize;
     this.cache = new ClusterCache(Set.of(WorkloadGenerator.SCHEDULER_NAME), Queue.DEFAULT);
     this.binder = new InMemoryBinder(cache);
-    this.scheduler = new Scheduler(cache, () -> conf, plugins, ActionRegistry.builtin(), binder,
-        this::writeStatus);
+    this.status = new InMemoryStatus(cache);
+    this.scheduler = new Scheduler(cache, () -> conf, plugins, ActionRegistry.builtin(), binder, status);
   }
 
   /** Runs the round; peak heap is whatever the pools recorded since their last reset (see {@link #resetPeakHeap}). */
@@ -74,7 +76,7 @@ public final class BenchRun {
         cycleNanos = Arrays.copyOf(cycleNanos, cycles * 2);
       }
       cycleNanos[cycles++] = t;
-      bound = !result.bindings().isEmpty() || !result.evictions().isEmpty() || finishTerminating();
+      bound = !result.bindings().isEmpty() || !result.evictions().isEmpty() || status.finishTerminating();
     }
     long wall = System.nanoTime() - wallStart;
     return result(Arrays.copyOf(cycleNanos, cycles), wall);
@@ -87,31 +89,6 @@ public final class BenchRun {
       }
       for (Pod p : s.pods()) {
         cache.putPod(p);
-      }
-    }
-  }
-
-  /** The kubelet's part, as in the simulator: evicted pods are gone by the next cycle. */
-  private boolean finishTerminating() {
-    boolean any = false;
-    for (Pod p : cache.pods()) {
-      if (p.terminating()) {
-        cache.removePod(p.uid());
-        any = true;
-      }
-    }
-    return any;
-  }
-
-  /** As the simulator does: nominations and PodGroup phases a session decided are kept for the next cycle. */
-  private void writeStatus(SessionResult result) {
-    for (SessionResult.PendingPod p : result.pending()) {
-      cache.nominate(p.pod().uid(), p.nominatedNode());
-    }
-    for (SessionResult.JobStatus s : result.jobs()) {
-      PodGroup pg = s.implicit() ? null : cache.podGroup(s.key());
-      if (pg != null && !s.phase().equals(pg.phase())) {
-        cache.putPodGroup(pg.withPhase(s.phase()));
       }
     }
   }
