@@ -18,6 +18,9 @@ public final class BasaltMain implements Runnable {
   }
 
   public static void main(String[] args) {
+    if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
+      System.setProperty("java.util.logging.SimpleFormatter.format", "basalt: %4$s: %5$s%6$s%n");
+    }
     System.exit(run(args));
   }
 

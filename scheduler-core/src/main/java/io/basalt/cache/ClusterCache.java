@@ -2,6 +2,7 @@ package io.basalt.cache;
 
 import io.basalt.framework.ClusterSnapshot;
 import io.basalt.framework.NodeInfo;
+import io.basalt.gpu.GpuTopology;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
@@ -41,10 +42,14 @@ public final class ClusterCache {
   /** Accounting for one node; may exist before its Node object when pods arrive first. */
   private static final class CachedNode {
     Node node;
+    GpuTopology gpus;
     long[] used = new long[0];
     long[] releasing = new long[0];
     long generation;
+    final Map<String, Pod> pods = new LinkedHashMap<>();
   }
+
+  private final GpuInventory gpuInventory;
 
   /**
    * @param schedulerNames pods naming one of these are ours to schedule; all assigned pods count as used
@@ -52,6 +57,7 @@ public final class ClusterCache {
    */
   public ClusterCache(Set<String> schedulerNames, String defaultQueue) {
     this.schedulerNames = Set.copyOf(schedulerNames);
+    this.gpuInventory = new GpuInventory(this.schedulerNames);
     this.defaultQueue = defaultQueue;
   }
 
@@ -65,6 +71,7 @@ public final class ClusterCache {
       nodeOrder = null;
     }
     c.node = node;
+    c.gpus = gpuInventory.topologyOf(node);
     c.generation = ++generation;
   }
 
@@ -161,6 +168,11 @@ public final class ClusterCache {
       return;
     }
     CachedNode c = nodes.computeIfAbsent(pod.nodeName(), n -> new CachedNode());
+    if (sign > 0) {
+      c.pods.put(pod.uid(), pod);
+    } else {
+      c.pods.remove(pod.uid());
+    }
     c.used = add(c.used, pod.request(), sign);
     if (pod.terminating()) {
       c.releasing = add(c.releasing, pod.request(), sign);
@@ -197,7 +209,8 @@ public final class ClusterCache {
       CachedNode c = nodes.get(name);
       NodeInfo prev = lastCopies.get(name);
       NodeInfo copy = prev != null && prev.generation() == c.generation && !prev.touched()
-          ? prev : new NodeInfo(c.node, c.generation, c.used, c.releasing);
+          ? prev : new NodeInfo(c.node, c.generation, c.used, c.releasing, c.gpus,
+              gpuInventory.usedDevices(name, c.gpus, c.pods.values()));
       copies.put(name, copy);
       list.add(copy);
     }

@@ -34,6 +34,7 @@ final class Callbacks {
   final List<Entry<VictimSelector>> preemptable = new ArrayList<>();
   final List<Entry<VictimSelector>> reclaimable = new ArrayList<>();
   final List<Entry<BiPredicate<QueueInfo, TaskInfo>>> preemptive = new ArrayList<>();
+  final List<Entry<DeviceChooser>> deviceChoosers = new ArrayList<>();
 
   /** Lexicographic over the registered comparators; 0 when all are indifferent. */
   static <T> int compare(List<Entry<Comparator<T>>> entries, T a, T b) {

@@ -20,6 +20,8 @@ public final class NodeInfo {
   private long[] releasing;
   private long[] pipelined;
   private boolean touched;
+  private final io.basalt.gpu.GpuTopology gpus;
+  private long usedDevices;
 
   /**
    * A node with the given accounting; the arrays are copied.
@@ -27,6 +29,17 @@ public final class NodeInfo {
    * @param generation the cache's stamp for this node's state, so a snapshot copies only nodes that changed
    */
   public NodeInfo(Node node, long generation, long[] used, long[] releasing) {
+    this(node, generation, used, releasing, null, 0);
+  }
+
+  /**
+   * @param gpus the node's GPU inventory and links, or null for a node without GPUs
+   * @param usedDevices GPUs held by pods on the node, as a bit mask of indices
+   */
+  public NodeInfo(Node node, long generation, long[] used, long[] releasing, io.basalt.gpu.GpuTopology gpus,
+      long usedDevices) {
+    this.gpus = gpus;
+    this.usedDevices = usedDevices;
     this.node = node;
     this.generation = generation;
     int n = Math.max(ResourceNames.count(), Math.max(used.length, releasing.length));
@@ -67,6 +80,30 @@ public final class NodeInfo {
 
   public long pipelined(int r) {
     return r < pipelined.length ? pipelined[r] : 0;
+  }
+
+  /** The node's GPUs and their links, or null when it has none. */
+  public io.basalt.gpu.GpuTopology gpus() {
+    return gpus;
+  }
+
+  /** GPUs no pod holds, as a bit mask of indices. */
+  public long freeDevices() {
+    if (gpus == null) {
+      return 0;
+    }
+    long all = gpus.size() == 64 ? -1L : (1L << gpus.size()) - 1;
+    return all & ~usedDevices;
+  }
+
+  void takeDevices(long mask) {
+    usedDevices |= mask;
+    touched = true;
+  }
+
+  void releaseDevices(long mask) {
+    usedDevices &= ~mask;
+    touched = true;
   }
 
   /** Free now: allocatable minus used. */

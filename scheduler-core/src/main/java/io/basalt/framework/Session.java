@@ -169,6 +169,11 @@ public final class Session {
     register(p, Hook.PREEMPTIVE, callbacks.preemptive, fn);
   }
 
+  /** The plugin that picks exact GPUs; the first one registered decides. */
+  public void addDeviceChooser(Plugin p, DeviceChooser fn) {
+    register(p, null, callbacks.deviceChoosers, fn);
+  }
+
   // ---- combined answers: actions call these ----
 
   public Comparator<JobInfo> jobOrder() {
@@ -290,6 +295,17 @@ public final class Session {
   public List<TaskInfo> reclaimable(TaskInfo reclaimer, List<TaskInfo> candidates) {
     List<TaskInfo> v = Callbacks.victims(callbacks.reclaimable, reclaimer, candidates);
     return v == null ? List.of() : v;
+  }
+
+  /** The GPUs {@code task} gets on {@code node}, or null when no plugin picks devices. */
+  public io.basalt.gpu.DeviceSet chooseDevices(TaskInfo task, NodeInfo node) {
+    for (Callbacks.Entry<DeviceChooser> e : callbacks.deviceChoosers) {
+      io.basalt.gpu.DeviceSet d = e.fn().choose(task, node);
+      if (d != null) {
+        return d;
+      }
+    }
+    return null;
   }
 
   /** Every preemptive callback must agree (none registered: yes). */

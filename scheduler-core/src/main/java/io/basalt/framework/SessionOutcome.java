@@ -22,7 +22,7 @@ final class SessionOutcome {
     SessionOutcome o = new SessionOutcome(session, enqueueRejections);
     List<SessionResult.Binding> bindings = new ArrayList<>(toBind.size());
     for (TaskInfo t : toBind) {
-      bindings.add(new SessionResult.Binding(t.pod(), t.nodeName()));
+      bindings.add(new SessionResult.Binding(t.pod(), t.nodeName(), deviceAnnotations(session, t)));
       t.place(TaskStatus.BINDING, t.nodeName());
     }
     List<SessionResult.PendingPod> pending = new ArrayList<>();
@@ -68,6 +68,27 @@ final class SessionOutcome {
   }
 
 
+
+  /** {@code basalt.io/gpu-devices} (and {@code gpu-uuids} when the node reported them) for a task given GPUs. */
+  private static Map<String, String> deviceAnnotations(Session session, TaskInfo t) {
+    io.basalt.gpu.DeviceSet d = t.devices();
+    if (d.size() == 0) {
+      return Map.of();
+    }
+    NodeInfo node = session.node(t.nodeName());
+    StringBuilder uuids = new StringBuilder();
+    for (long m = d.mask(); m != 0 && node != null && node.gpus() != null; m &= m - 1) {
+      String uuid = node.gpus().device(Long.numberOfTrailingZeros(m)).uuid();
+      if (uuid.isEmpty()) {
+        uuids.setLength(0);
+        break;
+      }
+      uuids.append(uuids.length() == 0 ? "" : ",").append(uuid);
+    }
+    return uuids.length() == 0 ? Map.of(io.basalt.gpu.GpuAnnotations.DEVICES, d.format())
+        : Map.of(io.basalt.gpu.GpuAnnotations.DEVICES, d.format(), io.basalt.gpu.GpuAnnotations.UUIDS,
+            uuids.toString());
+  }
 
   /** Where the pod waits for resources to free up: pipelined there this session, or still holding its nomination. */
   private static String nominatedNode(TaskInfo t) {

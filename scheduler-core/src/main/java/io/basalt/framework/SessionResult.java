@@ -12,8 +12,12 @@ public record SessionResult(
     List<JobStatus> jobs,
     List<QueueStatus> queues) {
 
-  /** Bind {@code pod} to {@code node}. */
-  public record Binding(Pod pod, String node) {}
+  /** Bind {@code pod} to {@code node}, first adding {@code annotations} (e.g. the GPUs chosen for it). */
+  public record Binding(Pod pod, String node, java.util.Map<String, String> annotations) {
+    public Binding {
+      annotations = java.util.Map.copyOf(annotations);
+    }
+  }
 
   public record Eviction(Pod pod, String reason) {}
 

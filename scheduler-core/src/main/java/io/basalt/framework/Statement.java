@@ -11,9 +11,17 @@ import java.util.List;
 public final class Statement {
   private enum Kind { ALLOCATE, PIPELINE, EVICT }
 
-  /** One change; {@code held} is the nominated node whose reservation the task gave up by being placed. */
+  /**
+   * One change; {@code held} is the nominated node whose reservation the task gave up by being placed, and
+   * {@code devices} the GPUs it took there.
+   */
   private record Op(Kind kind, TaskInfo task, NodeInfo node, TaskStatus previous, String previousNode,
-      String reason, NodeInfo held) {}
+      String reason, NodeInfo held, io.basalt.gpu.DeviceSet devices) {
+    Op(Kind kind, TaskInfo task, NodeInfo node, TaskStatus previous, String previousNode, String reason,
+        NodeInfo held) {
+      this(kind, task, node, previous, previousNode, reason, held, io.basalt.gpu.DeviceSet.EMPTY);
+    }
+  }
 
   private final Session session;
   private final List<Op> ops = new ArrayList<>();
@@ -24,8 +32,15 @@ public final class Statement {
 
   /** Places {@code task} on {@code node}, whose idle resources must fit it. */
   public void allocate(TaskInfo task, NodeInfo node) {
-    ops.add(new Op(Kind.ALLOCATE, task, node, task.status(), task.nodeName(), null, releaseReservation(task)));
+    io.basalt.gpu.DeviceSet devices = session.chooseDevices(task, node);
+    if (devices == null) {
+      devices = io.basalt.gpu.DeviceSet.EMPTY;
+    }
+    ops.add(new Op(Kind.ALLOCATE, task, node, task.status(), task.nodeName(), null, releaseReservation(task),
+        devices));
     node.addUsed(task.request());
+    node.takeDevices(devices.mask());
+    task.setDevices(devices);
     task.place(TaskStatus.ALLOCATED, node.name());
     session.onPlaced(task, node);
   }
@@ -85,6 +100,8 @@ public final class Statement {
       switch (op.kind()) {
         case ALLOCATE -> {
           op.node().removeUsed(task.request());
+          op.node().releaseDevices(op.devices().mask());
+          task.setDevices(io.basalt.gpu.DeviceSet.EMPTY);
           session.onUnplaced(task, op.node());
         }
         case PIPELINE -> {

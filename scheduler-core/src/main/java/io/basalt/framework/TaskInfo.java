@@ -14,6 +14,7 @@ public final class TaskInfo {
   private TaskStatus status;
   private String nodeName;
   private NodeInfo reservation;
+  private io.basalt.gpu.DeviceSet devices = io.basalt.gpu.DeviceSet.EMPTY;
 
   TaskInfo(Pod pod, int priority, TaskStatus status) {
     this.pod = pod;
@@ -60,6 +61,15 @@ public final class TaskInfo {
   public String role() {
     String r = pod.taskSpec();
     return r == null ? "" : r;
+  }
+
+  /** The GPUs chosen for this task on its node this session (empty when none were chosen). */
+  public io.basalt.gpu.DeviceSet devices() {
+    return devices;
+  }
+
+  void setDevices(io.basalt.gpu.DeviceSet devices) {
+    this.devices = devices;
   }
 
   /** The node held for this pending task since an earlier preemption nominated it there, or null. */

@@ -27,7 +27,13 @@ public final class InMemoryBinder implements Binder {
       if (current == null || current.isAssigned()) {
         continue;
       }
-      cache.putPod(current.withNodeName(b.node()));
+      Pod placed = current.withNodeName(b.node());
+      if (!b.annotations().isEmpty()) {
+        java.util.Map<String, String> merged = new java.util.HashMap<>(placed.annotations());
+        merged.putAll(b.annotations());
+        placed = placed.withAnnotations(merged);
+      }
+      cache.putPod(placed);
       bound.add(b);
     }
   }

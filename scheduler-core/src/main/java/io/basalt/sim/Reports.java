@@ -12,7 +12,9 @@ final class Reports {
       List<String> warnings, int cycles, int nodes) {
     List<SimulationReport.Bound> bound = new ArrayList<>();
     for (SessionResult.Binding b : binder.bound()) {
-      bound.add(new SimulationReport.Bound(b.pod().key(), b.node(), List.of(),
+      String devices = b.annotations().get(io.basalt.gpu.GpuAnnotations.DEVICES);
+      bound.add(new SimulationReport.Bound(b.pod().key(), b.node(),
+          devices == null ? List.of() : List.of(devices.split(",")),
           explain == null ? null : explain.forPod(b.pod().key())));
     }
     List<SimulationReport.Pending> pending = new ArrayList<>();

@@ -1,0 +1,139 @@
+package io.basalt.cache;
+
+import io.basalt.gpu.DeviceSet;
+import io.basalt.gpu.GpuAnnotations;
+import io.basalt.gpu.GpuResources;
+import io.basalt.gpu.GpuTopology;
+import io.basalt.model.Node;
+import io.basalt.model.Pod;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads nodes' GPU inventories and which GPUs their pods hold. Topologies are parsed once per distinct annotation
+ * and shared between nodes, so a pool of identical nodes costs one parse and per-topology caches hit across it.
+ * Problems (no topology reported, a malformed annotation, a GPU pod placed without {@code basalt.io/gpu-devices})
+ * are logged once per node or pod, never thrown.
+ */
+final class GpuInventory {
+  private static final System.Logger LOG = System.getLogger(GpuInventory.class.getName());
+
+  private final Set<String> ours;
+  private final Map<String, GpuTopology> parsed = new HashMap<>();
+  private final Map<Integer, GpuTopology> uniform = new HashMap<>();
+  private final Set<String> warned = new HashSet<>();
+  private final Map<String, Integer> perKind = new HashMap<>();
+  /** After this many warnings of one kind, one more line says the rest are not reported. */
+  static final int WARNINGS_PER_KIND = 5;
+
+  GpuInventory(Set<String> schedulerNames) {
+    this.ours = schedulerNames;
+  }
+
+  /** The node's topology: its annotation, else uniform over its GPU count; null for a node without GPUs. */
+  GpuTopology topologyOf(Node node) {
+    long count = gpuCount(node);
+    String text = node.annotations().getOrDefault(GpuAnnotations.TOPOLOGY,
+        node.annotations().get(GpuAnnotations.METAX_DEVICES));
+    if (text != null) {
+      GpuTopology t = parsed.get(text);
+      if (t == null) {
+        try {
+          t = GpuAnnotations.topology(node.annotations());
+          parsed.put(text, t);
+        } catch (IllegalArgumentException e) {
+          warnOnce("node/" + node.name(), "node " + node.name() + ": " + e.getMessage()
+              + "; treating its GPUs as uniform");
+        }
+      }
+      if (t != null) {
+        if (count > 0 && t.size() != count) {
+          warnOnce("count/" + node.name(), "node " + node.name() + ": topology lists " + t.size()
+              + " GPUs but allocatable says " + count);
+        }
+        return t;
+      }
+    }
+    if (count <= 0) {
+      return null;
+    }
+    if (text == null) {
+      warnOnce("node/" + node.name(), "node " + node.name() + " reports no GPU topology (annotation "
+          + GpuAnnotations.TOPOLOGY + "); treating its " + count + " GPUs as uniform");
+    }
+    return uniform.computeIfAbsent((int) Math.min(count, 64), GpuTopology::uniform);
+  }
+
+  /** GPUs held by {@code pods}: their annotations, then the lowest free indices for pods without one. */
+  long usedDevices(String node, GpuTopology gpus, Collection<Pod> pods) {
+    if (gpus == null) {
+      return 0;
+    }
+    long used = 0;
+    long unannotated = 0;
+    for (Pod p : pods) {
+      if (p.isFinished()) {
+        continue;
+      }
+      String devices = p.annotations().get(GpuAnnotations.DEVICES);
+      if (devices != null) {
+        try {
+          used |= DeviceSet.parse(devices).mask();
+          continue;
+        } catch (IllegalArgumentException e) {
+          warnOnce("pod/" + p.uid(), "pod " + p.key() + ": annotation " + GpuAnnotations.DEVICES + ": "
+              + e.getMessage());
+        }
+      }
+      long want = gpuRequest(p);
+      if (want > 0) {
+        unannotated += want;
+        if (ours.contains(p.schedulerName())) {
+          continue; // placed by us without a device plugin choosing GPUs: nothing unusual
+        }
+        warnOnce("pod/" + p.uid(), "pod " + p.key() + " on node " + node + " holds " + want + " GPUs without "
+            + GpuAnnotations.DEVICES + " (placed by another scheduler?); assuming the lowest free ones");
+      }
+    }
+    for (int i = 0; i < gpus.size() && unannotated > 0; i++) {
+      if ((used & (1L << i)) == 0) {
+        used |= 1L << i;
+        unannotated--;
+      }
+    }
+    return used;
+  }
+
+  static long gpuCount(Node node) {
+    long n = 0;
+    for (String r : GpuResources.DEFAULT) {
+      n += node.allocatable().get(r);
+    }
+    return n;
+  }
+
+  static long gpuRequest(Pod pod) {
+    long n = 0;
+    for (String r : GpuResources.DEFAULT) {
+      n += pod.request().get(r);
+    }
+    return n;
+  }
+
+  /** Logs {@code message} once per key, and at most {@value #WARNINGS_PER_KIND} times per kind of problem. */
+  private void warnOnce(String key, String message) {
+    if (!warned.add(key)) {
+      return;
+    }
+    String kind = key.substring(0, key.indexOf('/'));
+    int n = perKind.merge(kind, 1, Integer::sum);
+    if (n <= WARNINGS_PER_KIND) {
+      LOG.log(System.Logger.Level.WARNING, message);
+    } else if (n == WARNINGS_PER_KIND + 1) {
+      LOG.log(System.Logger.Level.WARNING, "further warnings like the last are not reported");
+    }
+  }
+}

@@ -1,0 +1,108 @@
+package io.basalt.gpu;
+
+import java.util.List;
+
+/**
+ * A node's GPUs and how fast each pair talks, as pair scores ranked the way NVIDIA's allocator ranks link types:
+ * SYS 10, NODE 20, PHB 30, PXB 40, PIX 50, and 100 per NVLink / MetaXLink lane (NV18 = 1800). Immutable; nodes
+ * with the same inventory share one instance, so per-topology caches hit across a whole node pool.
+ */
+public final class GpuTopology {
+  /** The pair score of a uniform node, where every pair is assumed equal (no topology reported). */
+  static final int UNIFORM_SCORE = 10;
+
+  private final List<GpuDevice> devices;
+  private final int[][] scores;
+  private final boolean uniform;
+
+  GpuTopology(List<GpuDevice> devices, int[][] scores, boolean uniform) {
+    if (devices.size() > 64) {
+      throw new IllegalArgumentException(devices.size() + " GPUs on one node; at most 64 are supported");
+    }
+    this.devices = List.copyOf(devices);
+    this.scores = scores;
+    this.uniform = uniform;
+  }
+
+  /** {@code count} GPUs about which nothing is known: every pair scores the same. */
+  public static GpuTopology uniform(int count) {
+    GpuDevice[] d = new GpuDevice[count];
+    int[][] s = new int[count][count];
+    for (int i = 0; i < count; i++) {
+      d[i] = new GpuDevice(i, "", "", 0);
+      for (int j = 0; j < count; j++) {
+        s[i][j] = i == j ? 0 : UNIFORM_SCORE;
+      }
+    }
+    return new GpuTopology(List.of(d), s, true);
+  }
+
+  /**
+   * The score of one {@code nvidia-smi topo -m} link code ({@code X} for the device itself is 0).
+   *
+   * @throws IllegalArgumentException for a code that is not one of X, NV&lt;n&gt;, MX&lt;n&gt;, PIX, PXB, PHB, NODE, SYS
+   */
+  public static int pairScore(String code) {
+    String c = code == null ? "" : code.trim().toUpperCase(java.util.Locale.ROOT);
+    switch (c) {
+      case "X":
+        return 0;
+      case "SYS":
+        return 10;
+      case "NODE":
+        return 20;
+      case "PHB":
+        return 30;
+      case "PXB":
+        return 40;
+      case "PIX":
+        return 50;
+      default:
+        if ((c.startsWith("NV") || c.startsWith("MX")) && c.length() > 2) {
+          try {
+            int lanes = Integer.parseInt(c.substring(2));
+            if (lanes > 0) {
+              return 100 * lanes;
+            }
+          } catch (NumberFormatException e) {
+            // falls through to the error below
+          }
+        }
+        throw new IllegalArgumentException("unknown link code '" + code
+            + "' (expected X, NV<n>, MX<n>, PIX, PXB, PHB, NODE or SYS)");
+    }
+  }
+
+  public int size() {
+    return devices.size();
+  }
+
+  public GpuDevice device(int index) {
+    return devices.get(index);
+  }
+
+  public List<GpuDevice> devices() {
+    return devices;
+  }
+
+  /** How fast devices {@code i} and {@code j} talk (0 for a device with itself). */
+  public int score(int i, int j) {
+    return scores[i][j];
+  }
+
+  /** True when no topology was reported and all pairs are assumed equal. */
+  public boolean isUniform() {
+    return uniform;
+  }
+
+  /** The best pair score on this node, for normalising. */
+  public int maxScore() {
+    int m = 0;
+    for (int[] row : scores) {
+      for (int s : row) {
+        m = Math.max(m, s);
+      }
+    }
+    return m;
+  }
+}
