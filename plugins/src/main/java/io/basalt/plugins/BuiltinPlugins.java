@@ -8,6 +8,7 @@ import io.basalt.plugins.capacity.CapacityPlugin;
 import io.basalt.plugins.conformance.ConformancePlugin;
 import io.basalt.plugins.drf.DrfPlugin;
 import io.basalt.plugins.gang.GangPlugin;
+import io.basalt.plugins.gpuaware.GpuAwarePlugin;
 import io.basalt.plugins.nodeorder.NodeOrderPlugin;
 import io.basalt.plugins.overcommit.OvercommitPlugin;
 import io.basalt.plugins.predicates.PredicatesPlugin;
@@ -30,6 +31,7 @@ public final class BuiltinPlugins implements PluginProvider {
         Map.entry(BinpackPlugin.NAME, BinpackPlugin::new),
         Map.entry(DrfPlugin.NAME, DrfPlugin::new),
         Map.entry(ProportionPlugin.NAME, ProportionPlugin::new),
-        Map.entry(CapacityPlugin.NAME, CapacityPlugin::new));
+        Map.entry(CapacityPlugin.NAME, CapacityPlugin::new),
+        Map.entry(GpuAwarePlugin.NAME, GpuAwarePlugin::new));
   }
 }

@@ -1,0 +1,109 @@
+package io.basalt.plugins.gpuaware;
+
+import io.basalt.config.Arguments;
+import io.basalt.framework.FilterResult;
+import io.basalt.framework.NodeInfo;
+import io.basalt.framework.Plugin;
+import io.basalt.framework.Session;
+import io.basalt.framework.TaskInfo;
+import io.basalt.gpu.DeviceSet;
+import io.basalt.gpu.GpuResources;
+import io.basalt.gpu.GpuTopology;
+import io.basalt.model.ResourceNames;
+
+/**
+ * Topology-aware GPU placement (the MetaX guide's {@code gpu-aware}): picks the exact GPUs each pod gets, preferring
+ * GPUs that talk over the fastest links and leaving the node's remaining free GPUs well connected.
+ *
+ * <p>For a pod asking for k GPUs on a node with N GPUs, {@link DeviceSelector} finds the free set A maximising
+ * {@code V = S(A) - loss.weight * cut(A, R)} (pair scores: SYS 10, NODE 20, PHB 30, PXB 40, PIX 50, 100 per NVLink or
+ * MetaXLink lane). The node scores
+ * <pre>
+ *   100 * (V / 1800 + loss.weight * k * (N - k)) / (k(k-1)/2 + loss.weight * k * (N - k))   (100 when that is 0/0)
+ * </pre>
+ * times {@code weight}: V measured against an all-NV18 pair (1800), mapped from its lowest possible value (every
+ * cut pair at 1800, nothing inside) to its highest (every inside pair at 1800, nothing cut) onto 0..100. So a node
+ * whose free GPUs the pod would use up exactly scores highest, and among equal nodes the one left least fragmented
+ * wins. The chosen set is what the pod gets ({@code basalt.io/gpu-devices}).
+ *
+ * <p>Arguments: {@code weight} (1), {@code loss.weight} (0.5).
+ */
+public final class GpuAwarePlugin implements Plugin {
+  public static final String NAME = "gpu-aware";
+  static final double REFERENCE_PAIR = 1800;
+
+  private final double weight;
+  private final double lossWeight;
+  private final DeviceSelector selector;
+  private int[] gpuSlots = new int[0];
+
+  public GpuAwarePlugin(Arguments args) {
+    this.weight = args.getDouble("weight", 1);
+    this.lossWeight = args.getDouble("loss.weight", 0.5);
+    if (weight < 0) {
+      args.problem("weight", "must not be negative, got " + weight);
+    }
+    if (lossWeight < 0) {
+      args.problem("loss.weight", "must not be negative, got " + lossWeight);
+    }
+    this.selector = new DeviceSelector(Math.max(0, lossWeight));
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public void onSessionOpen(Session session) {
+    gpuSlots = GpuResources.DEFAULT.stream().mapToInt(ResourceNames::indexIfKnown).filter(i -> i >= 0).toArray();
+    session.addFilter(this, this::filter);
+    session.addScorer(this, this::score);
+    session.addDeviceChooser(this, this::choose);
+  }
+
+  private int wanted(TaskInfo task) {
+    long k = 0;
+    for (int slot : gpuSlots) {
+      k += task.request().get(slot);
+    }
+    return (int) Math.min(k, 64);
+  }
+
+  private FilterResult filter(TaskInfo task, NodeInfo node) {
+    int k = wanted(task);
+    if (k == 0 || node.gpus() == null) {
+      return FilterResult.OK;
+    }
+    int free = Long.bitCount(node.freeDevices());
+    return free >= k ? FilterResult.OK : FilterResult.unfit("Insufficient free GPU devices");
+  }
+
+  private double score(TaskInfo task, NodeInfo node) {
+    int k = wanted(task);
+    GpuTopology t = node.gpus();
+    if (k == 0 || t == null) {
+      return 0;
+    }
+    DeviceSelector.Choice c = selector.choose(t, node.freeDevices(), k);
+    return c == null ? 0 : weight * normalise(c.value(), k, t.size(), lossWeight);
+  }
+
+  static double normalise(double value, int k, int n, double lossWeight) {
+    double floor = lossWeight * k * (n - k);
+    double span = k * (k - 1) / 2.0 + floor;
+    if (span <= 0) {
+      return 100;
+    }
+    return Math.max(0, Math.min(100, 100 * (value / REFERENCE_PAIR + floor) / span));
+  }
+
+  private DeviceSet choose(TaskInfo task, NodeInfo node) {
+    int k = wanted(task);
+    if (k == 0 || node.gpus() == null) {
+      return null;
+    }
+    DeviceSelector.Choice c = selector.choose(node.gpus(), node.freeDevices(), k);
+    return c == null ? null : new DeviceSet(c.mask());
+  }
+}

@@ -1,0 +1,164 @@
+package io.basalt.plugins.gpuaware;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.basalt.framework.PluginRegistry;
+import io.basalt.framework.Session;
+import io.basalt.framework.TaskInfo;
+import io.basalt.gpu.GpuAnnotations;
+import io.basalt.testing.TestNodes;
+import io.basalt.testing.TestPods;
+import io.basalt.testing.TestSessions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiFunction;
+import org.junit.jupiter.api.Test;
+
+/** The placement examples of the GPU issue, on real sessions. */
+class GpuAwarePluginTest {
+  private static final PluginRegistry REGISTRY = PluginRegistry.of(Map.of("gpu-aware", GpuAwarePlugin::new));
+  private static final String CONF = TestSessions.singlePlugin("gpu-aware", "weight: 1\nloss.weight: 0.5");
+
+  /** An {@code n}-GPU topology annotation whose link code between i and j is {@code link(i, j)}. */
+  static String topology(int n, BiFunction<Integer, Integer, String> link) {
+    StringBuilder sb = new StringBuilder("{\"devices\":[");
+    for (int i = 0; i < n; i++) {
+      sb.append(i == 0 ? "" : ",").append("{\"index\":").append(i).append(",\"uuid\":\"GPU-").append(i)
+          .append("\",\"model\":\"NVIDIA-H100-SXM5-80GB\",\"memoryMiB\":81920}");
+    }
+    sb.append("],\"links\":[");
+    for (int i = 0; i < n; i++) {
+      List<String> row = new ArrayList<>();
+      for (int j = 0; j < n; j++) {
+        row.add("\"" + (i == j ? "X" : link.apply(i, j)) + "\"");
+      }
+      sb.append(i == 0 ? "" : ",").append("[").append(String.join(",", row)).append("]");
+    }
+    return sb.append("]}").toString();
+  }
+
+  /** NVLink pairs 0-1, 2-3, 4-5, 6-7; PCIe (PHB) otherwise. */
+  static final String PAIRS = topology(8, (i, j) -> i / 2 == j / 2 ? "NV4" : "PHB");
+
+  private static TestNodes gpuNode(String name, String topology) {
+    return TestNodes.node(name).cpu("96").memory("1Ti").gpu(8).annotation(GpuAnnotations.TOPOLOGY, topology);
+  }
+
+  private static TestPods busy(String key, String node, String devices, int gpus) {
+    return TestPods.pod(key).gpu(gpus).onNode(node).annotation(GpuAnnotations.DEVICES, devices);
+  }
+
+  private static String chosen(Session s, String pod, String node) {
+    TaskInfo t = TestSessions.task(s, pod);
+    return s.chooseDevices(t, s.node(node)).format();
+  }
+
+  @Test
+  void twoGpuPodGetsAWholeNvlinkPairNeverAStraddlingSet() {
+    Session s = TestSessions.cluster().node(gpuNode("n1", PAIRS).build())
+        .pod(busy("ns/holder", "n1", "0", 1).build())
+        .pod(TestPods.pod("ns/two").gpu(2).build())
+        .open(REGISTRY, CONF);
+    assertTrue(Set.of("2,3", "4,5", "6,7").contains(chosen(s, "ns/two", "n1")));
+  }
+
+  @Test
+  void oneGpuPodTakesTheOrphanAndKeepsPairsWhole() {
+    Session s = TestSessions.cluster().node(gpuNode("n1", PAIRS).build())
+        .pod(busy("ns/holder", "n1", "0", 1).build())
+        .pod(TestPods.pod("ns/one").gpu(1).build())
+        .open(REGISTRY, CONF);
+    assertEquals("1", chosen(s, "ns/one", "n1"));
+  }
+
+  @Test
+  void oneGpuPodPrefersTheNodeWhoseLastFreeGpuItFills() {
+    Session s = TestSessions.cluster()
+        .node(gpuNode("almost-full", PAIRS).build())
+        .node(gpuNode("empty", PAIRS).build())
+        .pod(busy("ns/holder", "almost-full", "0,2,3,4,5,6,7", 7).build())
+        .pod(TestPods.pod("ns/one").gpu(1).build())
+        .open(REGISTRY, CONF);
+    TaskInfo one = TestSessions.task(s, "ns/one");
+    double full = s.score(one, s.node("almost-full"));
+    double empty = s.score(one, s.node("empty"));
+    assertEquals(100.0, full, 1e-9, "V = 0 with nothing left free");
+    // empty: best single GPU costs 0.5 * (400 + 6 * 30) = 290: 100 * (-290/1800 + 3.5) / 3.5 = 95.397
+    assertEquals(95.397, empty, 1e-3);
+    assertTrue(full > empty);
+  }
+
+  @Test
+  void onAnNvswitchNodeOnlyFragmentationDecides() {
+    String dgx = topology(8, (i, j) -> "NV18");
+    Session s = TestSessions.cluster()
+        .node(gpuNode("busy", dgx).build())
+        .node(gpuNode("idle", dgx).build())
+        .pod(busy("ns/holder", "busy", "0,1,2,3", 4).build())
+        .pod(TestPods.pod("ns/two").gpu(2).build())
+        .open(REGISTRY, CONF);
+    TaskInfo two = TestSessions.task(s, "ns/two");
+    assertEquals("4,5", chosen(s, "ns/two", "busy"), "all sets equal: the lowest indices");
+    assertTrue(s.score(two, s.node("busy")) > s.score(two, s.node("idle")), "fill the busier node");
+  }
+
+  @Test
+  void fourGpuPodOnMetaxNodeGetsOneWholeMetaxLinkGroup() {
+    StringBuilder devices = new StringBuilder("[");
+    for (int i = 0; i < 8; i++) {
+      devices.append(i == 0 ? "" : ",").append("{\"uuid\":\"GPU-mx-").append(i)
+          .append("\",\"model\":\"MXC500\",\"totalVRam\":65536,\"linkZone\":").append(i < 4 ? 1 : 2).append("}");
+    }
+    devices.append("]");
+    Session s = TestSessions.cluster()
+        .node(TestNodes.node("mx").cpu("96").memory("1Ti").resource("metax-tech.com/gpu", "8")
+            .annotation(GpuAnnotations.METAX_DEVICES, devices.toString()).build())
+        .pod(TestPods.pod("ns/four").resource("metax-tech.com/gpu", "4").build())
+        .open(REGISTRY, CONF);
+    assertEquals("0,1,2,3", chosen(s, "ns/four", "mx"));
+  }
+
+  @Test
+  void nodeWithTooFewFreeDevicesIsFilteredOut() {
+    Session s = TestSessions.cluster().node(gpuNode("n1", PAIRS).build())
+        .pod(busy("ns/holder", "n1", "0,1,2,3,4,5,6", 7).build())
+        .pod(TestPods.pod("ns/two").gpu(2).build())
+        .open(REGISTRY, CONF);
+    assertEquals("Insufficient free GPU devices",
+        s.filter(TestSessions.task(s, "ns/two"), s.node("n1")).reason());
+  }
+
+  @Test
+  void devicesAreTakenInTheStatementAndGivenBackOnDiscard() {
+    Session s = TestSessions.cluster().node(gpuNode("n1", PAIRS).build())
+        .pod(TestPods.pod("ns/a").gpu(2).build())
+        .pod(TestPods.pod("ns/b").gpu(2).build())
+        .open(REGISTRY, CONF);
+    var stmt = s.newStatement();
+    stmt.allocate(TestSessions.task(s, "ns/a"), s.node("n1"));
+    assertEquals("0,1", TestSessions.task(s, "ns/a").devices().format());
+    assertEquals("2,3", chosen(s, "ns/b", "n1"), "a's pair is taken");
+    stmt.discard();
+    assertEquals(0xFF, s.node("n1").freeDevices());
+    assertEquals("", TestSessions.task(s, "ns/a").devices().format());
+  }
+
+  @Test
+  void greedyHeuristicStillFindsTheLinkedGroupOnALargeNode() {
+    // 32 GPUs in four NVLink groups of 8; a 16-GPU pod: C(32,16) is far past the exhaustive limit.
+    String big = topology(32, (i, j) -> i / 8 == j / 8 ? "NV18" : "SYS");
+    DeviceSelector selector = new DeviceSelector(0.5);
+    io.basalt.gpu.GpuTopology t = io.basalt.gpu.GpuAnnotations.topology(Map.of(GpuAnnotations.TOPOLOGY, big));
+    DeviceSelector.Choice c = selector.choose(t, 0xFFFF_FFFFL, 16);
+    assertEquals(16, Long.bitCount(c.mask()));
+    // Two whole groups: no SYS pair is cut inside a group.
+    for (int g = 0; g < 4; g++) {
+      long group = 0xFFL << (8 * g);
+      long inGroup = c.mask() & group;
+      assertTrue(inGroup == 0 || inGroup == group, Long.toHexString(c.mask()));
+    }
+  }
+}
