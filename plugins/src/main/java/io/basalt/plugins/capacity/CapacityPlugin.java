@@ -21,8 +21,8 @@ import java.util.Map;
  * <ul>
  *   <li>realCapability = min(capability, max(total - sum of guarantees, 0) + guarantee), and never more than the
  *       parent's realCapability;</li>
- *   <li>deserved = the queue's {@code deserved} (its guarantee when unset), at most its realCapability and its
- *       parent's deserved;</li>
+ *   <li>deserved = the queue's {@code deserved} (its guarantee when unset; a resource it leaves out has no quota),
+ *       at most its realCapability and its parent's deserved;</li>
  *   <li>allocatable while the queue and every ancestor stay within realCapability (this is where borrowing
  *       happens);</li>
  *   <li>preemptive (may reclaim) only while the queue stays within its deserved share after placing the task;</li>
@@ -46,23 +46,28 @@ public final class CapacityPlugin extends QueueSharingPlugin {
 
   @Override
   protected void divide(double[] total, Session session) {
-    double[] totalGuarantee = new double[total.length];
     for (QueueInfo q : session.queues()) {
       String parent = q.queue().parent();
       if (parent != null && !parent.isEmpty() && !parent.equals(q.name()) && queues.containsKey(parent)) {
         parents.put(q.name(), parent);
-      } else if (parent == null || parent.isEmpty() || "root".equals(parent)) {
-        // Only top-level guarantees carve the cluster; a child's guarantee is part of its parent's.
+      }
+    }
+    List<QueueInfo> order = topDown(session);
+    // Only top-level guarantees carve the cluster; a child's guarantee is part of its parent's.
+    double[] totalGuarantee = new double[total.length];
+    for (QueueInfo q : order) {
+      if (!parents.containsKey(q.name())) {
         QueueShare qs = queues.get(q.name());
         for (int i = 0; i < total.length; i++) {
           totalGuarantee[i] += qs.guarantee[i];
         }
       }
     }
-    for (QueueInfo q : topDown(session)) {
+    for (QueueInfo q : order) {
       QueueShare qs = queues.get(q.name());
       QueueShare parent = queues.get(parents.get(q.name()));
-      double[] declared = QueueShare.toArray(q.queue().deserved(), total.length, 0);
+      // A resource the queue's deserved leaves out has no quota: the queue deserves all it may hold of it.
+      double[] declared = QueueShare.toArray(q.queue().deserved(), total.length, Double.POSITIVE_INFINITY);
       for (int i = 0; i < total.length; i++) {
         double real = Math.min(qs.capability[i], Math.max(total[i] - totalGuarantee[i], 0) + qs.guarantee[i]);
         double wanted = q.queue().deserved() == null ? qs.guarantee[i] : declared[i];
@@ -80,6 +85,20 @@ public final class CapacityPlugin extends QueueSharingPlugin {
         add(subtree.get(a), qs.allocated, 1);
       }
     }
+  }
+
+  /** Only the resources the queue declares a deserved amount (or guarantee) for: the rest have no quota. */
+  @Override
+  protected io.basalt.model.ResourceVector reportedDeserved(QueueInfo queue, QueueShare share) {
+    io.basalt.model.ResourceVector all = share.deservedVector();
+    io.basalt.model.ResourceVector declared = queue.queue().deserved();
+    io.basalt.model.ResourceVector guarantee = queue.queue().guarantee();
+    long[] shown = new long[all.size()];
+    for (int i = 0; i < shown.length; i++) {
+      boolean set = (declared != null && declared.get(i) > 0) || (guarantee != null && guarantee.get(i) > 0);
+      shown[i] = set ? all.get(i) : 0;
+    }
+    return io.basalt.model.ResourceVector.of(shown);
   }
 
   /** Parents before children (a cycle or a missing parent makes a queue top-level). */

@@ -80,9 +80,14 @@ public abstract class QueueSharingPlugin implements Plugin {
     for (QueueInfo q : session.queues()) {
       QueueShare qs = queues.get(q.name());
       if (qs != null) {
-        q.reportShare(qs.deservedVector(), qs.allocatedVector(), qs.overused());
+        q.reportShare(reportedDeserved(q, qs), qs.allocatedVector(), qs.overused());
       }
     }
+  }
+
+  /** The deserved share as queue status shows it. */
+  protected ResourceVector reportedDeserved(QueueInfo queue, QueueShare share) {
+    return share.deservedVector();
   }
 
   /** The queue's accounting this session, or null; for subclasses and tests. */

@@ -29,4 +29,61 @@ class ConformancePluginTest {
     assertEquals(List.of("ml/batch"), s.preemptable(preemptor, running).stream().map(TaskInfo::key).toList());
     assertEquals(List.of("ml/batch"), s.reclaimable(preemptor, running).stream().map(TaskInfo::key).toList());
   }
+
+  private static final PluginRegistry REGISTRY = PluginRegistry.of(Map.of("conformance", ConformancePlugin::new));
+  private static final String KEY = "volcano.sh/preemptable";
+
+  private static List<String> keys(List<TaskInfo> tasks) {
+    return tasks.stream().map(TaskInfo::key).toList();
+  }
+
+  @Test
+  void preemptableFalseAsAnnotationOrLabelProtectsAPod() {
+    Session s = TestSessions.cluster()
+        .node(TestNodes.node("n1").cpu("8").build())
+        .pod(TestPods.pod("ml/annotated-false").annotation(KEY, "false").cpu("1").onNode("n1").build())
+        .pod(TestPods.pod("ml/labelled-false").label(KEY, "false").cpu("1").onNode("n1").build())
+        .pod(TestPods.pod("ml/annotated-true").annotation(KEY, "true").cpu("1").onNode("n1").build())
+        .pod(TestPods.pod("ml/labelled-true").label(KEY, "true").cpu("1").onNode("n1").build())
+        .pod(TestPods.pod("ml/unmarked").cpu("1").onNode("n1").build())
+        .pod(TestPods.pod("ml/preemptor").cpu("4").build())
+        .open(REGISTRY, TestSessions.singlePlugin("conformance", ""));
+    TaskInfo preemptor = TestSessions.task(s, "ml/preemptor");
+    List<TaskInfo> running = s.tasksOn("n1");
+    assertEquals(5, running.size());
+    // Candidate order is kept; the two "false" pods drop out, "true" and absent stay.
+    List<String> expected = List.of("ml/annotated-true", "ml/labelled-true", "ml/unmarked");
+    assertEquals(expected, keys(s.preemptable(preemptor, running)));
+    assertEquals(expected, keys(s.reclaimable(preemptor, running)));
+  }
+
+  @Test
+  void aProtectedPodIsDroppedEvenWhenItIsTheOnlyCandidate() {
+    // Each protected pod offered on its own yields no victim at all (not the candidate list unfiltered).
+    Session s = TestSessions.cluster()
+        .node(TestNodes.node("n1").cpu("8").build())
+        .pod(TestPods.pod("ml/annotated-false").annotation(KEY, "false").cpu("1").onNode("n1").build())
+        .pod(TestPods.pod("ml/labelled-false").label(KEY, "false").cpu("1").onNode("n1").build())
+        .pod(TestPods.pod("ml/preemptor").cpu("4").build())
+        .open(REGISTRY, TestSessions.singlePlugin("conformance", ""));
+    TaskInfo preemptor = TestSessions.task(s, "ml/preemptor");
+    for (String key : List.of("ml/annotated-false", "ml/labelled-false")) {
+      List<TaskInfo> only = List.of(TestSessions.task(s, key));
+      assertEquals(List.of(), keys(s.preemptable(preemptor, only)), key);
+      assertEquals(List.of(), keys(s.reclaimable(preemptor, only)), key);
+    }
+  }
+
+  @Test
+  void theMarkerOnThePreemptorDoesNotMatter() {
+    // volcano.sh/preemptable describes the victim; a preemptor marked "false" still evicts unmarked pods.
+    Session s = TestSessions.cluster()
+        .node(TestNodes.node("n1").cpu("8").build())
+        .pod(TestPods.pod("ml/unmarked").cpu("1").onNode("n1").build())
+        .pod(TestPods.pod("ml/preemptor").annotation(KEY, "false").label(KEY, "false").cpu("4").build())
+        .open(REGISTRY, TestSessions.singlePlugin("conformance", ""));
+    TaskInfo preemptor = TestSessions.task(s, "ml/preemptor");
+    assertEquals(List.of("ml/unmarked"), keys(s.preemptable(preemptor, s.tasksOn("n1"))));
+    assertEquals(List.of("ml/unmarked"), keys(s.reclaimable(preemptor, s.tasksOn("n1"))));
+  }
 }
