@@ -26,6 +26,10 @@ import io.basalt.model.ResourceNames;
  * whose free GPUs the pod would use up exactly scores highest, and among equal nodes the one left least fragmented
  * wins. The chosen set is what the pod gets ({@code basalt.io/gpu-devices}).
  *
+ * <p>A pod may narrow the GPUs it accepts with HAMi's annotations ({@code nvidia.com/use-gputype: "H100"},
+ * {@code nouse-gputype}, {@code use-gpuuuid}, {@code nouse-gpuuuid}; see {@link DeviceConstraints}); a node without
+ * enough matching free GPUs is filtered with a reason naming the annotation.
+ *
  * <p>Arguments: {@code weight} (1), {@code loss.weight} (0.5).
  */
 public final class GpuAwarePlugin implements Plugin {
@@ -36,6 +40,10 @@ public final class GpuAwarePlugin implements Plugin {
   private final double lossWeight;
   private final DeviceSelector selector;
   private int[] gpuSlots = new int[0];
+  private final java.util.List<String> domains = GpuResources.DEFAULT.stream()
+      .map(r -> r.substring(0, r.indexOf('/'))).toList();
+  private TaskInfo lastTask;
+  private DeviceConstraints lastConstraints = DeviceConstraints.NONE;
 
   public GpuAwarePlugin(Arguments args) {
     this.weight = args.getDouble("weight", 1);
@@ -75,8 +83,29 @@ public final class GpuAwarePlugin implements Plugin {
     if (k == 0 || node.gpus() == null) {
       return FilterResult.OK;
     }
-    int free = Long.bitCount(node.freeDevices());
-    return free >= k ? FilterResult.OK : FilterResult.unfit("Insufficient free GPU devices");
+    if (Long.bitCount(node.freeDevices()) < k) {
+      return FilterResult.unfit("Insufficient free GPU devices");
+    }
+    DeviceConstraints c = constraints(task);
+    if (!c.isNone() && Long.bitCount(usable(task, node)) < k) {
+      return FilterResult.unfit("node(s) had no " + k + " free GPUs matching " + c.describe());
+    }
+    return FilterResult.OK;
+  }
+
+  /** Free GPUs of {@code node} the pod accepts (its use-/nouse- annotations). */
+  private long usable(TaskInfo task, NodeInfo node) {
+    DeviceConstraints c = constraints(task);
+    return c.isNone() ? node.freeDevices() : node.freeDevices() & c.allowed(node.gpus());
+  }
+
+  /** The constraints of the task last asked about: one search asks for one task, node after node. */
+  private DeviceConstraints constraints(TaskInfo task) {
+    if (task != lastTask) {
+      lastTask = task;
+      lastConstraints = DeviceConstraints.of(task, domains);
+    }
+    return lastConstraints;
   }
 
   private double score(TaskInfo task, NodeInfo node) {
@@ -85,7 +114,7 @@ public final class GpuAwarePlugin implements Plugin {
     if (k == 0 || t == null) {
       return 0;
     }
-    DeviceSelector.Choice c = selector.choose(t, node.freeDevices(), k);
+    DeviceSelector.Choice c = selector.choose(t, usable(task, node), k);
     return c == null ? 0 : weight * normalise(c.value(), k, t.size(), lossWeight);
   }
 
@@ -103,7 +132,7 @@ public final class GpuAwarePlugin implements Plugin {
     if (k == 0 || node.gpus() == null) {
       return null;
     }
-    DeviceSelector.Choice c = selector.choose(node.gpus(), node.freeDevices(), k);
+    DeviceSelector.Choice c = selector.choose(node.gpus(), usable(task, node), k);
     return c == null ? null : new DeviceSet(c.mask());
   }
 }

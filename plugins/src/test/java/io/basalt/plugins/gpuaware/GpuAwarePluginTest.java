@@ -161,4 +161,24 @@ class GpuAwarePluginTest {
       assertTrue(inGroup == 0 || inGroup == group, Long.toHexString(c.mask()));
     }
   }
+
+  @Test
+  void chosenGpuAnnotationsNarrowTheDevicesAndNameThemselvesWhenUnmet() {
+    String a100 = topology(8, (i, j) -> "NV12").replace("NVIDIA-H100-SXM5-80GB", "NVIDIA-A100-SXM4-80GB");
+    Session s = TestSessions.cluster()
+        .node(gpuNode("h100", PAIRS).build())
+        .node(gpuNode("a100", a100).build())
+        .pod(TestPods.pod("ns/wants-a100").gpu(1).annotation("nvidia.com/use-gputype", "A100").build())
+        .pod(TestPods.pod("ns/not-gpu0").gpu(1).annotation("nvidia.com/nouse-gpuuuid", "GPU-0").build())
+        .pod(TestPods.pod("ns/wants-v100").gpu(1).annotation("nvidia.com/use-gputype", "V100").build())
+        .pod(TestPods.pod("ns/avoids-h100").gpu(1).annotation("nvidia.com/nouse-gputype", "h100").build())
+        .open(REGISTRY, CONF);
+    assertTrue(s.filter(TestSessions.task(s, "ns/wants-a100"), s.node("a100")).ok());
+    assertEquals("node(s) had no 1 free GPUs matching nvidia.com/use-gputype=a100",
+        s.filter(TestSessions.task(s, "ns/wants-a100"), s.node("h100")).reason());
+    assertTrue(!s.filter(TestSessions.task(s, "ns/avoids-h100"), s.node("h100")).ok());
+    assertTrue(s.filter(TestSessions.task(s, "ns/avoids-h100"), s.node("a100")).ok());
+    assertEquals("1", chosen(s, "ns/not-gpu0", "h100"), "GPU-0 excluded: its orphaned partner is next best");
+    assertTrue(!s.filter(TestSessions.task(s, "ns/wants-v100"), s.node("a100")).ok());
+  }
 }
