@@ -53,6 +53,7 @@ final class NodeSearch {
       return new Result(null, false, "0/0 nodes are available: no nodes in the cluster.");
     }
     ResourceVector request = task.request();
+    boolean[] skip = session.deviceManagedResources();
     ExplainRecorder explain = session.explain();
     boolean explaining = explain.enabled();
     NodeInfo nominated = task.reservation();
@@ -61,7 +62,7 @@ final class NodeSearch {
         if (explaining) {
           explain.chosen(task, nominated);
         }
-        return new Result(nominated, nominated.firstShortOfIdle(request) >= 0, null);
+        return new Result(nominated, nominated.firstShortOfIdle(request, skip) >= 0, null);
       }
       session.dropReservation(task);
     }
@@ -80,7 +81,7 @@ final class NodeSearch {
     int i = 0;
     for (; i < n && found < toFind; i++) {
       NodeInfo node = nodes.get((start + i) % n);
-      int missing = node.firstShortOfFuture(request);
+      int missing = node.firstShortOfFuture(request, skip);
       if (missing >= 0) {
         if (explaining) {
           explain.filtered(task, node, "Insufficient " + ResourceNames.name(missing));
@@ -96,7 +97,7 @@ final class NodeSearch {
       }
       found++;
       double score = session.score(task, node);
-      if (node.firstShortOfIdle(request) < 0) {
+      if (node.firstShortOfIdle(request, skip) < 0) {
         if (score > bestNowScore) {
           bestNowScore = score;
           bestNow = node;
@@ -139,7 +140,7 @@ final class NodeSearch {
         reasons.merge(verdict.reason(), 1, Integer::sum);
         continue;
       }
-      int missing = node.firstShortOfFuture(task.request());
+      int missing = node.firstShortOfFuture(task.request(), session.deviceManagedResources());
       if (missing >= 0) {
         if (shortOf == null) {
           shortOf = new int[ResourceNames.count()];

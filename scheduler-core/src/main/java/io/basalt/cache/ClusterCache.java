@@ -210,7 +210,7 @@ public final class ClusterCache {
       NodeInfo prev = lastCopies.get(name);
       NodeInfo copy = prev != null && prev.generation() == c.generation && !prev.touched()
           ? prev : new NodeInfo(c.node, c.generation, c.used, c.releasing, c.gpus,
-              gpuInventory.usedDevices(name, c.gpus, c.pods.values()));
+              gpuInventory.deviceUsage(name, c.gpus, c.pods.values()));
       copies.put(name, copy);
       list.add(copy);
     }

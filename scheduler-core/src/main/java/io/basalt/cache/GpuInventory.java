@@ -1,6 +1,8 @@
 package io.basalt.cache;
 
+import io.basalt.gpu.DeviceClaim;
 import io.basalt.gpu.DeviceSet;
+import io.basalt.gpu.DeviceUsage;
 import io.basalt.gpu.GpuAnnotations;
 import io.basalt.gpu.GpuResources;
 import io.basalt.gpu.GpuTopology;
@@ -67,12 +69,12 @@ final class GpuInventory {
     return uniform.computeIfAbsent((int) Math.min(count, 64), GpuTopology::uniform);
   }
 
-  /** GPUs held by {@code pods}: their annotations, then the lowest free indices for pods without one. */
-  long usedDevices(String node, GpuTopology gpus, Collection<Pod> pods) {
+  /** Who holds the node's GPUs: pods' annotations, then the lowest untouched GPUs for pods without one. */
+  DeviceUsage deviceUsage(String node, GpuTopology gpus, Collection<Pod> pods) {
     if (gpus == null) {
-      return 0;
+      return null;
     }
-    long used = 0;
+    DeviceUsage usage = new DeviceUsage(gpus.size());
     long unannotated = 0;
     for (Pod p : pods) {
       if (p.isFinished()) {
@@ -81,14 +83,14 @@ final class GpuInventory {
       String devices = p.annotations().get(GpuAnnotations.DEVICES);
       if (devices != null) {
         try {
-          used |= DeviceSet.parse(devices).mask();
+          usage.add(claim(p, DeviceSet.parse(devices)), 1);
           continue;
         } catch (IllegalArgumentException e) {
           warnOnce("pod/" + p.uid(), "pod " + p.key() + ": annotation " + GpuAnnotations.DEVICES + ": "
               + e.getMessage());
         }
       }
-      long want = gpuRequest(p);
+      long want = isShare(p) ? 0 : gpuRequest(p);
       if (want > 0) {
         unannotated += want;
         if (ours.contains(p.schedulerName())) {
@@ -98,13 +100,30 @@ final class GpuInventory {
             + GpuAnnotations.DEVICES + " (placed by another scheduler?); assuming the lowest free ones");
       }
     }
-    for (int i = 0; i < gpus.size() && unannotated > 0; i++) {
-      if ((used & (1L << i)) == 0) {
-        used |= 1L << i;
-        unannotated--;
-      }
+    long free = usage.untouched();
+    long assumed = 0;
+    for (long m = free; m != 0 && unannotated > 0; m &= m - 1, unannotated--) {
+      assumed |= Long.lowestOneBit(m);
     }
-    return used;
+    usage.add(DeviceClaim.whole(new DeviceSet(assumed)), 1);
+    return usage;
+  }
+
+  /** A pod asking for a slice of a GPU (MetaX sGPU, or HAMi's gpucores / gpumem) rather than whole GPUs. */
+  static boolean isShare(Pod p) {
+    return p.request().get(GpuResources.METAX_SGPU) > 0 || p.request().get(GpuResources.METAX_VCORE) > 0
+        || p.request().get(GpuResources.NVIDIA_CORES) > 0 || p.request().get(GpuResources.METAX_VMEMORY_GIB) > 0
+        || p.request().get(GpuResources.NVIDIA_MEMORY_MIB) > 0;
+  }
+
+  private static DeviceClaim claim(Pod p, DeviceSet devices) {
+    if (!isShare(p) || devices.size() != 1) {
+      return DeviceClaim.whole(devices);
+    }
+    int cores = (int) (p.request().get(GpuResources.METAX_VCORE) + p.request().get(GpuResources.NVIDIA_CORES));
+    long memory = p.request().get(GpuResources.METAX_VMEMORY_GIB) * 1024
+        + p.request().get(GpuResources.NVIDIA_MEMORY_MIB);
+    return DeviceClaim.share(Long.numberOfTrailingZeros(devices.mask()), cores, memory);
   }
 
   static long gpuCount(Node node) {

@@ -35,6 +35,7 @@ final class Callbacks {
   final List<Entry<VictimSelector>> reclaimable = new ArrayList<>();
   final List<Entry<BiPredicate<QueueInfo, TaskInfo>>> preemptive = new ArrayList<>();
   final List<Entry<DeviceChooser>> deviceChoosers = new ArrayList<>();
+  final List<Entry<java.util.Collection<String>>> deviceResources = new ArrayList<>();
 
   /** Lexicographic over the registered comparators; 0 when all are indifferent. */
   static <T> int compare(List<Entry<Comparator<T>>> entries, T a, T b) {

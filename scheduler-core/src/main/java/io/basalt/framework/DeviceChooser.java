@@ -1,12 +1,12 @@
 package io.basalt.framework;
 
-import io.basalt.gpu.DeviceSet;
+import io.basalt.gpu.DeviceClaim;
 
 /**
- * Picks the exact GPUs a task gets on the node it is being placed on. Called inside a {@link Statement}, so a
+ * Picks the exact GPUs (whole, or a share of one) a task gets on the node it is being placed on. Called inside a {@link Statement}, so a
  * discarded gang gives its members' devices back. Returns null when it has no opinion (the task wants no GPUs).
  */
 @FunctionalInterface
 public interface DeviceChooser {
-  DeviceSet choose(TaskInfo task, NodeInfo node);
+  DeviceClaim choose(TaskInfo task, NodeInfo node);
 }

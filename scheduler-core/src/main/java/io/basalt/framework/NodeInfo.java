@@ -21,7 +21,7 @@ public final class NodeInfo {
   private long[] pipelined;
   private boolean touched;
   private final io.basalt.gpu.GpuTopology gpus;
-  private long usedDevices;
+  private final io.basalt.gpu.DeviceUsage devices;
 
   /**
    * A node with the given accounting; the arrays are copied.
@@ -29,17 +29,18 @@ public final class NodeInfo {
    * @param generation the cache's stamp for this node's state, so a snapshot copies only nodes that changed
    */
   public NodeInfo(Node node, long generation, long[] used, long[] releasing) {
-    this(node, generation, used, releasing, null, 0);
+    this(node, generation, used, releasing, null, null);
   }
 
   /**
    * @param gpus the node's GPU inventory and links, or null for a node without GPUs
-   * @param usedDevices GPUs held by pods on the node, as a bit mask of indices
+   * @param devices which GPUs pods on the node hold (whole or shared); this node takes ownership
    */
   public NodeInfo(Node node, long generation, long[] used, long[] releasing, io.basalt.gpu.GpuTopology gpus,
-      long usedDevices) {
+      io.basalt.gpu.DeviceUsage devices) {
     this.gpus = gpus;
-    this.usedDevices = usedDevices;
+    this.devices = gpus == null ? null
+        : devices != null ? devices : new io.basalt.gpu.DeviceUsage(gpus.size());
     this.node = node;
     this.generation = generation;
     int n = Math.max(ResourceNames.count(), Math.max(used.length, releasing.length));
@@ -87,23 +88,21 @@ public final class NodeInfo {
     return gpus;
   }
 
-  /** GPUs no pod holds, as a bit mask of indices. */
+  /** GPUs no pod holds or shares, as a bit mask of indices. */
   public long freeDevices() {
-    if (gpus == null) {
-      return 0;
+    return devices == null ? 0 : devices.untouched();
+  }
+
+  /** Who holds the node's GPUs (null for a node without GPUs). Read-only: change it through a Statement. */
+  public io.basalt.gpu.DeviceUsage deviceUsage() {
+    return devices;
+  }
+
+  void claimDevices(io.basalt.gpu.DeviceClaim claim, int sign) {
+    if (devices != null && !claim.isEmpty()) {
+      devices.add(claim, sign);
+      touched = true;
     }
-    long all = gpus.size() == 64 ? -1L : (1L << gpus.size()) - 1;
-    return all & ~usedDevices;
-  }
-
-  void takeDevices(long mask) {
-    usedDevices |= mask;
-    touched = true;
-  }
-
-  void releaseDevices(long mask) {
-    usedDevices &= ~mask;
-    touched = true;
   }
 
   /** Free now: allocatable minus used. */
@@ -130,9 +129,14 @@ public final class NodeInfo {
 
   /** The first resource {@code request} needs more of than is idle now, or -1 when it fits. */
   public int firstShortOfIdle(ResourceVector request) {
+    return firstShortOfIdle(request, null);
+  }
+
+  /** As {@link #firstShortOfIdle(ResourceVector)}, not counting the slots {@code skip} marks. */
+  public int firstShortOfIdle(ResourceVector request, boolean[] skip) {
     for (int i = 0, n = request.size(); i < n; i++) {
       long q = request.get(i);
-      if (q > 0 && q > idle(i)) {
+      if (q > 0 && q > idle(i) && (skip == null || i >= skip.length || !skip[i])) {
         return i;
       }
     }
@@ -141,9 +145,14 @@ public final class NodeInfo {
 
   /** The first resource {@code request} needs more of than will be free, or -1 when it fits in the future. */
   public int firstShortOfFuture(ResourceVector request) {
+    return firstShortOfFuture(request, null);
+  }
+
+  /** As {@link #firstShortOfFuture(ResourceVector)}, not counting the slots {@code skip} marks. */
+  public int firstShortOfFuture(ResourceVector request, boolean[] skip) {
     for (int i = 0, n = request.size(); i < n; i++) {
       long q = request.get(i);
-      if (q > 0 && q > futureIdle(i)) {
+      if (q > 0 && q > futureIdle(i) && (skip == null || i >= skip.length || !skip[i])) {
         return i;
       }
     }

@@ -48,6 +48,7 @@ public final class Session {
   private NodeScorer[] scorerFns = new NodeScorer[0];
   private String[] scorerNames = new String[0];
   private int nextStartNode;
+  private boolean[] deviceManaged;
   private final Map<Object, String> noFit = new HashMap<>();
 
   private record Registration(PluginOption option, int tier) {}
@@ -167,6 +168,28 @@ public final class Session {
   /** May {@code queue} take resources back from other queues for this task (e.g. it stays within its share)? */
   public void addPreemptive(Plugin p, BiPredicate<QueueInfo, TaskInfo> fn) {
     register(p, Hook.PREEMPTIVE, callbacks.preemptive, fn);
+  }
+
+  /**
+   * Resources a device plugin accounts per device (GPU shares, their compute and memory): the engine's node-level
+   * fit leaves them to that plugin, since nodes often do not list them in their allocatable at all.
+   */
+  public void addDeviceResources(Plugin p, java.util.Collection<String> names) {
+    register(p, null, callbacks.deviceResources, names);
+    deviceManaged = new boolean[io.basalt.model.ResourceNames.count()];
+    for (Callbacks.Entry<java.util.Collection<String>> e : callbacks.deviceResources) {
+      for (String n : e.fn()) {
+        int slot = io.basalt.model.ResourceNames.indexIfKnown(n);
+        if (slot >= 0 && slot < deviceManaged.length) {
+          deviceManaged[slot] = true;
+        }
+      }
+    }
+  }
+
+  /** Slots the node-level fit skips (see {@link #addDeviceResources}); null when none. */
+  public boolean[] deviceManagedResources() {
+    return deviceManaged;
   }
 
   /** The plugin that picks exact GPUs; the first one registered decides. */
@@ -298,9 +321,9 @@ public final class Session {
   }
 
   /** The GPUs {@code task} gets on {@code node}, or null when no plugin picks devices. */
-  public io.basalt.gpu.DeviceSet chooseDevices(TaskInfo task, NodeInfo node) {
+  public io.basalt.gpu.DeviceClaim chooseDevices(TaskInfo task, NodeInfo node) {
     for (Callbacks.Entry<DeviceChooser> e : callbacks.deviceChoosers) {
-      io.basalt.gpu.DeviceSet d = e.fn().choose(task, node);
+      io.basalt.gpu.DeviceClaim d = e.fn().choose(task, node);
       if (d != null) {
         return d;
       }

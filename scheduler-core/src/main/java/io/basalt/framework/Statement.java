@@ -16,10 +16,10 @@ public final class Statement {
    * {@code devices} the GPUs it took there.
    */
   private record Op(Kind kind, TaskInfo task, NodeInfo node, TaskStatus previous, String previousNode,
-      String reason, NodeInfo held, io.basalt.gpu.DeviceSet devices) {
+      String reason, NodeInfo held, io.basalt.gpu.DeviceClaim devices) {
     Op(Kind kind, TaskInfo task, NodeInfo node, TaskStatus previous, String previousNode, String reason,
         NodeInfo held) {
-      this(kind, task, node, previous, previousNode, reason, held, io.basalt.gpu.DeviceSet.EMPTY);
+      this(kind, task, node, previous, previousNode, reason, held, io.basalt.gpu.DeviceClaim.NONE);
     }
   }
 
@@ -32,14 +32,14 @@ public final class Statement {
 
   /** Places {@code task} on {@code node}, whose idle resources must fit it. */
   public void allocate(TaskInfo task, NodeInfo node) {
-    io.basalt.gpu.DeviceSet devices = session.chooseDevices(task, node);
+    io.basalt.gpu.DeviceClaim devices = session.chooseDevices(task, node);
     if (devices == null) {
-      devices = io.basalt.gpu.DeviceSet.EMPTY;
+      devices = io.basalt.gpu.DeviceClaim.NONE;
     }
     ops.add(new Op(Kind.ALLOCATE, task, node, task.status(), task.nodeName(), null, releaseReservation(task),
         devices));
     node.addUsed(task.request());
-    node.takeDevices(devices.mask());
+    node.claimDevices(devices, 1);
     task.setDevices(devices);
     task.place(TaskStatus.ALLOCATED, node.name());
     session.onPlaced(task, node);
@@ -100,8 +100,8 @@ public final class Statement {
       switch (op.kind()) {
         case ALLOCATE -> {
           op.node().removeUsed(task.request());
-          op.node().releaseDevices(op.devices().mask());
-          task.setDevices(io.basalt.gpu.DeviceSet.EMPTY);
+          op.node().claimDevices(op.devices(), -1);
+          task.setDevices(io.basalt.gpu.DeviceClaim.NONE);
           session.onUnplaced(task, op.node());
         }
         case PIPELINE -> {

@@ -14,7 +14,7 @@ public final class TaskInfo {
   private TaskStatus status;
   private String nodeName;
   private NodeInfo reservation;
-  private io.basalt.gpu.DeviceSet devices = io.basalt.gpu.DeviceSet.EMPTY;
+  private io.basalt.gpu.DeviceClaim devices = io.basalt.gpu.DeviceClaim.NONE;
 
   TaskInfo(Pod pod, int priority, TaskStatus status) {
     this.pod = pod;
@@ -63,12 +63,17 @@ public final class TaskInfo {
     return r == null ? "" : r;
   }
 
-  /** The GPUs chosen for this task on its node this session (empty when none were chosen). */
+  /** The GPUs chosen for this task on its node this session. */
   public io.basalt.gpu.DeviceSet devices() {
+    return devices.devices();
+  }
+
+  /** The same, with whether it is a share and how much of the device. */
+  public io.basalt.gpu.DeviceClaim deviceClaim() {
     return devices;
   }
 
-  void setDevices(io.basalt.gpu.DeviceSet devices) {
+  void setDevices(io.basalt.gpu.DeviceClaim devices) {
     this.devices = devices;
   }
 

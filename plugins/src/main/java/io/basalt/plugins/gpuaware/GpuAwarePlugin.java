@@ -6,6 +6,7 @@ import io.basalt.framework.NodeInfo;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.Session;
 import io.basalt.framework.TaskInfo;
+import io.basalt.gpu.DeviceClaim;
 import io.basalt.gpu.DeviceSet;
 import io.basalt.gpu.GpuResources;
 import io.basalt.gpu.GpuTopology;
@@ -127,12 +128,12 @@ public final class GpuAwarePlugin implements Plugin {
     return Math.max(0, Math.min(100, 100 * (value / REFERENCE_PAIR + floor) / span));
   }
 
-  private DeviceSet choose(TaskInfo task, NodeInfo node) {
+  private DeviceClaim choose(TaskInfo task, NodeInfo node) {
     int k = wanted(task);
     if (k == 0 || node.gpus() == null) {
       return null;
     }
     DeviceSelector.Choice c = selector.choose(node.gpus(), usable(task, node), k);
-    return c == null ? null : new DeviceSet(c.mask());
+    return c == null ? null : DeviceClaim.whole(new DeviceSet(c.mask()));
   }
 }

@@ -53,7 +53,7 @@ class GpuAwarePluginTest {
 
   private static String chosen(Session s, String pod, String node) {
     TaskInfo t = TestSessions.task(s, pod);
-    return s.chooseDevices(t, s.node(node)).format();
+    return s.chooseDevices(t, s.node(node)).devices().format();
   }
 
   @Test

@@ -1,0 +1,64 @@
+package io.basalt.gpu;
+
+/**
+ * Which of a node's GPUs are held, and how much of each shared GPU: exclusive devices as a bit mask, and per device
+ * the number of sharing pods and their summed compute (percent) and memory (MiB).
+ */
+public final class DeviceUsage {
+  private final int size;
+  private long exclusive;
+  private final int[] shares;
+  private final int[] cores;
+  private final long[] memoryMiB;
+
+  public DeviceUsage(int size) {
+    this.size = size;
+    this.shares = new int[size];
+    this.cores = new int[size];
+    this.memoryMiB = new long[size];
+  }
+
+  public long exclusive() {
+    return exclusive;
+  }
+
+  public int shares(int device) {
+    return shares[device];
+  }
+
+  public int coresUsed(int device) {
+    return cores[device];
+  }
+
+  public long memoryUsedMiB(int device) {
+    return memoryMiB[device];
+  }
+
+  /** Devices nobody holds or shares: what a whole-GPU pod can take. */
+  public long untouched() {
+    long all = size == 64 ? -1L : (1L << size) - 1;
+    long shared = 0;
+    for (int i = 0; i < size; i++) {
+      if (shares[i] > 0) {
+        shared |= 1L << i;
+      }
+    }
+    return all & ~exclusive & ~shared;
+  }
+
+  /** Adds ({@code sign} 1) or removes (-1) a claim. */
+  public void add(DeviceClaim claim, int sign) {
+    if (!claim.shared()) {
+      exclusive = sign > 0 ? exclusive | claim.devices().mask() : exclusive & ~claim.devices().mask();
+      return;
+    }
+    for (long m = claim.devices().mask(); m != 0; m &= m - 1) {
+      int d = Long.numberOfTrailingZeros(m);
+      if (d < size) {
+        shares[d] += sign;
+        cores[d] += sign * claim.cores();
+        memoryMiB[d] += sign * claim.memoryMiB();
+      }
+    }
+  }
+}
