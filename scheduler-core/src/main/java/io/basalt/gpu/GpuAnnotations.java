@@ -119,9 +119,14 @@ public final class GpuAnnotations {
 
   /** The annotation value for {@code topology}, as the topology agent writes it. */
   public static String format(GpuTopology topology, List<List<String>> linkCodes) {
+    return format(topology.devices(), linkCodes);
+  }
+
+  /** The annotation value for these devices and link codes. */
+  public static String format(List<GpuDevice> gpus, List<List<String>> linkCodes) {
     JsonObject root = new JsonObject();
     JsonArray devices = new JsonArray();
-    for (GpuDevice d : topology.devices()) {
+    for (GpuDevice d : gpus) {
       JsonObject o = new JsonObject();
       o.addProperty("index", d.index());
       o.addProperty("uuid", d.uuid());

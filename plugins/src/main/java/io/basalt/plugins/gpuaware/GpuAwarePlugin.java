@@ -20,12 +20,13 @@ import io.basalt.model.ResourceNames;
  * {@code V = S(A) - loss.weight * cut(A, R)} (pair scores: SYS 10, NODE 20, PHB 30, PXB 40, PIX 50, 100 per NVLink or
  * MetaXLink lane). The node scores
  * <pre>
- *   100 * (V / 1800 + loss.weight * k * (N - k)) / (k(k-1)/2 + loss.weight * k * (N - k))   (100 when that is 0/0)
+ *   100 * (V / M + loss.weight * k * (N - k)) / (k(k-1)/2 + loss.weight * k * (N - k))   (100 when that is 0/0)
  * </pre>
- * times {@code weight}: V measured against an all-NV18 pair (1800), mapped from its lowest possible value (every
- * cut pair at 1800, nothing inside) to its highest (every inside pair at 1800, nothing cut) onto 0..100. So a node
- * whose free GPUs the pod would use up exactly scores highest, and among equal nodes the one left least fragmented
- * wins. The chosen set is what the pod gets ({@code basalt.io/gpu-devices}).
+ * times {@code weight}, where M is the node's best pair score: V is mapped from its lowest possible value on this
+ * node (every cut pair at M, nothing inside) to its highest (every inside pair at M, nothing cut) onto 0..100. So a
+ * node whose free GPUs the pod would use up exactly scores highest, a node left badly fragmented scores low, and
+ * the spread between them is wide enough to outweigh spreading scores such as nodeorder's least-requested. The
+ * chosen set is what the pod gets ({@code basalt.io/gpu-devices}).
  *
  * <p>A pod may narrow the GPUs it accepts with HAMi's annotations ({@code nvidia.com/use-gputype: "H100"},
  * {@code nouse-gputype}, {@code use-gpuuuid}, {@code nouse-gpuuuid}; see {@link DeviceConstraints}); a node without
@@ -35,7 +36,6 @@ import io.basalt.model.ResourceNames;
  */
 public final class GpuAwarePlugin implements Plugin {
   public static final String NAME = "gpu-aware";
-  static final double REFERENCE_PAIR = 1800;
 
   private final double weight;
   private final double lossWeight;
@@ -116,16 +116,17 @@ public final class GpuAwarePlugin implements Plugin {
       return 0;
     }
     DeviceSelector.Choice c = selector.choose(t, usable(task, node), k);
-    return c == null ? 0 : weight * normalise(c.value(), k, t.size(), lossWeight);
+    return c == null ? 0 : weight * normalise(c.value() / Math.max(1, t.maxScore()), k, t.size(), lossWeight);
   }
 
+  /** @param value V divided by the node's best pair score */
   static double normalise(double value, int k, int n, double lossWeight) {
     double floor = lossWeight * k * (n - k);
     double span = k * (k - 1) / 2.0 + floor;
     if (span <= 0) {
       return 100;
     }
-    return Math.max(0, Math.min(100, 100 * (value / REFERENCE_PAIR + floor) / span));
+    return Math.max(0, Math.min(100, 100 * (value + floor) / span));
   }
 
   private DeviceClaim choose(TaskInfo task, NodeInfo node) {

@@ -86,8 +86,8 @@ class GpuAwarePluginTest {
     double full = s.score(one, s.node("almost-full"));
     double empty = s.score(one, s.node("empty"));
     assertEquals(100.0, full, 1e-9, "V = 0 with nothing left free");
-    // empty: best single GPU costs 0.5 * (400 + 6 * 30) = 290: 100 * (-290/1800 + 3.5) / 3.5 = 95.397
-    assertEquals(95.397, empty, 1e-3);
+    // empty: best single GPU costs 0.5 * (400 + 6 * 30) = 290; best pair 400: 100 * (-290/400 + 3.5) / 3.5 = 79.286
+    assertEquals(79.286, empty, 1e-3);
     assertTrue(full > empty);
   }
 

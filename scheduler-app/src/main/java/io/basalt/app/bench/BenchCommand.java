@@ -74,6 +74,11 @@ public class BenchCommand implements Callable<Integer> {
       description = "GPUs requested by the workload, in percent of the cluster's (default: ${DEFAULT-VALUE}).")
   int gpuDemand;
 
+  @Option(names = "--fragmentation",
+      description = "Nodes with an NVLink-pair topology and a GPU-only mix of 1/2/4/8-GPU pods and small gangs, to "
+          + "compare GPU placement (e.g. with and without gpu-aware).")
+  boolean fragmentation;
+
   @Option(names = "--queues", defaultValue = "4",
       description = "Weight-1 queues the work is spread over (default: ${DEFAULT-VALUE}).")
   int queues;
@@ -131,11 +136,11 @@ public class BenchCommand implements Callable<Integer> {
   /** Warm-up runs (discarded), then the measured rounds; the round with the median pods/s. */
   BenchResult measure(SchedulerConf conf, PluginRegistry plugins) {
     for (int w = 0; w < warmup; w++) {
-      new BenchRun(conf, plugins, new WorkloadGenerator(nodes, seed + 1 + w, gpuDemand, queues).generate(), batch).run();
+      new BenchRun(conf, plugins, generator(seed + 1 + w).generate(), batch).run();
     }
     List<BenchResult> results = new ArrayList<>();
     for (int r = 0; r < rounds; r++) {
-      Workload workload = new WorkloadGenerator(nodes, seed, gpuDemand, queues).generate();
+      Workload workload = generator(seed).generate();
       BenchRun run = new BenchRun(conf, plugins, workload, batch);
       System.gc();
       BenchRun.resetPeakHeap();
@@ -143,6 +148,11 @@ public class BenchCommand implements Callable<Integer> {
     }
     results.sort(Comparator.comparingDouble(BenchResult::podsPerSecond));
     return results.get((results.size() - 1) / 2);
+  }
+
+  private WorkloadGenerator generator(long s) {
+    WorkloadGenerator g = new WorkloadGenerator(nodes, s, gpuDemand, queues);
+    return fragmentation ? g.fragmentationMix() : g;
   }
 
   String json(BenchResult r) throws IOException {
@@ -165,6 +175,9 @@ public class BenchCommand implements Callable<Integer> {
       w.name("cycleMaxMs").value(round(r.cycleMaxMs(), 2));
       w.name("peakHeapMiB").value(round(r.peakHeapMiB(), 1));
       w.name("gpuAllocationPercent").value(round(r.gpuAllocationPercent(), 2));
+      w.name("nodesFor8Gpus").value(r.nodesFor8Gpus());
+      w.name("multiGpuPods").value(r.multiGpuPods());
+      w.name("avgLinkQuality").value(round(r.avgLinkQuality(), 1));
       w.name("seed").value(seed);
       w.name("batch").value(batch);
       w.name("queues").value(queues);
@@ -189,6 +202,8 @@ public class BenchCommand implements Callable<Integer> {
     row(sb, "cycle p50 / p99 / max", fmt("%.2f / %.2f / %.2f ms", r.cycleP50Ms(), r.cycleP99Ms(), r.cycleMaxMs()));
     row(sb, "peak heap", fmt("%.1f MiB", r.peakHeapMiB()));
     row(sb, "GPU allocation", fmt("%.2f %%", r.gpuAllocationPercent()));
+    row(sb, "nodes free for 8 GPUs", Integer.toString(r.nodesFor8Gpus()));
+    row(sb, "multi-GPU pods / links", r.multiGpuPods() + " / " + fmt("%.1f", r.avgLinkQuality()));
     row(sb, "seed / batch / rounds", seed + " / " + batch + " / " + rounds);
     row(sb, "queues", Integer.toString(queues));
     return sb.toString();

@@ -13,6 +13,10 @@ package io.basalt.app.bench;
  * @param wallSeconds the whole round: submitting batches to the cache, cycles and bookkeeping
  * @param peakHeapMiB sum of the heap pools' peak usage during the round
  * @param gpuAllocationPercent GPUs held by bound pods at the end, of all GPUs
+ * @param nodesFor8Gpus nodes whose 8 GPUs are all free at the end: what an 8-GPU pod could still get
+ * @param multiGpuPods bound pods with two or more GPUs
+ * @param avgLinkQuality mean pair score over the GPUs of each multi-GPU pod (NV4 = 400, NODE 20, SYS 10); pods
+ *     without a device annotation are given the lowest free indices, as a device plugin would
  */
 public record BenchResult(
     int nodes,
@@ -30,4 +34,7 @@ public record BenchResult(
     double cycleP99Ms,
     double cycleMaxMs,
     double peakHeapMiB,
-    double gpuAllocationPercent) {}
+    double gpuAllocationPercent,
+    int nodesFor8Gpus,
+    int multiGpuPods,
+    double avgLinkQuality) {}

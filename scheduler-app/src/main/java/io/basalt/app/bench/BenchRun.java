@@ -94,6 +94,7 @@ public final class BenchRun {
   }
 
   private BenchResult result(long[] cycleNanos, long wallNanos) {
+    DeviceStats devices = DeviceStats.of(workload, cache, binder);
     List<Pod> pods = cache.pods();
     int boundPods = 0;
     long gpusUsed = 0;
@@ -137,7 +138,8 @@ public final class BenchRun {
         percentile(sorted, 99) / 1e6,
         (sorted.length == 0 ? 0 : sorted[sorted.length - 1]) / 1e6,
         peakHeapBytes() / (double) (1 << 20),
-        workload.totalGpus() == 0 ? 0 : 100.0 * gpusUsed / workload.totalGpus());
+        workload.totalGpus() == 0 ? 0 : 100.0 * gpusUsed / workload.totalGpus(),
+        devices.nodesFor8Gpus(), devices.multiGpuPods(), devices.avgLinkQuality());
   }
 
   /** Nearest-rank percentile of an ascending array. */

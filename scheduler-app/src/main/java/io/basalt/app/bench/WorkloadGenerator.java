@@ -46,6 +46,7 @@ public final class WorkloadGenerator {
   private final long seed;
   private final int gpuDemandPercent;
   private final int queueCount;
+  private boolean fragmentation;
 
   public WorkloadGenerator(int nodeCount, long seed, int gpuDemandPercent) {
     this(nodeCount, seed, gpuDemandPercent, 1);
@@ -64,7 +65,37 @@ public final class WorkloadGenerator {
     this.gpuDemandPercent = gpuDemandPercent;
   }
 
+  /**
+   * The fragmentation mix instead: nodes report an NVLink-pair topology (pairs 0-1, 2-3, 4-5, 6-7 at NV4, the other
+   * GPUs of the same socket at NODE, across sockets SYS) and the work is GPU-only: 60% 1-GPU, 15% 2-GPU, 10% 4-GPU,
+   * 10% 8-GPU pods and 5% gangs of 2 to 4 pods of 8 GPUs, all of one priority.
+   */
+  public WorkloadGenerator fragmentationMix() {
+    this.fragmentation = true;
+    return this;
+  }
+
+  /** The topology annotation every node gets in the fragmentation mix. */
+  static final String PAIRS_TOPOLOGY = pairsTopology();
+
+  private static String pairsTopology() {
+    List<io.basalt.gpu.GpuDevice> devices = new ArrayList<>();
+    List<List<String>> links = new ArrayList<>();
+    for (int i = 0; i < GPUS_PER_NODE; i++) {
+      devices.add(new io.basalt.gpu.GpuDevice(i, "", GPU_PRODUCT, 81_920));
+      List<String> row = new ArrayList<>();
+      for (int j = 0; j < GPUS_PER_NODE; j++) {
+        row.add(i == j ? "X" : i / 2 == j / 2 ? "NV4" : i / 4 == j / 4 ? "NODE" : "SYS");
+      }
+      links.add(row);
+    }
+    return io.basalt.gpu.GpuAnnotations.format(devices, links);
+  }
+
   public Workload generate() {
+    if (fragmentation) {
+      return generateFragmentationMix();
+    }
     List<Node> nodes = nodes();
     long totalGpus = (long) nodeCount * GPUS_PER_NODE;
     long target = totalGpus * gpuDemandPercent / 100;
@@ -94,6 +125,40 @@ public final class WorkloadGenerator {
         long milliCpu = 500L * random.nextInt(1, 9);
         long memory = GI * (1L << random.nextInt(5));
         submissions.add(single(name("cpu-", seq), request(milliCpu, memory, 0), at));
+      }
+    }
+    List<Queue> queues = new ArrayList<>();
+    for (int q = 0; q < queueCount; q++) {
+      queues.add(new Queue(queueName(q), 1, null, null, null, true, 0, null, "Open", Map.of()));
+    }
+    return new Workload(nodes, submissions, queues, totalGpus, demand);
+  }
+
+  private Workload generateFragmentationMix() {
+    List<Node> nodes = new ArrayList<>();
+    for (Node n : nodes()) {
+      nodes.add(new Node(n.name(), n.allocatable(), n.labels(),
+          Map.of(io.basalt.gpu.GpuAnnotations.TOPOLOGY, PAIRS_TOPOLOGY), n.taints(), false, true));
+    }
+    long totalGpus = (long) nodeCount * GPUS_PER_NODE;
+    long target = totalGpus * gpuDemandPercent / 100;
+    SplittableRandom random = new SplittableRandom(seed);
+    List<Workload.Submission> submissions = new ArrayList<>();
+    long demand = 0;
+    int seq = 0;
+    while (demand < target) {
+      seq++;
+      int kind = random.nextInt(100);
+      Placement at = new Placement(queueName(random.nextInt(queueCount)), 0, Instant.ofEpochSecond(EPOCH + seq));
+      int gpus = kind < 60 ? 1 : kind < 75 ? 2 : kind < 85 ? 4 : 8;
+      ResourceVector req = request(8_000L * gpus, 64 * GI * gpus, gpus);
+      if (kind < 95) {
+        submissions.add(single(name("gpu" + gpus + "-", seq), req, at));
+        demand += gpus;
+      } else {
+        int size = random.nextInt(2, 5);
+        submissions.add(gang(name("gang-", seq), size, req, at));
+        demand += 8L * size;
       }
     }
     List<Queue> queues = new ArrayList<>();
