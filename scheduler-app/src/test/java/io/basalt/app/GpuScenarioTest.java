@@ -31,4 +31,26 @@ class GpuScenarioTest {
     assertEquals(4, r.bindings().size());
     assertTrue(r.bindings().stream().allMatch(b -> b.devices().isEmpty()));
   }
+
+  private static SimulationReport.Bound placeWithGpuAware(String example) throws Exception {
+    SimulationReport r = Scenarios.run("gpu-examples/" + example,
+        ConfLoader.load(Scenarios.fixture("../config/gpu-aware.conf").normalize()), true);
+    assertEquals(1, r.bindings().size(), r.pending().toString());
+    return r.bindings().get(0);
+  }
+
+  @Test
+  void theIssuesPlacementExamplesHoldInTheSimulator() throws Exception {
+    assertTrue(Set.of(List.of("2", "3"), List.of("4", "5"), List.of("6", "7"))
+        .contains(placeWithGpuAware("pair-after-gpu0").devices()));
+    assertEquals(List.of("1"), placeWithGpuAware("orphan-first").devices());
+    SimulationReport.Bound fill = placeWithGpuAware("fill-first");
+    assertEquals("almost-full", fill.node());
+    assertEquals(100.0, fill.explain().get("almost-full").scores().get("gpu-aware"), 1e-9);
+    assertTrue(fill.explain().get("empty").scores().get("gpu-aware") < 100.0);
+    SimulationReport.Bound dgx = placeWithGpuAware("dgx");
+    assertEquals("dgx-busy", dgx.node(), "equal links: the busier node, leaving the idle one whole");
+    assertEquals(List.of("4", "5"), dgx.devices());
+    assertEquals(List.of("0", "1", "2", "3"), placeWithGpuAware("metax-group").devices());
+  }
 }
