@@ -24,6 +24,10 @@ import java.util.function.Predicate;
  * One scheduling cycle's view of the cluster: jobs, nodes and queues built from a snapshot, the plugins of every
  * tier with their callbacks, and the decisions taken so far. Actions read it and change it only through
  * {@link Statement}s; {@link #close()} turns the decisions into a {@link SessionResult}.
+ *
+ * <p>This is the whole surface plugins and actions see (one registration method and one combined answer per kind of
+ * callback), which is why it is longer than most classes; building jobs ({@code JobsBuilder}), the combination
+ * rules ({@link Callbacks}) and the result ({@code SessionOutcome}) live elsewhere.
  */
 public final class Session {
   private final SchedulerConf conf;
