@@ -1,16 +1,17 @@
 package io.basalt.app;
 
 import io.basalt.app.bench.BenchCommand;
+import io.basalt.app.topology.TopologyAgentCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code basalt} command line: simulate, validate, bench. */
+/** The {@code basalt} command line: simulate, validate, bench, topology-agent. */
 @Command(
     name = "basalt",
     mixinStandardHelpOptions = true,
     version = "basalt 0.1.0",
     description = "A GPU-aware batch scheduler for Kubernetes.",
-    subcommands = {SimulateCommand.class, ValidateCommand.class, BenchCommand.class})
+    subcommands = {SimulateCommand.class, ValidateCommand.class, BenchCommand.class, TopologyAgentCommand.class})
 public final class BasaltMain implements Runnable {
   @Override
   public void run() {

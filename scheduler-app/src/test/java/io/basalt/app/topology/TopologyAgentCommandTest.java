@@ -1,0 +1,202 @@
+package io.basalt.app.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.basalt.app.BasaltMain;
+import io.basalt.app.topology.FakeApiServer.Request;
+import io.basalt.gpu.GpuAnnotations;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code basalt topology-agent} end to end: a fake nvidia-smi script, and a local API server behind --kubeconfig. */
+@DisabledOnOs(OS.WINDOWS)
+class TopologyAgentCommandTest {
+  @TempDir
+  Path dir;
+
+  private record Run(int exit, String out, String err) {}
+
+  private static Run basalt(String... args) {
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    ByteArrayOutputStream o = new ByteArrayOutputStream();
+    ByteArrayOutputStream e = new ByteArrayOutputStream();
+    try {
+      System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+      System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
+      int exit = BasaltMain.run(args);
+      return new Run(exit, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+    } finally {
+      System.setOut(out);
+      System.setErr(err);
+    }
+  }
+
+  /**
+   * A stand-in for nvidia-smi that cats {@code topo} for the matrix and {@code csv} for anything asking to query,
+   * appending its arguments to args.log.
+   */
+  private String fakeSmi(String topo, String csv) throws IOException {
+    Path script = dir.resolve("fake-smi");
+    Files.writeString(script, String.join("\n",
+        "#!/bin/sh",
+        "echo \"$*\" >> '" + dir.resolve("args.log") + "'",
+        "case \"$*\" in",
+        "  *query*) cat '" + Captures.path(csv) + "' ;;",
+        "  *) cat '" + Captures.path(topo) + "' ;;",
+        "esac",
+        ""));
+    assertTrue(script.toFile().setExecutable(true));
+    return script.toString();
+  }
+
+  private List<String> smiCalls() throws IOException {
+    return Files.readAllLines(dir.resolve("args.log"));
+  }
+
+  @Test
+  void printWritesTheAnnotationJsonThatReadsBackToTheSameScores() throws Exception {
+    for (String machine : List.of("dgx-h100", "pcie-2socket", "nvlink-pairs-4gpu")) {
+      Run r = basalt("topology-agent", "--print", "--smi", fakeSmi(machine + "-topo.txt", machine + "-query.csv"));
+      assertEquals(0, r.exit(), r.err());
+      assertEquals("", r.err());
+      TopologyAnnotationTest.assertReadsBackAs(machine, r.out().strip());
+      assertEquals(TopologyAnnotationTest.build(machine).json() + System.lineSeparator(), r.out());
+    }
+    assertEquals(List.of("topo -m", "--query-gpu=index,uuid,name,memory.total --format=csv,noheader"),
+        smiCalls().subList(0, 2));
+  }
+
+  @Test
+  void topoAndQueryArgumentsAreConfigurable() throws Exception {
+    Run r = basalt("topology-agent", "--print", "--smi", fakeSmi("nvlink-pairs-4gpu-topo.txt",
+        "nvlink-pairs-4gpu-query.csv"), "--topo-args", "topo --matrix", "--query-args",
+        "--query-gpu=index,uuid,name,memory.total --format=csv");
+    assertEquals(0, r.exit(), r.err());
+    assertEquals(List.of("topo --matrix", "--query-gpu=index,uuid,name,memory.total --format=csv"), smiCalls());
+  }
+
+  @Test
+  void onceGetsThenPatchesAndASecondPassWritesNothing() throws Exception {
+    try (FakeApiServer server = new FakeApiServer("gpu-7")) {
+      String smi = fakeSmi("dgx-h100-topo.txt", "dgx-h100-query.csv");
+      String kubeconfig = server.kubeconfig(dir).toString();
+
+      Run first = basalt("topology-agent", "--once", "--node", "gpu-7", "--kubeconfig", kubeconfig, "--smi", smi);
+      assertEquals(0, first.exit(), first.err());
+      assertEquals("topology-agent: node gpu-7: basalt.io/gpu-topology written (8 GPUs)\n", first.out());
+      List<Request> r = server.requests();
+      assertEquals(List.of("GET", "PATCH"), r.stream().map(Request::method).toList());
+      assertTrue(r.get(1).contentType().startsWith("application/merge-patch+json"), r.get(1).contentType());
+      String json = TopologyAnnotationTest.build("dgx-h100").json();
+      assertEquals(json, server.annotation(GpuAnnotations.TOPOLOGY));
+      com.google.gson.JsonObject patch = new com.google.gson.JsonObject();
+      com.google.gson.JsonObject metadata = new com.google.gson.JsonObject();
+      com.google.gson.JsonObject annotations = new com.google.gson.JsonObject();
+      annotations.addProperty(GpuAnnotations.TOPOLOGY, json);
+      metadata.add("annotations", annotations);
+      patch.add("metadata", metadata);
+      assertEquals(patch, com.google.gson.JsonParser.parseString(r.get(1).body()));
+
+      Run second = basalt("topology-agent", "--once", "--node", "gpu-7", "--kubeconfig", kubeconfig, "--smi", smi);
+      assertEquals(0, second.exit(), second.err());
+      assertEquals("topology-agent: node gpu-7: basalt.io/gpu-topology unchanged (8 GPUs)\n", second.out());
+      assertEquals(List.of("GET", "PATCH", "GET"), server.requests().stream().map(Request::method).toList());
+    }
+  }
+
+  @Test
+  void malformedOutputExitsOneWithLineAndColumnAndTouchesNoNode() throws Exception {
+    try (FakeApiServer server = new FakeApiServer("gpu-7")) {
+      String kubeconfig = server.kubeconfig(dir).toString();
+      for (String bad : List.of("malformed-ragged-topo.txt", "malformed-unknown-code-topo.txt")) {
+        Run r = basalt("topology-agent", "--once", "--node", "gpu-7", "--kubeconfig", kubeconfig,
+            "--smi", fakeSmi(bad, "nvlink-pairs-4gpu-query.csv"));
+        assertEquals(1, r.exit(), r.err());
+        assertEquals("", r.out());
+        assertTrue(r.err().startsWith("topology-agent: output of `" + dir.resolve("fake-smi") + " topo -m`, line "),
+            r.err());
+        assertTrue(r.err().contains(", column GPU"), r.err());
+        assertTrue(r.err().strip().endsWith("; nothing written to node gpu-7"), r.err());
+      }
+      assertEquals(List.of(), server.requests());
+      Run print = basalt("topology-agent", "--print", "--smi", fakeSmi("malformed-ragged-topo.txt",
+          "nvlink-pairs-4gpu-query.csv"));
+      assertEquals(1, print.exit());
+      assertEquals("", print.out());
+    }
+  }
+
+  @Test
+  void gpuCountMismatchIsAParseError() throws Exception {
+    Run r = basalt("topology-agent", "--print", "--smi", fakeSmi("dgx-h100-topo.txt", "pcie-2socket-query.csv"));
+    assertEquals(0, r.exit(), "both list 8 GPUs");
+    r = basalt("topology-agent", "--print", "--smi", fakeSmi("dgx-h100-topo.txt", "nvlink-pairs-4gpu-query.csv"));
+    assertEquals(1, r.exit());
+    assertTrue(r.err().contains("lists 8 GPUs but `"), r.err());
+  }
+
+  @Test
+  void aFailingOrMissingSmiExitsOne() throws Exception {
+    Path failing = dir.resolve("broken-smi");
+    Files.writeString(failing, "#!/bin/sh\necho 'NVIDIA-SMI has failed because it couldn'\"'\"'t communicate with "
+        + "the NVIDIA driver.'\nexit 9\n");
+    assertTrue(failing.toFile().setExecutable(true));
+    Run r = basalt("topology-agent", "--print", "--smi", failing.toString());
+    assertEquals(1, r.exit());
+    assertEquals("topology-agent: `" + failing + " topo -m` exited with 9: NVIDIA-SMI has failed because it "
+        + "couldn't communicate with the NVIDIA driver.\n", r.err());
+
+    Run missing = basalt("topology-agent", "--print", "--smi", dir.resolve("no-such-smi").toString());
+    assertEquals(1, missing.exit());
+    assertTrue(missing.err().startsWith("topology-agent: cannot run `" + dir.resolve("no-such-smi") + " topo -m`"),
+        missing.err());
+  }
+
+  @Test
+  void aHungSmiIsKilledAfterTheTimeout() throws Exception {
+    Path hung = dir.resolve("hung-smi");
+    Files.writeString(hung, "#!/bin/sh\nexec sleep 30\n");
+    assertTrue(hung.toFile().setExecutable(true));
+    long start = System.nanoTime();
+    Run r = basalt("topology-agent", "--print", "--smi", hung.toString(), "--smi-timeout", "300ms");
+    assertEquals(1, r.exit());
+    assertTrue(r.err().contains("did not finish within"), r.err());
+    assertTrue(System.nanoTime() - start < 10_000_000_000L, "killed, not waited for");
+  }
+
+  @Test
+  void clusterErrorsExitTwo() throws Exception {
+    try (FakeApiServer server = new FakeApiServer("gpu-7")) {
+      server.fail(403);
+      Run r = basalt("topology-agent", "--once", "--node", "gpu-7", "--kubeconfig",
+          server.kubeconfig(dir).toString(), "--smi", fakeSmi("dgx-h100-topo.txt", "dgx-h100-query.csv"));
+      assertEquals(2, r.exit(), r.err());
+      assertTrue(r.err().startsWith("topology-agent: GET node gpu-7 (HTTP 403): nodes \"gpu-7\" is forbidden"),
+          r.err());
+      assertEquals(List.of("GET"), server.requests().stream().map(Request::method).toList());
+    }
+    Run noConfig = basalt("topology-agent", "--once", "--node", "gpu-7", "--kubeconfig",
+        dir.resolve("missing-kubeconfig").toString(), "--smi", fakeSmi("dgx-h100-topo.txt", "dgx-h100-query.csv"));
+    assertEquals(2, noConfig.exit(), noConfig.err());
+    assertTrue(noConfig.err().startsWith("topology-agent: cannot load the kube config"), noConfig.err());
+  }
+
+  @Test
+  void writingNeedsANodeName() throws Exception {
+    Run r = basalt("topology-agent", "--once", "--node", "", "--smi", fakeSmi("dgx-h100-topo.txt",
+        "dgx-h100-query.csv"));
+    assertEquals(2, r.exit());
+    assertTrue(r.err().contains("--node is required (or set NODE_NAME), unless --print"), r.err());
+  }
+}

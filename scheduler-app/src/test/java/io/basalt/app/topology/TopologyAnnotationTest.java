@@ -1,0 +1,69 @@
+package io.basalt.app.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.basalt.gpu.GpuAnnotations;
+import io.basalt.gpu.GpuDevice;
+import io.basalt.gpu.GpuTopology;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The annotation built from both outputs reads back, through the scheduler's reader, as what nvidia-smi said. */
+class TopologyAnnotationTest {
+  private static final String TOPO = "nvidia-smi topo -m";
+  private static final String QUERY = "nvidia-smi --query-gpu=index,uuid,name,memory.total --format=csv,noheader";
+
+  static TopologyAnnotation build(String machine) throws SmiOutputException {
+    return TopologyAnnotation.of(GpuQueryParser.parse(Captures.read(machine + "-query.csv"), QUERY),
+        TopoMatrixParser.parse(Captures.read(machine + "-topo.txt"), TOPO), TOPO, QUERY);
+  }
+
+  /** Every pair's score as GpuTopology ranks the code nvidia-smi printed, and the devices as queried. */
+  static void assertReadsBackAs(String machine, String json) throws SmiOutputException {
+    List<List<String>> codes = TopoMatrixParser.parse(Captures.read(machine + "-topo.txt"), TOPO);
+    List<GpuDevice> devices = GpuQueryParser.parse(Captures.read(machine + "-query.csv"), QUERY);
+    GpuTopology t = GpuAnnotations.topology(Map.of(GpuAnnotations.TOPOLOGY, json));
+    assertEquals(devices, t.devices());
+    for (int i = 0; i < codes.size(); i++) {
+      for (int j = 0; j < codes.size(); j++) {
+        assertEquals(GpuTopology.pairScore(codes.get(i).get(j)), t.score(i, j), machine + " " + i + "," + j);
+      }
+    }
+  }
+
+  @Test
+  void eachCaptureReadsBackToTheSameScoresAndDevices() throws Exception {
+    for (String machine : List.of("dgx-h100", "pcie-2socket", "nvlink-pairs-4gpu")) {
+      TopologyAnnotation a = build(machine);
+      assertReadsBackAs(machine, a.json());
+    }
+    GpuTopology dgx = GpuAnnotations.topology(Map.of(GpuAnnotations.TOPOLOGY, build("dgx-h100").json()));
+    assertEquals(1800, dgx.score(0, 7));
+    GpuTopology pairs = GpuAnnotations.topology(Map.of(GpuAnnotations.TOPOLOGY, build("nvlink-pairs-4gpu").json()));
+    assertEquals(1200, pairs.score(2, 3));
+    assertEquals(20, pairs.score(1, 2));
+  }
+
+  @Test
+  void theJsonIsWhatGpuAnnotationsFormatWrites() throws Exception {
+    TopologyAnnotation a = build("nvlink-pairs-4gpu");
+    assertEquals(4, a.gpus());
+    assertTrue(a.json().startsWith("{\"devices\":[{\"index\":0,\"uuid\":\"GPU-907a70c3-1012-4037-b64c-e4228c38fb29\","
+        + "\"model\":\"NVIDIA-A100-80GB-PCIe\",\"memoryMiB\":81920},"), a.json());
+    assertEquals(",\"links\":[[\"X\",\"NV12\",\"NODE\",\"NODE\"],[\"NV12\",\"X\",\"NODE\",\"NODE\"],"
+        + "[\"NODE\",\"NODE\",\"X\",\"NV12\"],[\"NODE\",\"NODE\",\"NV12\",\"X\"]]}",
+        a.json().substring(a.json().indexOf(",\"links\"")));
+  }
+
+  @Test
+  void bothOutputsMustAgreeOnTheGpuCount() {
+    SmiOutputException e = assertThrows(SmiOutputException.class, () -> TopologyAnnotation.of(
+        GpuQueryParser.parse(Captures.read("nvlink-pairs-4gpu-query.csv"), QUERY),
+        TopoMatrixParser.parse(Captures.read("dgx-h100-topo.txt"), TOPO), TOPO, QUERY));
+    assertEquals("output of `nvidia-smi topo -m`: lists 8 GPUs but `" + QUERY + "` lists 4; both must describe the "
+        + "same GPUs", e.getMessage());
+  }
+}
