@@ -6,6 +6,7 @@ import io.basalt.framework.PluginProvider;
 import io.basalt.plugins.binpack.BinpackPlugin;
 import io.basalt.plugins.capacity.CapacityPlugin;
 import io.basalt.plugins.conformance.ConformancePlugin;
+import io.basalt.plugins.deviceshare.DeviceSharePlugin;
 import io.basalt.plugins.drf.DrfPlugin;
 import io.basalt.plugins.gang.GangPlugin;
 import io.basalt.plugins.gpuaware.GpuAwarePlugin;
@@ -32,6 +33,7 @@ public final class BuiltinPlugins implements PluginProvider {
         Map.entry(DrfPlugin.NAME, DrfPlugin::new),
         Map.entry(ProportionPlugin.NAME, ProportionPlugin::new),
         Map.entry(CapacityPlugin.NAME, CapacityPlugin::new),
-        Map.entry(GpuAwarePlugin.NAME, GpuAwarePlugin::new));
+        Map.entry(GpuAwarePlugin.NAME, GpuAwarePlugin::new),
+        Map.entry(DeviceSharePlugin.NAME, DeviceSharePlugin::new));
   }
 }

@@ -111,9 +111,7 @@ final class GpuInventory {
 
   /** A pod asking for a slice of a GPU (MetaX sGPU, or HAMi's gpucores / gpumem) rather than whole GPUs. */
   static boolean isShare(Pod p) {
-    return p.request().get(GpuResources.METAX_SGPU) > 0 || p.request().get(GpuResources.METAX_VCORE) > 0
-        || p.request().get(GpuResources.NVIDIA_CORES) > 0 || p.request().get(GpuResources.METAX_VMEMORY_GIB) > 0
-        || p.request().get(GpuResources.NVIDIA_MEMORY_MIB) > 0;
+    return GpuResources.isShare(p.request());
   }
 
   private static DeviceClaim claim(Pod p, DeviceSet devices) {

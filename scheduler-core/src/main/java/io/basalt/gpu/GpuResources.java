@@ -15,4 +15,10 @@ public final class GpuResources {
   public static final String NVIDIA_MEMORY_MIB = "nvidia.com/gpumem";
 
   private GpuResources() {}
+
+  /** A request for a slice of one GPU (MetaX sGPU, or HAMi's gpucores / gpumem) rather than whole GPUs. */
+  public static boolean isShare(io.basalt.model.ResourceVector request) {
+    return request.get(METAX_SGPU) > 0 || request.get(METAX_VCORE) > 0 || request.get(NVIDIA_CORES) > 0
+        || request.get(METAX_VMEMORY_GIB) > 0 || request.get(NVIDIA_MEMORY_MIB) > 0;
+  }
 }

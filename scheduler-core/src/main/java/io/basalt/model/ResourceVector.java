@@ -127,8 +127,13 @@ public final class ResourceVector {
 
   /** The first slot whose amount exceeds {@code available}, or -1 when this fits. */
   public int firstExceeding(ResourceVector available) {
+    return firstExceeding(available, null);
+  }
+
+  /** As {@link #firstExceeding(ResourceVector)}, ignoring the slots {@code skip} marks (null: none). */
+  public int firstExceeding(ResourceVector available, boolean[] skip) {
     for (int i = 0; i < values.length; i++) {
-      if (values[i] > available.get(i)) {
+      if (values[i] > available.get(i) && (skip == null || i >= skip.length || !skip[i])) {
         return i;
       }
     }

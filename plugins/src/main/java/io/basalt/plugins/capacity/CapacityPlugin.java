@@ -128,11 +128,12 @@ public final class CapacityPlugin extends QueueSharingPlugin {
     session.addAllocatable(this, this::allocatable);
     session.addPreemptive(this, (q, task) -> {
       QueueShare qs = queues.get(q.name());
-      return qs == null || qs.fits(task.request(), qs.deserved);
+      return qs == null || qs.fits(task.request(), qs.deserved, session.deviceManagedResources());
     });
   }
 
   private boolean allocatable(QueueInfo q, TaskInfo task) {
+    boolean[] skip = session.deviceManagedResources();
     for (String name = q.name(); name != null; name = parents.get(name)) {
       QueueShare qs = queues.get(name);
       double[] held = subtree.get(name);
@@ -141,7 +142,8 @@ public final class CapacityPlugin extends QueueSharingPlugin {
       }
       for (int i = 0; i < Math.min(task.request().size(), held.length); i++) {
         long req = task.request().get(i);
-        if (i != ResourceNames.PODS && req > 0 && held[i] + req > qs.realCapability[i] + 1e-9) {
+        if (i != ResourceNames.PODS && req > 0 && held[i] + req > qs.realCapability[i] + 1e-9
+            && (skip == null || i >= skip.length || !skip[i])) {
           return false;
         }
       }

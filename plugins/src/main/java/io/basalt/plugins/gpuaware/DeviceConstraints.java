@@ -13,7 +13,7 @@ import java.util.Map;
  * {@code metax-tech.com/...}): {@code use-gputype} / {@code nouse-gputype} (comma-separated substrings of the model
  * name, case-insensitive) and {@code use-gpuuuid} / {@code nouse-gpuuuid} (exact UUIDs).
  */
-final class DeviceConstraints {
+public final class DeviceConstraints {
   static final List<String> KEYS = List.of("use-gputype", "nouse-gputype", "use-gpuuuid", "nouse-gpuuuid");
 
   /** One annotation that limits the devices, e.g. nvidia.com/use-gputype=H100,A100. */
@@ -26,7 +26,7 @@ final class DeviceConstraints {
   }
 
   /** The constraints of {@code task} for GPUs of the given resource domains; none when it sets no annotation. */
-  static DeviceConstraints of(TaskInfo task, List<String> domains) {
+  public static DeviceConstraints of(TaskInfo task, List<String> domains) {
     Map<String, String> annotations = task.pod().annotations();
     List<Rule> rules = null;
     for (String domain : domains) {
@@ -50,14 +50,14 @@ final class DeviceConstraints {
     return rules == null ? NONE : new DeviceConstraints(rules);
   }
 
-  static final DeviceConstraints NONE = new DeviceConstraints(List.of());
+  public static final DeviceConstraints NONE = new DeviceConstraints(List.of());
 
-  boolean isNone() {
+  public boolean isNone() {
     return rules.isEmpty();
   }
 
   /** The devices of {@code t} this pod accepts, as a bit mask. */
-  long allowed(GpuTopology t) {
+  public long allowed(GpuTopology t) {
     long mask = 0;
     for (int i = 0; i < t.size(); i++) {
       if (accepts(t.device(i))) {
@@ -82,7 +82,7 @@ final class DeviceConstraints {
   }
 
   /** Names the annotations, for a pending pod's reason. */
-  String describe() {
+  public String describe() {
     StringBuilder sb = new StringBuilder();
     for (Rule r : rules) {
       sb.append(sb.length() == 0 ? "" : ", ").append(r.annotation()).append('=').append(String.join(",", r.values()));

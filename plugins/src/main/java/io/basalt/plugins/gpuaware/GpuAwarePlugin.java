@@ -71,7 +71,11 @@ public final class GpuAwarePlugin implements Plugin {
     session.addDeviceChooser(this, this::choose);
   }
 
+  /** Whole GPUs the task asks for; 0 for a share pod, which deviceshare places. */
   private int wanted(TaskInfo task) {
+    if (GpuResources.isShare(task.request())) {
+      return 0;
+    }
     long k = 0;
     for (int slot : gpuSlots) {
       k += task.request().get(slot);

@@ -54,6 +54,7 @@ public final class OvercommitPlugin implements Plugin {
         inqueue = inqueue.plus(unplaced(job));
       }
     }
+    this.session = session;
     session.addJobEnqueueable(this, this::enqueueable);
     session.addJobEnqueued(this, job -> inqueue = inqueue.plus(unplaced(job)));
   }
@@ -77,13 +78,16 @@ public final class OvercommitPlugin implements Plugin {
     return ResourceVector.of(r);
   }
 
+  private Session session;
+
   private Vote enqueueable(JobInfo job) {
     ResourceVector min = job.podGroup().minResources();
     if (min == null) {
       return Vote.PERMIT;
     }
     ResourceVector wanted = inqueue.plus(min);
-    int r = wanted.firstExceeding(idle);
+    // Resources a device plugin accounts per GPU (shares) are not in nodes' allocatable: not admitted against.
+    int r = wanted.firstExceeding(idle, session.deviceManagedResources());
     if (r < 0) {
       return Vote.PERMIT;
     }

@@ -48,6 +48,6 @@ public final class ProportionPlugin extends QueueSharingPlugin {
 
   private boolean allocatable(QueueInfo q, TaskInfo task) {
     QueueShare qs = queues.get(q.name());
-    return qs == null || qs.fits(task.request(), qs.deserved);
+    return qs == null || qs.fits(task.request(), qs.deserved, session.deviceManagedResources());
   }
 }

@@ -83,7 +83,15 @@ public final class QueueShare {
 
   /** True when {@code allocated + request} stays within {@code limit} on every resource the request names. */
   public boolean fits(ResourceVector request, double[] limit) {
+    return fits(request, limit, null);
+  }
+
+  /** As {@link #fits(ResourceVector, double[])}, ignoring the slots {@code skip} marks (null: none). */
+  public boolean fits(ResourceVector request, double[] limit, boolean[] skip) {
     for (int i = 0; i < Math.min(request.size(), limit.length); i++) {
+      if (skip != null && i < skip.length && skip[i]) {
+        continue;
+      }
       if (i != ResourceNames.PODS && request.get(i) > 0 && allocated[i] + request.get(i) > limit[i] + 1e-9) {
         return false;
       }

@@ -24,8 +24,12 @@ import java.util.Map;
 public abstract class QueueSharingPlugin implements Plugin {
   protected final Map<String, QueueShare> queues = new HashMap<>();
 
+  /** The open session, for answers that depend on what other plugins registered. */
+  protected Session session;
+
   @Override
   public final void onSessionOpen(Session session) {
+    this.session = session;
     int slots = ResourceNames.count();
     long[] cluster = session.clusterAllocatable();
     double[] total = new double[slots];
@@ -134,8 +138,9 @@ public abstract class QueueSharingPlugin implements Plugin {
     if (qs == null || min == null) {
       return Vote.PERMIT;
     }
+    boolean[] skip = session.deviceManagedResources();
     for (int i = 0; i < Math.min(min.size(), qs.realCapability.length); i++) {
-      if (i == ResourceNames.PODS || min.get(i) <= 0) {
+      if (i == ResourceNames.PODS || min.get(i) <= 0 || (skip != null && i < skip.length && skip[i])) {
         continue;
       }
       double wanted = min.get(i) + qs.allocated[i] + qs.inqueue[i] - qs.elastic[i];
