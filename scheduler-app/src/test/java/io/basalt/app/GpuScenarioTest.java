@@ -53,4 +53,16 @@ class GpuScenarioTest {
     assertEquals(List.of("4", "5"), dgx.devices());
     assertEquals(List.of("0", "1", "2", "3"), placeWithGpuAware("metax-group").devices());
   }
+
+  @Test
+  void chosenGpuAnnotationsSteerPodsAndAnUnmetOneIsNamedInTheReason() throws Exception {
+    SimulationReport r = Scenarios.run("gpu-examples/chosen-gpus",
+        ConfLoader.load(Scenarios.fixture("../config/gpu-aware.conf").normalize()), false);
+    assertEquals("a100-node", r.binding("ml/wants-a100").node());
+    assertEquals("a100-node", r.binding("ml/avoids-h100").node());
+    assertEquals("h100-node", r.binding("ml/not-first-h100").node());
+    assertTrue(!r.binding("ml/not-first-h100").devices().contains("0"), "GPU-h100-0 is excluded by uuid");
+    assertEquals("0/2 nodes are available: 2 node(s) had no 1 free GPUs matching nvidia.com/use-gputype=v100.",
+        r.pendingPod("ml/wants-v100").reason());
+  }
 }
