@@ -32,7 +32,9 @@ import io.basalt.model.ResourceNames;
  * {@code nouse-gputype}, {@code use-gpuuuid}, {@code nouse-gpuuuid}; see {@link DeviceConstraints}); a node without
  * enough matching free GPUs is filtered with a reason naming the annotation.
  *
- * <p>Arguments: {@code weight} (1), {@code loss.weight} (0.5).
+ * <p>Arguments: {@code weight} (1), {@code loss.weight} (0.5), {@code gpu.resources} (the whole-GPU resource names,
+ * comma-separated; default {@code nvidia.com/gpu,metax-tech.com/gpu}; a node's GPU count for the uniform fallback
+ * still comes from these defaults).
  */
 public final class GpuAwarePlugin implements Plugin {
   public static final String NAME = "gpu-aware";
@@ -41,8 +43,8 @@ public final class GpuAwarePlugin implements Plugin {
   private final double lossWeight;
   private final DeviceSelector selector;
   private int[] gpuSlots = new int[0];
-  private final java.util.List<String> domains = GpuResources.DEFAULT.stream()
-      .map(r -> r.substring(0, r.indexOf('/'))).toList();
+  private final java.util.List<String> resources;
+  private final java.util.List<String> domains;
   private TaskInfo lastTask;
   private DeviceConstraints lastConstraints = DeviceConstraints.NONE;
 
@@ -56,6 +58,14 @@ public final class GpuAwarePlugin implements Plugin {
       args.problem("loss.weight", "must not be negative, got " + lossWeight);
     }
     this.selector = new DeviceSelector(Math.max(0, lossWeight));
+    java.util.List<String> names = new java.util.ArrayList<>();
+    for (String r : args.getString("gpu.resources", String.join(",", GpuResources.DEFAULT)).split(",")) {
+      if (!r.isBlank()) {
+        names.add(r.trim());
+      }
+    }
+    this.resources = java.util.List.copyOf(names);
+    this.domains = resources.stream().map(r -> r.contains("/") ? r.substring(0, r.indexOf('/')) : r).toList();
   }
 
   @Override
@@ -65,7 +75,7 @@ public final class GpuAwarePlugin implements Plugin {
 
   @Override
   public void onSessionOpen(Session session) {
-    gpuSlots = GpuResources.DEFAULT.stream().mapToInt(ResourceNames::indexIfKnown).filter(i -> i >= 0).toArray();
+    gpuSlots = resources.stream().mapToInt(ResourceNames::indexIfKnown).filter(i -> i >= 0).toArray();
     session.addFilter(this, this::filter);
     session.addScorer(this, this::score);
     session.addDeviceChooser(this, this::choose);
