@@ -5,4 +5,19 @@ public interface AllocationListener {
   void onAllocate(TaskInfo task);
 
   void onDeallocate(TaskInfo task);
+
+  /** A listener that calls {@code update(task, 1)} on placement and {@code update(task, -1)} on its undo. */
+  static AllocationListener of(java.util.function.ObjIntConsumer<TaskInfo> update) {
+    return new AllocationListener() {
+      @Override
+      public void onAllocate(TaskInfo task) {
+        update.accept(task, 1);
+      }
+
+      @Override
+      public void onDeallocate(TaskInfo task) {
+        update.accept(task, -1);
+      }
+    };
+  }
 }

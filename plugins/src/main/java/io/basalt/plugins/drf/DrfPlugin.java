@@ -69,17 +69,7 @@ public final class DrfPlugin implements Plugin {
     }
     session.addJobOrder(this, (a, b) -> Double.compare(share(a), share(b)));
     session.addPreemptable(this, this::victims);
-    session.addAllocationListener(this, new AllocationListener() {
-      @Override
-      public void onAllocate(TaskInfo task) {
-        update(task, 1);
-      }
-
-      @Override
-      public void onDeallocate(TaskInfo task) {
-        update(task, -1);
-      }
-    });
+    session.addAllocationListener(this, AllocationListener.of(this::update));
   }
 
   private java.util.List<TaskInfo> victims(TaskInfo preemptor, java.util.List<TaskInfo> candidates) {

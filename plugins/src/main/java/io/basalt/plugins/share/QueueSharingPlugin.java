@@ -59,17 +59,7 @@ public abstract class QueueSharingPlugin implements Plugin {
       }
     });
     session.addReclaimable(this, this::reclaimable);
-    session.addAllocationListener(this, new AllocationListener() {
-      @Override
-      public void onAllocate(TaskInfo task) {
-        update(task, 1);
-      }
-
-      @Override
-      public void onDeallocate(TaskInfo task) {
-        update(task, -1);
-      }
-    });
+    session.addAllocationListener(this, AllocationListener.of(this::update));
     register(session);
   }
 

@@ -1,0 +1,105 @@
+package io.basalt.kube.fake;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The kinds the fake API server serves. Adding a kind is one line in the static block below. Behaviour flags follow
+ * the real registries: pods answer DELETE with the deleted Pod (kubernetes pkg/registry/core/pod/storage/storage.go,
+ * {@code ReturnDeletedObject: true}); other built-ins and custom resources answer with a Success Status
+ * (apiserver registry/generic/registry/store.go {@code finalizeDelete}); custom resources reject strategic merge patch
+ * with 415 (apiextensions-apiserver only accepts json-patch and merge-patch).
+ */
+public final class Resources {
+  private static final List<ResourceType> ALL = new ArrayList<>();
+
+  /** Strategic-merge keys shared by every built-in kind (apimachinery ObjectMeta patch tags). */
+  private static final Map<String, String> META_KEYS = Map.of(
+      "metadata.ownerReferences", "uid",
+      "metadata.finalizers", Patches.PRIMITIVE_SET);
+
+  /** Pod list merge keys from k8s.io/api core/v1 types.go {@code patchMergeKey} tags. */
+  private static final Map<String, String> POD_KEYS = Map.ofEntries(
+      Map.entry("metadata.ownerReferences", "uid"),
+      Map.entry("metadata.finalizers", Patches.PRIMITIVE_SET),
+      Map.entry("spec.containers", "name"),
+      Map.entry("spec.initContainers", "name"),
+      Map.entry("spec.ephemeralContainers", "name"),
+      Map.entry("spec.containers.env", "name"),
+      Map.entry("spec.initContainers.env", "name"),
+      Map.entry("spec.containers.ports", "containerPort"),
+      Map.entry("spec.containers.volumeMounts", "mountPath"),
+      Map.entry("spec.initContainers.volumeMounts", "mountPath"),
+      Map.entry("spec.volumes", "name"),
+      Map.entry("spec.imagePullSecrets", "name"),
+      Map.entry("spec.schedulingGates", "name"),
+      Map.entry("status.conditions", "type"));
+
+  private static final Map<String, String> NODE_KEYS = Map.of(
+      "metadata.ownerReferences", "uid",
+      "metadata.finalizers", Patches.PRIMITIVE_SET,
+      "spec.taints", "key",
+      "status.conditions", "type",
+      "status.addresses", "type");
+
+  /** Pod field-selector labels (kubernetes pkg/registry/core/pod/strategy.go {@code ToSelectableFields}). */
+  private static final Set<String> POD_FIELDS = Set.of("spec.nodeName", "spec.restartPolicy", "spec.schedulerName",
+      "spec.serviceAccountName", "spec.hostNetwork", "status.phase", "status.podIP", "status.nominatedNodeName");
+
+  private static final Set<String> EVENT_FIELDS = Set.of("involvedObject.kind", "involvedObject.namespace",
+      "involvedObject.name", "involvedObject.uid", "involvedObject.apiVersion", "involvedObject.resourceVersion",
+      "involvedObject.fieldPath", "reason", "reportingComponent", "source", "type");
+
+  private static final Set<String> EVENTS_V1_FIELDS = Set.of("regarding.kind", "regarding.namespace",
+      "regarding.name", "regarding.uid", "regarding.apiVersion", "regarding.resourceVersion", "regarding.fieldPath",
+      "reason", "reportingController", "type");
+
+  public static final ResourceType PODS = register(ResourceType.builtin("", "v1", "pods", "Pod", true)
+      .statusSubresource().generation().returnsDeletedObject().mergeKeys(POD_KEYS).fields(POD_FIELDS)
+      .defaulter(PodRules::defaults));
+  public static final ResourceType NODES = register(ResourceType.builtin("", "v1", "nodes", "Node", false)
+      .statusSubresource().mergeKeys(NODE_KEYS).fields(Set.of("spec.unschedulable")));
+  public static final ResourceType NAMESPACES = register(ResourceType.builtin("", "v1", "namespaces", "Namespace",
+      false).statusSubresource().returnsDeletedObject().mergeKeys(Map.of("status.conditions", "type"))
+      .fields(Set.of("status.phase")).defaulter(PodRules::namespaceDefaults));
+  public static final ResourceType CONFIGMAPS = register(ResourceType.builtin("", "v1", "configmaps", "ConfigMap",
+      true).mergeKeys(META_KEYS));
+  public static final ResourceType EVENTS = register(ResourceType.builtin("", "v1", "events", "Event", true)
+      .mergeKeys(META_KEYS).fields(EVENT_FIELDS));
+  public static final ResourceType EVENTS_V1 = register(ResourceType.builtin("events.k8s.io", "v1", "events", "Event",
+      true).mergeKeys(META_KEYS).fields(EVENTS_V1_FIELDS));
+  public static final ResourceType PRIORITY_CLASSES = register(ResourceType.builtin("scheduling.k8s.io", "v1",
+      "priorityclasses", "PriorityClass", false).mergeKeys(META_KEYS));
+  public static final ResourceType LEASES = register(ResourceType.builtin("coordination.k8s.io", "v1", "leases",
+      "Lease", true).mergeKeys(META_KEYS));
+  public static final ResourceType PODGROUPS = register(ResourceType.custom("scheduling.volcano.sh", "v1beta1",
+      "podgroups", "PodGroup", true).statusSubresource());
+  public static final ResourceType QUEUES = register(ResourceType.custom("scheduling.volcano.sh", "v1beta1",
+      "queues", "Queue", false).statusSubresource());
+
+  private Resources() {
+  }
+
+  private static ResourceType register(ResourceType type) {
+    ALL.add(type);
+    return type;
+  }
+
+  public static List<ResourceType> all() {
+    return List.copyOf(ALL);
+  }
+
+  static Optional<ResourceType> find(String group, String version, String plural) {
+    return ALL.stream()
+        .filter(t -> t.group().equals(group) && t.version().equals(version) && t.plural().equals(plural))
+        .findFirst();
+  }
+
+  /** The kind an object's apiVersion and kind name, as a client sends them. */
+  public static Optional<ResourceType> forKind(String apiVersion, String kind) {
+    return ALL.stream().filter(t -> t.apiVersion().equals(apiVersion) && t.kind().equals(kind)).findFirst();
+  }
+}
