@@ -1,0 +1,121 @@
+package io.basalt.kube.live;
+
+import io.basalt.framework.SessionResult;
+import io.basalt.kube.volcano.V1beta1PodGroup;
+import io.kubernetes.client.custom.V1Patch;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.CustomObjectsApi;
+import io.kubernetes.client.util.PatchUtils;
+import io.basalt.scheduler.StatusSink;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Writes back what a session decided, as users know it from kube-scheduler and Volcano: a pending pod gets condition
+ * {@code PodScheduled=False}, reason {@code Unschedulable}, with the reason as message (so Cluster Autoscaler and
+ * Karpenter react), and a PodGroup its {@code status.phase}. Writes happen on one background thread, and only when
+ * the value changed since the last write, so status never dominates API traffic.
+ *
+ * <p>Not written yet: Events, PodGroup conditions and counts, Queue status.
+ */
+public final class StatusWriter implements StatusSink, AutoCloseable {
+  private static final System.Logger LOG = System.getLogger(StatusWriter.class.getName());
+
+  private final ApiClient client;
+  private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "basalt-status");
+    t.setDaemon(true);
+    return t;
+  });
+  private final Map<String, String> lastReason = new HashMap<>();
+  private final Map<String, String> lastPhase = new HashMap<>();
+
+  public StatusWriter(ApiClient client) {
+    this.client = client;
+  }
+
+  @Override
+  public synchronized void update(SessionResult result) {
+    Map<String, SessionResult.PendingPod> pods = new HashMap<>();
+    for (SessionResult.PendingPod p : result.pending()) {
+      if (!p.reason().equals(lastReason.put(p.pod().uid(), p.reason()))) {
+        pods.put(p.pod().uid(), p);
+      }
+    }
+    Map<String, String> phases = new HashMap<>();
+    for (SessionResult.JobStatus j : result.jobs()) {
+      if (!j.implicit() && !j.phase().equals(lastPhase.put(j.key(), j.phase()))) {
+        phases.put(j.key(), j.phase());
+      }
+    }
+    if (!pods.isEmpty() || !phases.isEmpty()) {
+      writer.execute(() -> write(pods, phases));
+    }
+  }
+
+  private void write(Map<String, SessionResult.PendingPod> pods, Map<String, String> phases) {
+    CoreV1Api core = new CoreV1Api(client);
+    String now = OffsetDateTime.now(ZoneOffset.UTC).withNano(0).toString();
+    for (SessionResult.PendingPod p : pods.values()) {
+      String body = "{\"status\":{\"conditions\":[{\"type\":\"PodScheduled\",\"status\":\"False\","
+          + "\"reason\":\"Unschedulable\",\"message\":" + quote(p.reason()) + ",\"lastTransitionTime\":\""
+          + now + "\"}]}}";
+      try {
+        PatchUtils.patch(io.kubernetes.client.openapi.models.V1Pod.class,
+            () -> core.patchNamespacedPodStatus(p.pod().name(), p.pod().namespace(), new V1Patch(body))
+                .buildCall(null),
+            V1Patch.PATCH_FORMAT_STRATEGIC_MERGE_PATCH, client);
+      } catch (ApiException e) {
+        forget(lastReason, p.pod().uid());
+        LOG.log(System.Logger.Level.WARNING, "pod " + p.pod().key() + ": status not written: HTTP " + e.getCode());
+      }
+    }
+    CustomObjectsApi custom = new CustomObjectsApi(client);
+    for (Map.Entry<String, String> e : phases.entrySet()) {
+      String[] key = e.getKey().split("/", 2);
+      String body = "{\"status\":{\"phase\":" + quote(e.getValue()) + "}}";
+      try {
+        try {
+          PatchUtils.patch(Object.class,
+              () -> custom.patchNamespacedCustomObjectStatus(V1beta1PodGroup.GROUP, V1beta1PodGroup.VERSION, key[0],
+                  V1beta1PodGroup.PLURAL, key[1], new V1Patch(body)).buildCall(null),
+              V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+        } catch (ApiException noSubresource) {
+          if (noSubresource.getCode() != 404) {
+            throw noSubresource;
+          }
+          // Volcano's own PodGroup CRD has no status subresource: there the status is written on the object.
+          PatchUtils.patch(Object.class,
+              () -> custom.patchNamespacedCustomObject(V1beta1PodGroup.GROUP, V1beta1PodGroup.VERSION, key[0],
+                  V1beta1PodGroup.PLURAL, key[1], new V1Patch(body)).buildCall(null),
+              V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+        }
+      } catch (ApiException ex) {
+        forget(lastPhase, e.getKey());
+        LOG.log(System.Logger.Level.WARNING, "PodGroup " + e.getKey() + ": phase not written: HTTP " + ex.getCode());
+      }
+    }
+  }
+
+  private synchronized void forget(Map<String, String> last, String key) {
+    last.remove(key);
+  }
+
+  private static String quote(String s) {
+    return new com.google.gson.JsonPrimitive(s).toString();
+  }
+
+  /** Finishes pending writes, waiting up to ten seconds. */
+  @Override
+  public void close() throws InterruptedException {
+    writer.shutdown();
+    writer.awaitTermination(10, TimeUnit.SECONDS);
+  }
+}

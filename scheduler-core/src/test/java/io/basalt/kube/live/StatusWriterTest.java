@@ -1,0 +1,70 @@
+package io.basalt.kube.live;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import io.basalt.framework.SessionResult;
+import io.basalt.kube.fake.Await;
+import io.basalt.kube.fake.FakeApiServer;
+import io.basalt.kube.fake.Resources;
+import io.basalt.model.Pod;
+import io.basalt.testing.TestPods;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class StatusWriterTest {
+  private static SessionResult pending(Pod pod, String reason, String groupPhase) {
+    return new SessionResult(List.of(), List.of(), List.of(new SessionResult.PendingPod(pod, reason, null)),
+        groupPhase == null ? List.of()
+            : List.of(new SessionResult.JobStatus("ml/g", false, groupPhase, 2, 0, List.of())),
+        List.of());
+  }
+
+  @Test
+  void pendingPodsGetAnUnschedulableConditionWrittenOnlyWhenItChanges() throws Exception {
+    try (FakeApiServer server = FakeApiServer.start()) {
+      server.seed("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"namespace\":\"ml\"},"
+          + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"x\"}]}}");
+      server.seed("{\"apiVersion\":\"scheduling.volcano.sh/v1beta1\",\"kind\":\"PodGroup\","
+          + "\"metadata\":{\"name\":\"g\",\"namespace\":\"ml\"},\"spec\":{\"minMember\":2}}");
+      StatusWriter writer = new StatusWriter(server.apiClient());
+      Pod pod = TestPods.pod("ml/p").build();
+      String reason = "0/2 nodes are available: 2 Insufficient nvidia.com/gpu.";
+      writer.update(pending(pod, reason, "Inqueue"));
+      writer.update(pending(pod, reason, "Inqueue"));
+      writer.close();
+      JsonObject stored = server.get(Resources.PODS, "ml", "p");
+      JsonArray conditions = stored.getAsJsonObject("status").getAsJsonArray("conditions");
+      JsonObject scheduled = conditions.get(0).getAsJsonObject();
+      assertEquals("PodScheduled", scheduled.get("type").getAsString());
+      assertEquals("False", scheduled.get("status").getAsString());
+      assertEquals("Unschedulable", scheduled.get("reason").getAsString());
+      assertEquals(reason, scheduled.get("message").getAsString());
+      assertEquals(1, server.requests("PATCH", ".*/pods/p/status").size(), "written once, not every cycle");
+      assertEquals("application/strategic-merge-patch+json",
+          server.requests("PATCH", ".*/pods/p/status").get(0).contentType());
+      assertEquals("Inqueue", server.get(Resources.PODGROUPS, "ml", "g").getAsJsonObject("status")
+          .get("phase").getAsString());
+    }
+  }
+
+  @Test
+  void aFailedWriteIsRetriedAtTheNextChange() throws Exception {
+    try (FakeApiServer server = FakeApiServer.start()) {
+      server.seed("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"namespace\":\"ml\"},"
+          + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"x\"}]}}");
+      server.faults().failNext(1, 500, "PATCH", ".*/pods/p/status");
+      StatusWriter writer = new StatusWriter(server.apiClient());
+      Pod pod = TestPods.pod("ml/p").build();
+      writer.update(pending(pod, "first", null));
+      Await.until("the first write", Duration.ofSeconds(5),
+          () -> server.requests("PATCH", ".*/pods/p/status").size() == 1);
+      writer.update(pending(pod, "first", null));
+      writer.close();
+      assertTrue(server.requests("PATCH", ".*/pods/p/status").size() >= 2, "the failed write is tried again");
+    }
+  }
+}
