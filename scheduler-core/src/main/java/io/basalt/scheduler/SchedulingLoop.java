@@ -1,0 +1,53 @@
+package io.basalt.scheduler;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Runs {@link Scheduler#runOnce()} every period until stopped. A cycle that throws is logged and the loop goes on:
+ * one bad object or a transient API error must never stop scheduling.
+ */
+public final class SchedulingLoop implements Runnable {
+  private static final System.Logger LOG = System.getLogger(SchedulingLoop.class.getName());
+
+  private final Scheduler scheduler;
+  private final Duration period;
+  private final AtomicBoolean running = new AtomicBoolean(true);
+  private volatile long cycles;
+
+  public SchedulingLoop(Scheduler scheduler, Duration period) {
+    this.scheduler = scheduler;
+    this.period = period;
+  }
+
+  @Override
+  public void run() {
+    while (running.get()) {
+      long start = System.nanoTime();
+      try {
+        scheduler.runOnce();
+        cycles++;
+      } catch (RuntimeException e) {
+        LOG.log(System.Logger.Level.ERROR, "scheduling cycle failed; retrying next period", e);
+      }
+      long sleep = period.toMillis() - (System.nanoTime() - start) / 1_000_000;
+      if (sleep > 0 && running.get()) {
+        try {
+          Thread.sleep(sleep);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
+  /** Finishes the cycle in progress, then returns from {@link #run()}. */
+  public void stop() {
+    running.set(false);
+  }
+
+  public long cycles() {
+    return cycles;
+  }
+}

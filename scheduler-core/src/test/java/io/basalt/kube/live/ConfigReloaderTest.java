@@ -1,0 +1,80 @@
+package io.basalt.kube.live;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import io.basalt.config.ConfigException;
+import io.basalt.config.PluginOption;
+import io.basalt.framework.Plugin;
+import io.basalt.framework.PluginRegistry;
+import io.basalt.kube.fake.FakeApiServer;
+import io.basalt.kube.fake.Resources;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ConfigReloaderTest {
+  private static final PluginRegistry PLUGINS = PluginRegistry.of(Map.of(
+      "gang", a -> new Noop("gang"), "priority", a -> new Noop("priority")));
+
+  private record Noop(String name) implements Plugin {
+    @Override
+    public void onSessionOpen(io.basalt.framework.Session session) {}
+  }
+
+  private static void putConf(FakeApiServer server, String conf, boolean create) {
+    JsonObject cm = new JsonObject();
+    cm.addProperty("apiVersion", "v1");
+    cm.addProperty("kind", "ConfigMap");
+    JsonObject meta = new JsonObject();
+    meta.addProperty("name", "basalt");
+    meta.addProperty("namespace", "kube-system");
+    cm.add("metadata", meta);
+    JsonObject data = new JsonObject();
+    data.addProperty("volcano-scheduler.conf", conf);
+    cm.add("data", data);
+    if (create) {
+      server.seed(cm);
+    } else {
+      JsonObject patch = new JsonObject();
+      patch.add("data", data);
+      server.mergePatch(Resources.CONFIGMAPS, "kube-system", "basalt", patch.toString());
+    }
+  }
+
+  private static String names(io.basalt.config.SchedulerConf c) {
+    return String.join(",", c.allPlugins().stream().map(PluginOption::name).toList());
+  }
+
+  @Test
+  void anEditTakesEffectAndAnInvalidEditKeepsTheLastGoodConfig() throws Exception {
+    try (FakeApiServer server = FakeApiServer.start()) {
+      putConf(server, "actions: allocate\ntiers:\n- plugins:\n  - name: gang\n", true);
+      ConfigReloader reloader = new ConfigReloader(server.apiClient(), "kube-system", "basalt", Duration.ZERO,
+          PLUGINS);
+      assertEquals("gang", names(reloader.get()));
+      putConf(server, "actions: allocate\ntiers:\n- plugins:\n  - name: gang\n  - name: priority\n", false);
+      assertEquals("gang,priority", names(reloader.get()));
+      putConf(server, "actions: allocate\ntiers:\n- plugins:\n  - name: gnag\n", false);
+      assertEquals("gang,priority", names(reloader.get()), "unknown plugin: the edit is rejected");
+      putConf(server, "actions: [\n", false);
+      assertEquals("gang,priority", names(reloader.get()), "broken YAML: the edit is rejected");
+    }
+  }
+
+  @Test
+  void aMissingOrInvalidConfigMapAtStartIsAClearError() throws Exception {
+    try (FakeApiServer server = FakeApiServer.start()) {
+      ConfigException missing = assertThrows(ConfigException.class,
+          () -> new ConfigReloader(server.apiClient(), "kube-system", "basalt", Duration.ZERO, PLUGINS));
+      assertTrue(missing.getMessage().contains("ConfigMap kube-system/basalt: cannot read it: HTTP 404"),
+          missing.getMessage());
+      putConf(server, "actions: allocate\ntiers:\n- plugins:\n  - name: nope\n", true);
+      ConfigException invalid = assertThrows(ConfigException.class,
+          () -> new ConfigReloader(server.apiClient(), "kube-system", "basalt", Duration.ZERO, PLUGINS));
+      assertTrue(invalid.getMessage().contains("unknown plugin 'nope'"), invalid.getMessage());
+    }
+  }
+}
