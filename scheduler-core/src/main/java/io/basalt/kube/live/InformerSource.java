@@ -1,0 +1,268 @@
+package io.basalt.kube.live;
+
+import io.basalt.cache.ClusterCache;
+import io.basalt.kube.KubeConverter;
+import io.basalt.kube.volcano.V1beta1PodGroup;
+import io.basalt.kube.volcano.V1beta1PodGroupList;
+import io.basalt.kube.volcano.V1beta1Queue;
+import io.basalt.kube.volcano.V1beta1QueueList;
+import io.basalt.scheduler.ClusterSource;
+import io.kubernetes.client.common.KubernetesListObject;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.informer.SharedIndexInformer;
+import io.kubernetes.client.informer.SharedInformerFactory;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.SchedulingV1Api;
+import io.kubernetes.client.openapi.models.V1Node;
+import io.kubernetes.client.openapi.models.V1NodeList;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodList;
+import io.kubernetes.client.openapi.models.V1PriorityClass;
+import io.kubernetes.client.openapi.models.V1PriorityClassList;
+import io.kubernetes.client.util.CallGenerator;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
+import io.kubernetes.client.util.generic.options.ListOptions;
+import java.lang.System.Logger.Level;
+import java.net.HttpURLConnection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Live mode's {@link ClusterSource}: shared informers keep a {@link ClusterCache} current with the cluster, so each
+ * cycle's snapshot is incremental and nothing is re-listed per cycle. Watched: every non-terminal pod (pods of other
+ * schedulers count as used on their nodes; kube-scheduler's field selector), nodes, PriorityClasses, and Volcano
+ * PodGroups and Queues. An object that does not convert is logged once and skipped; a Volcano kind whose CRD is not
+ * installed (404 when {@link #start} probes it) is logged once and treated as empty, so the scheduler still runs.
+ */
+public final class InformerSource implements ClusterSource, AutoCloseable {
+  /** Non-terminal pods only: Succeeded and Failed pods hold no resources. Same selector as kube-scheduler. */
+  public static final String NON_TERMINAL_PODS = "status.phase!=Succeeded,status.phase!=Failed";
+  /** How long {@link #start(ClusterCache)} waits for the initial lists. */
+  public static final Duration DEFAULT_SYNC_TIMEOUT = Duration.ofSeconds(60);
+
+  private static final System.Logger LOG = System.getLogger(InformerSource.class.getName());
+
+  private final ApiClient client;
+  private final long resyncMillis;
+  private final InformerProblems problems = new InformerProblems();
+  private final Map<String, Watched<?>> informers = new LinkedHashMap<>();
+  private final Map<String, String> lastListError = new ConcurrentHashMap<>();
+  private SharedInformerFactory factory;
+  private volatile boolean started;
+  private volatile boolean stopped;
+
+  /** A source without periodic resync (the informers' watches keep the cache current). */
+  public InformerSource(ApiClient client) {
+    this(client, Duration.ZERO);
+  }
+
+  /** @param resyncPeriod how often informers replay their store as updates; zero for never */
+  public InformerSource(ApiClient client, Duration resyncPeriod) {
+    if (resyncPeriod.isNegative()) {
+      throw new IllegalArgumentException("resync period must not be negative: " + resyncPeriod);
+    }
+    this.client = client;
+    this.resyncMillis = resyncPeriod.toMillis();
+  }
+
+  /** {@link #start(ClusterCache, Duration)} with {@link #DEFAULT_SYNC_TIMEOUT}. */
+  @Override
+  public void start(ClusterCache cache) throws TimeoutException, InterruptedException {
+    start(cache, DEFAULT_SYNC_TIMEOUT);
+  }
+
+  /**
+   * Starts the informers and returns once every initial list is in {@code cache}.
+   *
+   * @throws TimeoutException naming the informers not synced after {@code syncTimeout}; they keep running (and
+   *     {@link #hasSynced} may become true later), so the caller decides whether to wait on or {@link #stop}
+   */
+  public synchronized void start(ClusterCache cache, Duration syncTimeout)
+      throws TimeoutException, InterruptedException {
+    if (started) {
+      throw new IllegalStateException("InformerSource already started");
+    }
+    started = true;
+    factory = new SharedInformerFactory(client);
+    CoreV1Api core = new CoreV1Api(client);
+    SchedulingV1Api scheduling = new SchedulingV1Api(client);
+
+    register("pods", V1Pod.class, V1PodList.class, p -> core.listPodForAllNamespaces()
+        .fieldSelector(NON_TERMINAL_PODS).resourceVersion(p.resourceVersion).watch(p.watch)
+        .timeoutSeconds(p.timeoutSeconds).allowWatchBookmarks(p.watch).buildCall(null),
+        new InformerHandler<>("Pod", true, new InformerPodSink(cache), problems));
+    register("nodes", V1Node.class, V1NodeList.class, p -> core.listNode().resourceVersion(p.resourceVersion)
+        .watch(p.watch).timeoutSeconds(p.timeoutSeconds).allowWatchBookmarks(p.watch).buildCall(null),
+        new InformerHandler<>("Node", false, sink(o -> cache.putNode(KubeConverter.toNode(o)),
+            cache::removeNode), problems));
+    register("priorityclasses", V1PriorityClass.class, V1PriorityClassList.class, p -> scheduling
+        .listPriorityClass().resourceVersion(p.resourceVersion).watch(p.watch).timeoutSeconds(p.timeoutSeconds)
+        .allowWatchBookmarks(p.watch).buildCall(null),
+        new InformerHandler<>("PriorityClass", false, sink(o -> cache.putPriorityClass(
+            KubeConverter.toPriorityClass(o)), cache::removePriorityClass), problems));
+    registerCustom("podgroups", new GenericKubernetesApi<>(V1beta1PodGroup.class, V1beta1PodGroupList.class,
+        V1beta1PodGroup.GROUP, V1beta1PodGroup.VERSION, V1beta1PodGroup.PLURAL, client), V1beta1PodGroup.class,
+        new InformerHandler<>("PodGroup", true, sink(o -> cache.putPodGroup(KubeConverter.toPodGroup(o)),
+            cache::removePodGroup), problems));
+    registerCustom("queues", new GenericKubernetesApi<>(V1beta1Queue.class, V1beta1QueueList.class,
+        V1beta1Queue.GROUP, V1beta1Queue.VERSION, V1beta1Queue.PLURAL, client), V1beta1Queue.class,
+        new InformerHandler<>("Queue", false, sink(o -> cache.putQueue(KubeConverter.toQueue(o)),
+            cache::removeQueue), problems));
+
+    factory.startAllRegisteredInformers();
+    awaitSynced(syncTimeout);
+  }
+
+  /** True once every informer has listed; false before {@link #start} and after {@link #stop}. For readiness. */
+  public boolean hasSynced() {
+    if (!started || stopped) {
+      return false;
+    }
+    synchronized (informers) {
+      return informers.values().stream().allMatch(Watched::synced);
+    }
+  }
+
+  /** Stops every informer and its threads; the cache keeps what it has. Idempotent. */
+  public synchronized void stop() {
+    if (started && !stopped) {
+      stopped = true;
+      factory.stopAllRegisteredInformers(true);
+    }
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+
+  /** Kinds not served and objects currently skipped, one line each. */
+  @Override
+  public List<String> warnings() {
+    return problems.all();
+  }
+
+  private <T extends KubernetesObject, L extends KubernetesListObject> void register(String name, Class<T> type,
+      Class<L> listType, CallGenerator calls, InformerHandler<T> handler) {
+    SharedIndexInformer<T> informer = factory.sharedIndexInformerFor(calls, type, listType, resyncMillis,
+        (cls, error) -> listWatchFailed(name, error));
+    add(name, informer, handler);
+  }
+
+  private <T extends KubernetesObject, L extends KubernetesListObject> void registerCustom(String name,
+      GenericKubernetesApi<T, L> api, Class<T> type, InformerHandler<T> handler) {
+    if (!served(name, api)) {
+      return;
+    }
+    SharedIndexInformer<T> informer = factory.sharedIndexInformerFor(api, type, resyncMillis, "",
+        (cls, error) -> listWatchFailed(name, error));
+    add(name, informer, handler);
+  }
+
+  private <T extends KubernetesObject> void add(String name, SharedIndexInformer<T> informer,
+      InformerHandler<T> handler) {
+    informer.addEventHandler(handler);
+    synchronized (informers) {
+      informers.put(name, new Watched<>(informer, handler));
+    }
+  }
+
+  /** One kind's informer and the handler feeding the cache from it. */
+  private record Watched<T extends KubernetesObject>(SharedIndexInformer<T> informer, InformerHandler<T> handler) {
+    /** Listed, and the list delivered to the cache. */
+    boolean synced() {
+      return handler.caughtUp() || informer.hasSynced() && handler.caughtUp(informer.getIndexer().listKeys());
+    }
+  }
+
+  /**
+   * False when listing the custom resource answers 404: its CRD is not installed (Volcano absent). Any other failure
+   * counts as served; the informer then retries its list and {@link #start} reports it if it never syncs. Installing
+   * the CRD later needs a restart to be seen.
+   */
+  private boolean served(String name, GenericKubernetesApi<?, ?> api) {
+    ListOptions one = new ListOptions();
+    one.setLimit(1);
+    try {
+      KubernetesApiResponse<?> r = api.list(one);
+      if (r.getHttpStatusCode() == HttpURLConnection.HTTP_NOT_FOUND) {
+        problems.note(name, "Volcano " + name + " (" + V1beta1PodGroup.API_VERSION + ") not served (404): CRD not "
+            + "installed? Treating " + name + " as empty; restart after installing Volcano's CRDs.");
+        return false;
+      }
+    } catch (RuntimeException e) {
+      LOG.log(Level.DEBUG, "Probing " + name + " failed; starting its informer anyway", e);
+    }
+    return true;
+  }
+
+  /** List/watch failures (the reflector retries on its own); logged when they change, not at every retry. */
+  private void listWatchFailed(String name, Throwable error) {
+    if (stopped) {
+      return;
+    }
+    String message = String.valueOf(error);
+    if (!message.equals(lastListError.put(name, message))) {
+      LOG.log(Level.WARNING, "List/watch of " + name + " failed (will retry): " + message);
+    } else {
+      LOG.log(Level.DEBUG, "List/watch of " + name + " failed again: {0}", message);
+    }
+  }
+
+  private void awaitSynced(Duration timeout) throws TimeoutException, InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      List<String> pending = new ArrayList<>();
+      synchronized (informers) {
+        informers.forEach((name, watched) -> {
+          if (!watched.synced()) {
+            pending.add(name);
+          }
+        });
+      }
+      if (pending.isEmpty()) {
+        LOG.log(Level.INFO, "Informers synced: {0}", informers.keySet());
+        return;
+      }
+      if (System.nanoTime() - deadline > 0) {
+        throw new TimeoutException("informers not synced after " + timeout.toMillis() + " ms: " + pending
+            + lastErrors(pending));
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  private String lastErrors(List<String> names) {
+    StringBuilder sb = new StringBuilder();
+    for (String n : names) {
+      String e = lastListError.get(n);
+      if (e != null) {
+        sb.append("; ").append(n).append(": ").append(e);
+      }
+    }
+    return sb.toString();
+  }
+
+  /** A sink for kinds keyed the same way by informer and cache. */
+  private static <T> InformerHandler.Sink<T> sink(java.util.function.Consumer<T> put,
+      java.util.function.Consumer<String> remove) {
+    return new InformerHandler.Sink<>() {
+      @Override
+      public void put(T obj) {
+        put.accept(obj);
+      }
+
+      @Override
+      public void remove(T obj, String key) {
+        remove.accept(key);
+      }
+    };
+  }
+}
