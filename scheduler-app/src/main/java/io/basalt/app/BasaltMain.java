@@ -5,13 +5,14 @@ import io.basalt.app.topology.TopologyAgentCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code basalt} command line: simulate, validate, bench, topology-agent. */
+/** The {@code basalt} command line: run, simulate, validate, bench, topology-agent. */
 @Command(
     name = "basalt",
     mixinStandardHelpOptions = true,
     version = "basalt 0.1.0",
     description = "A GPU-aware batch scheduler for Kubernetes.",
-    subcommands = {SimulateCommand.class, ValidateCommand.class, BenchCommand.class, TopologyAgentCommand.class})
+    subcommands = {RunCommand.class, SimulateCommand.class, ValidateCommand.class, BenchCommand.class,
+        TopologyAgentCommand.class})
 public final class BasaltMain implements Runnable {
   @Override
   public void run() {

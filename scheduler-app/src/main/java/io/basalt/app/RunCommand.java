@@ -1,0 +1,257 @@
+package io.basalt.app;
+
+import com.sun.net.httpserver.HttpServer;
+import io.basalt.actions.ActionRegistry;
+import io.basalt.cache.ClusterCache;
+import io.basalt.config.ConfigException;
+import io.basalt.config.SchedulerConf;
+import io.basalt.framework.PluginRegistry;
+import io.basalt.kube.live.ConfigReloader;
+import io.basalt.kube.live.InformerSource;
+import io.basalt.kube.live.KubeBinder;
+import io.basalt.kube.live.StatusWriter;
+import io.basalt.scheduler.Scheduler;
+import io.basalt.scheduler.SchedulingLoop;
+import io.kubernetes.client.extended.leaderelection.LeaderElectionConfig;
+import io.kubernetes.client.extended.leaderelection.LeaderElector;
+import io.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.util.ClientBuilder;
+import io.kubernetes.client.util.KubeConfig;
+import java.io.FileReader;
+import java.io.IOException;
+import java.io.Reader;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code basalt run}: joins a cluster as a secondary scheduler. Informers keep the cache current, the scheduling
+ * loop runs every period (only on the leader with {@code --leader-elect}), bindings and status go out through the
+ * API, and SIGTERM stops taking work, finishes in-flight binds and releases the lease.
+ *
+ * <p>Not built yet: Prometheus metrics ({@code /metrics} answers 501), Events.
+ */
+@Command(name = "run", mixinStandardHelpOptions = true,
+    description = "Schedule the pods of a Kubernetes cluster that name this scheduler.")
+final class RunCommand implements Callable<Integer> {
+  private static final System.Logger LOG = System.getLogger(RunCommand.class.getName());
+
+  @Option(names = "--kubeconfig", description = "Default: in-cluster, else $KUBECONFIG or ~/.kube/config.")
+  Path kubeconfig;
+
+  @Option(names = "--scheduler-name", split = ",", defaultValue = "basalt-scheduler",
+      description = "Pods naming one of these are scheduled (repeatable or comma list; default: ${DEFAULT-VALUE}).")
+  List<String> schedulerNames;
+
+  @Option(names = "--config-map", paramLabel = "NS/NAME",
+      description = "ConfigMap holding volcano-scheduler.conf; edits take effect without a restart.")
+  String configMap;
+
+  @Option(names = "--config", description = "A volcano-scheduler.conf file (default: Volcano's default tiers).")
+  Path config;
+
+  @Option(names = "--schedule-period", defaultValue = "1s", converter = DurationOption.class,
+      description = "Time between scheduling cycles (default: ${DEFAULT-VALUE}).")
+  Duration schedulePeriod;
+
+  @Option(names = "--leader-elect", description = "Schedule only while holding the Lease.")
+  boolean leaderElect;
+
+  @Option(names = "--lease-namespace", defaultValue = "kube-system")
+  String leaseNamespace;
+
+  @Option(names = "--lease-name", defaultValue = "basalt-scheduler")
+  String leaseName;
+
+  @Option(names = "--kube-api-qps", defaultValue = "500")
+  double qps;
+
+  @Option(names = "--kube-api-burst", defaultValue = "1000")
+  int burst;
+
+  @Option(names = "--metrics-addr", defaultValue = ":8080",
+      description = "Address of /healthz and /readyz (default: ${DEFAULT-VALUE}).")
+  String metricsAddr;
+
+  @Option(names = "--default-queue", defaultValue = "default")
+  String defaultQueue;
+
+  @Option(names = "--bind-workers", defaultValue = "16")
+  int bindWorkers;
+
+  @Override
+  public Integer call() throws Exception {
+    ApiClient client = client();
+    PluginRegistry plugins = PluginRegistry.load();
+    Supplier<SchedulerConf> conf;
+    try {
+      conf = configuration(client, plugins);
+    } catch (ConfigException e) {
+      e.problems().forEach(System.err::println);
+      return 2;
+    }
+    ClusterCache cache = new ClusterCache(new LinkedHashSet<>(schedulerNames), defaultQueue);
+    InformerSource source = new InformerSource(client);
+    HttpServer health = health(source);
+    source.start(cache);
+    KubeBinder binder = new KubeBinder(client, cache, KubeBinder.Options.defaults().withBindWorkers(bindWorkers));
+    StatusWriter status = new StatusWriter(client);
+    SchedulingLoop loop = new SchedulingLoop(
+        new Scheduler(cache, conf, plugins, ActionRegistry.builtin(), binder, status), schedulePeriod);
+    CountDownLatch stopped = new CountDownLatch(1);
+    LeaderElector elector = leaderElect ? elector(client) : null;
+    boolean[] lostLease = {false};
+    shutdown = () -> {
+      LOG.log(System.Logger.Level.INFO, "stopping: finishing the cycle and in-flight binds, releasing the lease");
+      loop.stop();
+      if (elector != null) {
+        elector.close();
+      }
+      try {
+        stopped.await(30, java.util.concurrent.TimeUnit.SECONDS);
+        binder.close();
+        status.close();
+      } catch (Exception e) {
+        Thread.currentThread().interrupt();
+      }
+      source.close();
+      health.stop(0);
+    };
+    Thread hook = new Thread(this::stop, "basalt-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    running.countDown();
+    try {
+      if (elector == null) {
+        loop.run();
+      } else {
+        // Like kube-scheduler: a leader that loses its lease stops and exits, and Kubernetes restarts it as a
+        // standby; nothing it half-decided is bound after that.
+        elector.run(loop, () -> {
+          lostLease[0] = true;
+          loop.stop();
+        });
+      }
+    } finally {
+      stopped.countDown();
+    }
+    return lostLease[0] ? 1 : 0;
+  }
+
+  private volatile Runnable shutdown;
+  private final CountDownLatch running = new CountDownLatch(1);
+  private final java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
+
+  /** What SIGTERM does: stop taking work, finish in-flight binds, release the lease. Safe to call twice. */
+  void stop() {
+    Runnable s = shutdown;
+    if (s != null && stopping.compareAndSet(false, true)) {
+      s.run();
+    }
+  }
+
+  /** Waits until the command has started its loop (for tests). */
+  boolean awaitRunning(Duration timeout) throws InterruptedException {
+    return running.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  /** The port /healthz and /readyz listen on. */
+  int healthPort() {
+    return healthServer == null ? -1 : healthServer.getAddress().getPort();
+  }
+
+  private HttpServer healthServer;
+
+  private ApiClient client() throws IOException {
+    ApiClient client;
+    if (kubeconfig != null) {
+      try (Reader r = new FileReader(kubeconfig.toFile(), StandardCharsets.UTF_8)) {
+        client = ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(r)).build();
+      }
+    } else {
+      client = ClientBuilder.standard().build();
+    }
+    // Watches stay open: no read timeout; requests are throttled as client-go would.
+    client.setHttpClient(client.getHttpClient().newBuilder()
+        .readTimeout(Duration.ZERO)
+        .addInterceptor(new ApiThrottle(qps, burst))
+        .build());
+    return client;
+  }
+
+  private Supplier<SchedulerConf> configuration(ApiClient client, PluginRegistry plugins) throws ConfigException {
+    if (configMap != null) {
+      String[] nsName = configMap.split("/", 2);
+      if (nsName.length != 2) {
+        throw new ConfigException("--config-map: expected NAMESPACE/NAME, got '" + configMap + "'");
+      }
+      return new ConfigReloader(client, nsName[0], nsName[1], Duration.ofSeconds(10), plugins);
+    }
+    List<String> warnings = new ArrayList<>();
+    SchedulerConf fixed = ConfigOption.load(config, plugins, warnings);
+    warnings.forEach(w -> System.err.println("warning: " + w));
+    return () -> fixed;
+  }
+
+  private LeaderElector elector(ApiClient client) throws IOException {
+    String identity = InetAddress.getLocalHost().getHostName() + "_" + UUID.randomUUID();
+    LeaseLock lock = new LeaseLock(leaseNamespace, leaseName, identity, client);
+    return new LeaderElector(new LeaderElectionConfig(lock, Duration.ofSeconds(15), Duration.ofSeconds(10),
+        Duration.ofSeconds(2)));
+  }
+
+  /** /healthz: the process is alive; /readyz: caches are synced (on the standby too, so rollouts progress). */
+  private HttpServer health(InformerSource source) throws IOException {
+    int colon = metricsAddr.lastIndexOf(':');
+    String host = colon <= 0 ? "0.0.0.0" : metricsAddr.substring(0, colon);
+    int port = Integer.parseInt(metricsAddr.substring(colon + 1));
+    HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
+    server.createContext("/healthz", ex -> reply(ex, 200, "ok"));
+    server.createContext("/readyz", ex -> reply(ex, source.hasSynced() ? 200 : 503,
+        source.hasSynced() ? "ok" : "informers not synced"));
+    server.createContext("/metrics", ex -> reply(ex, 501, "metrics are not implemented yet"));
+    server.start();
+    healthServer = server;
+    return server;
+  }
+
+  private static void reply(com.sun.net.httpserver.HttpExchange ex, int code, String body) throws IOException {
+    byte[] bytes = (body + "\n").getBytes(StandardCharsets.UTF_8);
+    ex.sendResponseHeaders(code, bytes.length);
+    try (var out = ex.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  /** Reads 1s, 500ms, 2m, or ISO-8601 (PT1S). */
+  static final class DurationOption implements picocli.CommandLine.ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String value) {
+      String v = value.trim();
+      if (v.startsWith("P") || v.startsWith("p")) {
+        return Duration.parse(v);
+      }
+      if (v.endsWith("ms")) {
+        return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
+      }
+      long n = Long.parseLong(v.substring(0, v.length() - 1));
+      return switch (v.charAt(v.length() - 1)) {
+        case 's' -> Duration.ofSeconds(n);
+        case 'm' -> Duration.ofMinutes(n);
+        case 'h' -> Duration.ofHours(n);
+        default -> throw new IllegalArgumentException("'" + value + "' is not a duration (e.g. 1s, 500ms, 2m)");
+      };
+    }
+  }
+}

@@ -1,0 +1,102 @@
+package io.basalt.kube.live;
+
+import io.basalt.framework.SessionResult;
+import io.basalt.model.Pod;
+
+/**
+ * Binds one pod: merge-patches its annotations (if any) so they are on the pod before kubelet sees it, then POSTs
+ * the binding. A 409 is read back: already on our node is success (an earlier attempt landed), elsewhere is a lost
+ * race. Success leaves the assumption in the cache for the informer to confirm; failure rolls it back.
+ */
+final class BindTask extends BindOp {
+  private static final System.Logger LOG = System.getLogger(KubeBinder.class.getName());
+
+  private final SessionResult.Binding binding;
+  private final Pod original;
+  private final Pod assumed;
+  private BindGang gang = BindGang.NONE;
+  private boolean patched;
+
+  BindTask(KubeBinder binder, SessionResult.Binding binding, Pod original, Pod assumed) {
+    super(binder);
+    this.binding = binding;
+    this.original = original;
+    this.assumed = assumed;
+    this.patched = binding.annotations().isEmpty();
+  }
+
+  /** Set before the task is submitted. */
+  void gang(BindGang g) {
+    this.gang = g;
+  }
+
+  /** The pod as it was pending in the cache. */
+  Pod pod() {
+    return original;
+  }
+
+  @Override
+  String uid() {
+    return original.uid();
+  }
+
+  @Override
+  void attempt() {
+    BindCalls calls = binder.calls();
+    if (!patched) {
+      BindCalls.Reply r = calls.patchAnnotations(original, binding.annotations());
+      if (!r.ok()) {
+        onError("annotations not patched", r);
+        return;
+      }
+      patched = true;
+      attempt = 1;
+    }
+    BindCalls.Reply r = calls.bind(original, binding.node());
+    if (r.ok()) {
+      succeeded();
+    } else if (r.code() == 409) {
+      conflict(calls, r);
+    } else {
+      onError("binding refused", r);
+    }
+  }
+
+  /** 409: the pod is already bound (or being deleted); where it is decides. */
+  private void conflict(BindCalls calls, BindCalls.Reply reply) {
+    BindCalls.NodeOf now = calls.nodeOf(original);
+    if (now.node() == null) {
+      onError("conflict, then pod not readable", now.reply());
+    } else if (now.node().equals(binding.node())) {
+      succeeded();
+    } else if (now.node().isEmpty()) {
+      failed("conflict: " + KubeBinder.brief(reply));
+    } else {
+      binder.countLostRace();
+      failed("lost race: already bound to node " + now.node());
+    }
+  }
+
+  private void onError(String what, BindCalls.Reply r) {
+    if (binder.retry().again(r.code(), attempt)) {
+      retry(attempt, r.code());
+    } else {
+      failed(what + " after " + attempt + " attempt(s): " + KubeBinder.brief(r));
+    }
+  }
+
+  @Override
+  void onSuccess() {
+    binder.countBind(true);
+    gang.done(original, null);
+  }
+
+  @Override
+  void onFailure(String reason) {
+    binder.countBind(false);
+    binder.rollBack(assumed, original);
+    LOG.log(System.Logger.Level.WARNING, "pod " + original.key() + " not bound to " + binding.node() + ": " + reason
+        + "; back to pending");
+    gang.done(original, reason);
+  }
+}
