@@ -1,8 +1,6 @@
 package io.basalt.kube.live;
 
-import com.google.gson.JsonObject;
 import io.basalt.model.Pod;
-import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -13,7 +11,6 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1ObjectReference;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1Preconditions;
-import io.kubernetes.client.util.PatchUtils;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
@@ -45,28 +42,14 @@ final class BindCalls {
     this.callTimeout = callTimeout;
   }
 
-  /** JSON merge patch of metadata.annotations only: leaves every other annotation and field alone. */
-  Reply patchAnnotations(Pod pod, Map<String, String> annotations) {
-    JsonObject values = new JsonObject();
-    annotations.forEach(values::addProperty);
-    JsonObject metadata = new JsonObject();
-    metadata.add("annotations", values);
-    JsonObject patch = new JsonObject();
-    patch.add("metadata", metadata);
-    try {
-      PatchUtils.patch(V1Pod.class,
-          () -> core.patchNamespacedPod(pod.name(), pod.namespace(), new V1Patch(patch.toString())).buildCall(null),
-          V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
-      return new Reply(200, "");
-    } catch (ApiException e) {
-      return new Reply(e.getCode(), e.getResponseBody() != null ? e.getResponseBody() : String.valueOf(e.getMessage()));
-    }
-  }
-
-  /** POST pods/{name}/binding; the uid makes the server refuse a pod re-created under the same name. */
-  Reply bind(Pod pod, String node) {
+  /**
+   * POST pods/{name}/binding; the server copies the binding's annotations onto the pod with the node, and the uid
+   * makes it refuse a pod re-created under the same name.
+   */
+  Reply bind(Pod pod, String node, Map<String, String> annotations) {
     V1Binding binding = new V1Binding().apiVersion("v1").kind("Binding")
-        .metadata(new V1ObjectMeta().name(pod.name()).namespace(pod.namespace()).uid(pod.uid()))
+        .metadata(new V1ObjectMeta().name(pod.name()).namespace(pod.namespace()).uid(pod.uid())
+            .annotations(annotations.isEmpty() ? null : annotations))
         .target(new V1ObjectReference().apiVersion("v1").kind("Node").name(node));
     try {
       return raw(core.createNamespacedPodBinding(pod.name(), pod.namespace(), binding).buildCall(null));

@@ -4,8 +4,9 @@ import io.basalt.framework.SessionResult;
 import io.basalt.model.Pod;
 
 /**
- * Binds one pod: merge-patches its annotations (if any) so they are on the pod before kubelet sees it, then POSTs
- * the binding. A 409 is read back: already on our node is success (an earlier attempt landed), elsewhere is a lost
+ * Binds one pod with one POST of the binding, which carries the pod's new annotations (the chosen GPUs): the API
+ * server writes them together with the node, so no observer ever sees the pod bound without them, or annotated but
+ * unbound (which would let a cycle place it again while its bind is in flight). A 409 is read back: already on our node is success (an earlier attempt landed), elsewhere is a lost
  * race. Success leaves the assumption in the cache for the informer to confirm; failure rolls it back.
  */
 final class BindTask extends BindOp {
@@ -15,14 +16,12 @@ final class BindTask extends BindOp {
   private final Pod original;
   private final Pod assumed;
   private BindGang gang = BindGang.NONE;
-  private boolean patched;
 
   BindTask(KubeBinder binder, SessionResult.Binding binding, Pod original, Pod assumed) {
     super(binder);
     this.binding = binding;
     this.original = original;
     this.assumed = assumed;
-    this.patched = binding.annotations().isEmpty();
   }
 
   /** Set before the task is submitted. */
@@ -43,16 +42,7 @@ final class BindTask extends BindOp {
   @Override
   void attempt() {
     BindCalls calls = binder.calls();
-    if (!patched) {
-      BindCalls.Reply r = calls.patchAnnotations(original, binding.annotations());
-      if (!r.ok()) {
-        onError("annotations not patched", r);
-        return;
-      }
-      patched = true;
-      attempt = 1;
-    }
-    BindCalls.Reply r = calls.bind(original, binding.node());
+    BindCalls.Reply r = calls.bind(original, binding.node(), binding.annotations());
     if (r.ok()) {
       succeeded();
     } else if (r.code() == 409) {

@@ -77,7 +77,7 @@ class KubeBinderTest {
   }
 
   @Test
-  void patchesAnnotationsThenBindsAndAssumesAtOnce() throws Exception {
+  void bindsWithTheAnnotationsInOneRequestAndAssumesAtOnce() throws Exception {
     Pod pod = seed("p1");
     binder.bind(List.of(new Binding(pod, "n1", Map.of(GPU, "0,1"))));
 
@@ -90,30 +90,20 @@ class KubeBinderTest {
     assertEquals("n1", serverNode("p1"));
     JsonObject annotations = server.get(Resources.PODS, "ml", "p1").getAsJsonObject("metadata")
         .getAsJsonObject("annotations");
-    assertEquals("0,1", annotations.get(GPU).getAsString());
-    assertEquals("me", annotations.get("keep").getAsString(), "merge patch leaves other annotations");
+    assertEquals("0,1", annotations.get(GPU).getAsString(), "the binding carried the annotation");
+    assertEquals("me", annotations.get("keep").getAsString(), "other annotations stay");
 
     List<RecordedRequest> sent = server.requests(null, "/api/v1/namespaces/ml/pods/p1(/binding)?");
-    assertEquals(List.of("PATCH", "POST"), sent.stream().map(RecordedRequest::method).toList());
-    assertTrue(sent.get(0).contentType().startsWith("application/merge-patch+json"), sent.get(0).contentType());
-    assertEquals(Map.of(GPU, "0,1"), Map.of(GPU, sent.get(0).json().getAsJsonObject().getAsJsonObject("metadata")
-        .getAsJsonObject("annotations").get(GPU).getAsString()));
-    assertEquals(1, sent.get(0).json().getAsJsonObject().size(), "patch touches metadata only");
+    assertEquals(List.of("POST"), sent.stream().map(RecordedRequest::method).toList(),
+        "no separate patch: the pod is never seen annotated but unbound");
+    assertEquals("0,1", sent.get(0).json().getAsJsonObject().getAsJsonObject("metadata")
+        .getAsJsonObject("annotations").get(GPU).getAsString());
 
     KubeBinder.Counters c = binder.counters();
     assertEquals(1, c.bindsOk(), "the Status reply is success");
     assertEquals(0, c.bindFailures());
     assertEquals(0, c.retries());
     assertEquals("n1", cache.pod(pod.uid()).nodeName());
-  }
-
-  @Test
-  void noAnnotationsMeansNoPatch() throws Exception {
-    Pod pod = seed("p1");
-    binder.bind(List.of(new Binding(pod, "n1", Map.of())));
-    assertTrue(binder.awaitIdle(WAIT));
-    assertEquals(0, server.requests("PATCH", ".*").size());
-    assertEquals("n1", serverNode("p1"));
   }
 
   @Test
@@ -125,20 +115,9 @@ class KubeBinderTest {
 
     assertEquals("n1", serverNode("p1"));
     assertEquals(2, bindPosts("p1").size());
-    assertEquals(1, server.requests("PATCH", ".*/pods/p1").size(), "the patch is not repeated");
+    assertEquals(0, server.requests("PATCH", ".*").size());
     assertEquals(1, binder.counters().bindsOk());
     assertEquals(1, binder.counters().retries());
-  }
-
-  @Test
-  void patchFailureIsRetriedBeforeBinding() throws Exception {
-    Pod pod = seed("p1");
-    server.faults().failNext(2, 503, "PATCH", ".*/pods/p1");
-    binder.bind(List.of(new Binding(pod, "n1", Map.of(GPU, "3"))));
-    assertTrue(binder.awaitIdle(WAIT));
-    assertEquals(3, server.requests("PATCH", ".*/pods/p1").size());
-    assertEquals(1, bindPosts("p1").size());
-    assertEquals("n1", serverNode("p1"));
   }
 
   @Test
