@@ -20,10 +20,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * Writes back what a session decided, as users know it from kube-scheduler and Volcano: a pending pod gets condition
  * {@code PodScheduled=False}, reason {@code Unschedulable}, with the reason as message (so Cluster Autoscaler and
- * Karpenter react), and a PodGroup its {@code status.phase}. Writes happen on one background thread, and only when
+ * Karpenter react) and a {@code FailedScheduling} Warning event, and a PodGroup its {@code status.phase}. Writes happen on one background thread, and only when
  * the value changed since the last write, so status never dominates API traffic.
  *
- * <p>Not written yet: Events, PodGroup conditions and counts, Queue status.
+ * <p>Not written yet: the {@code Scheduled} event, PodGroup conditions and counts, Queue status.
  */
 public final class StatusWriter implements StatusSink, AutoCloseable {
   private static final System.Logger LOG = System.getLogger(StatusWriter.class.getName());
@@ -75,7 +75,9 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
       } catch (ApiException e) {
         forget(lastReason, p.pod().uid());
         LOG.log(System.Logger.Level.WARNING, "pod " + p.pod().key() + ": status not written: HTTP " + e.getCode());
+        continue;
       }
+      event(core, p.pod(), "FailedScheduling", p.reason(), now);
     }
     CustomObjectsApi custom = new CustomObjectsApi(client);
     for (Map.Entry<String, String> e : phases.entrySet()) {
@@ -101,6 +103,24 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
         forget(lastPhase, e.getKey());
         LOG.log(System.Logger.Level.WARNING, "PodGroup " + e.getKey() + ": phase not written: HTTP " + ex.getCode());
       }
+    }
+  }
+
+  /** A core/v1 Event on the pod, as kube-scheduler records FailedScheduling. Best effort: a failure is logged. */
+  private static void event(CoreV1Api core, io.basalt.model.Pod pod, String reason, String message, String now) {
+    io.kubernetes.client.openapi.models.CoreV1Event e = new io.kubernetes.client.openapi.models.CoreV1Event()
+        .metadata(new io.kubernetes.client.openapi.models.V1ObjectMeta()
+            .name(pod.name() + "." + Long.toHexString(System.nanoTime())).namespace(pod.namespace()))
+        .involvedObject(new io.kubernetes.client.openapi.models.V1ObjectReference().apiVersion("v1").kind("Pod")
+            .name(pod.name()).namespace(pod.namespace()).uid(pod.uid()))
+        .reason(reason).message(message).type("Warning").count(1)
+        .firstTimestamp(OffsetDateTime.parse(now)).lastTimestamp(OffsetDateTime.parse(now))
+        .source(new io.kubernetes.client.openapi.models.V1EventSource().component("basalt-scheduler"))
+        .reportingComponent("basalt-scheduler");
+    try {
+      core.createNamespacedEvent(pod.namespace(), e).execute();
+    } catch (ApiException ex) {
+      LOG.log(System.Logger.Level.WARNING, "pod " + pod.key() + ": event not recorded: HTTP " + ex.getCode());
     }
   }
 

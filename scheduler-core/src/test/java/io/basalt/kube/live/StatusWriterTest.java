@@ -48,6 +48,12 @@ class StatusWriterTest {
           server.requests("PATCH", ".*/pods/p/status").get(0).contentType());
       assertEquals("Inqueue", server.get(Resources.PODGROUPS, "ml", "g").getAsJsonObject("status")
           .get("phase").getAsString());
+      List<com.google.gson.JsonObject> events = server.list(Resources.EVENTS, "ml");
+      assertEquals(1, events.size(), "one FailedScheduling event, not one per cycle");
+      assertEquals("FailedScheduling", events.get(0).get("reason").getAsString());
+      assertEquals("Warning", events.get(0).get("type").getAsString());
+      assertEquals(reason, events.get(0).get("message").getAsString());
+      assertEquals("p", events.get(0).getAsJsonObject("involvedObject").get("name").getAsString());
     }
   }
 
