@@ -75,6 +75,16 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--lease-name", defaultValue = "basalt-scheduler")
   String leaseName;
 
+  @Option(names = "--lease-duration", defaultValue = "15s", converter = DurationOption.class,
+      description = "How long a standby waits before taking over a silent leader (default: ${DEFAULT-VALUE}).")
+  Duration leaseDuration;
+
+  @Option(names = "--renew-deadline", defaultValue = "10s", converter = DurationOption.class)
+  Duration renewDeadline;
+
+  @Option(names = "--retry-period", defaultValue = "2s", converter = DurationOption.class)
+  Duration retryPeriod;
+
   @Option(names = "--kube-api-qps", defaultValue = "500")
   double qps;
 
@@ -207,8 +217,7 @@ final class RunCommand implements Callable<Integer> {
   private LeaderElector elector(ApiClient client) throws IOException {
     String identity = InetAddress.getLocalHost().getHostName() + "_" + UUID.randomUUID();
     LeaseLock lock = new LeaseLock(leaseNamespace, leaseName, identity, client);
-    return new LeaderElector(new LeaderElectionConfig(lock, Duration.ofSeconds(15), Duration.ofSeconds(10),
-        Duration.ofSeconds(2)));
+    return new LeaderElector(new LeaderElectionConfig(lock, leaseDuration, renewDeadline, retryPeriod));
   }
 
   /** /healthz: the process is alive; /readyz: caches are synced (on the standby too, so rollouts progress). */

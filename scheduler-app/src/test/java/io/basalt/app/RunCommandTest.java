@@ -101,4 +101,39 @@ class RunCommandTest {
       pool.shutdownNow();
     }
   }
+
+  private static RunCommand leaderElected(FakeApiServer server, Path dir, String name) throws Exception {
+    RunCommand run = new RunCommand();
+    new CommandLine(run).parseArgs("--kubeconfig", kubeconfig(dir, server).toString(), "--schedule-period", "100ms",
+        "--metrics-addr", "127.0.0.1:0", "--leader-elect", "--lease-namespace", "kube-system", "--lease-name",
+        "basalt", "--lease-duration", "2s", "--renew-deadline", "1500ms", "--retry-period", "200ms");
+    return run;
+  }
+
+  @Test
+  void onlyTheLeaderBindsAndAStandbyTakesOverWhenItStops(@TempDir Path dir) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try (FakeApiServer server = FakeApiServer.start()) {
+      server.seed(node("gpu-1", 8));
+      server.seed(pod("first", "basalt-scheduler", 1, null));
+      RunCommand a = leaderElected(server, dir, "a");
+      Future<Integer> exitA = pool.submit(a::call);
+      Await.until("a leads and binds", Duration.ofSeconds(20), () -> "gpu-1".equals(nodeOf(server, "first")));
+      RunCommand b = leaderElected(server, dir, "b");
+      pool.submit(b::call);
+      assertTrue(b.awaitRunning(Duration.ofSeconds(20)));
+      server.seed(pod("second", "basalt-scheduler", 1, null));
+      Await.until("second bound", Duration.ofSeconds(20), () -> "gpu-1".equals(nodeOf(server, "second")));
+      a.stop();
+      exitA.get();
+      server.seed(pod("third", "basalt-scheduler", 1, null));
+      Await.until("b took over", Duration.ofSeconds(20), () -> "gpu-1".equals(nodeOf(server, "third")));
+      for (String p : new String[] {"first", "second", "third"}) {
+        assertEquals(1, server.requests("POST", ".*/pods/" + p + "/binding").size(), p + " bound exactly once");
+      }
+      b.stop();
+    } finally {
+      pool.shutdownNow();
+    }
+  }
 }
