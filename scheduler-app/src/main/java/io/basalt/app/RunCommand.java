@@ -41,7 +41,8 @@ import picocli.CommandLine.Option;
  * loop runs every period (only on the leader with {@code --leader-elect}), bindings and status go out through the
  * API, and SIGTERM stops taking work, finishes in-flight binds and releases the lease.
  *
- * <p>Not built yet: Prometheus metrics ({@code /metrics} answers 501), Events.
+ * <p>{@code /metrics} serves Prometheus metrics ({@link SchedulerMetrics}) beside {@code /healthz} and
+ * {@code /readyz}.
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
     description = "Schedule the pods of a Kubernetes cluster that name this scheduler.")
@@ -92,7 +93,7 @@ final class RunCommand implements Callable<Integer> {
   int burst;
 
   @Option(names = "--metrics-addr", defaultValue = ":8080",
-      description = "Address of /healthz and /readyz (default: ${DEFAULT-VALUE}).")
+      description = "Address of /metrics, /healthz and /readyz (default: ${DEFAULT-VALUE}).")
   String metricsAddr;
 
   @Option(names = "--default-queue", defaultValue = "default")
@@ -114,12 +115,15 @@ final class RunCommand implements Callable<Integer> {
     }
     ClusterCache cache = new ClusterCache(new LinkedHashSet<>(schedulerNames), defaultQueue);
     InformerSource source = new InformerSource(client);
-    HttpServer health = health(source);
+    SchedulerMetrics metrics = new SchedulerMetrics();
+    HttpServer health = health(source, metrics);
     source.start(cache);
     KubeBinder binder = new KubeBinder(client, cache, KubeBinder.Options.defaults().withBindWorkers(bindWorkers));
     StatusWriter status = new StatusWriter(client);
+    metrics.watchBinder(binder::counters);
     SchedulingLoop loop = new SchedulingLoop(
-        new Scheduler(cache, conf, plugins, ActionRegistry.builtin(), binder, status), schedulePeriod);
+        new Scheduler(cache, conf, plugins, ActionRegistry.builtin(), binder, status).observedBy(metrics),
+        schedulePeriod);
     CountDownLatch stopped = new CountDownLatch(1);
     LeaderElector elector = leaderElect ? elector(client) : null;
     boolean[] lostLease = {false};
@@ -221,7 +225,7 @@ final class RunCommand implements Callable<Integer> {
   }
 
   /** /healthz: the process is alive; /readyz: caches are synced (on the standby too, so rollouts progress). */
-  private HttpServer health(InformerSource source) throws IOException {
+  private HttpServer health(InformerSource source, SchedulerMetrics metrics) throws IOException {
     int colon = metricsAddr.lastIndexOf(':');
     String host = colon <= 0 ? "0.0.0.0" : metricsAddr.substring(0, colon);
     int port = Integer.parseInt(metricsAddr.substring(colon + 1));
@@ -229,7 +233,15 @@ final class RunCommand implements Callable<Integer> {
     server.createContext("/healthz", ex -> reply(ex, 200, "ok"));
     server.createContext("/readyz", ex -> reply(ex, source.hasSynced() ? 200 : 503,
         source.hasSynced() ? "ok" : "informers not synced"));
-    server.createContext("/metrics", ex -> reply(ex, 501, "metrics are not implemented yet"));
+    server.createContext("/metrics", ex -> {
+      java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+      metrics.write(buf);
+      ex.getResponseHeaders().set("Content-Type", metrics.contentType());
+      ex.sendResponseHeaders(200, buf.size());
+      try (var out = ex.getResponseBody()) {
+        buf.writeTo(out);
+      }
+    });
     server.start();
     healthServer = server;
     return server;

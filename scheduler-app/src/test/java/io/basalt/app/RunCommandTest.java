@@ -94,6 +94,14 @@ class RunCommandTest {
           URI.create("http://127.0.0.1:" + run.healthPort() + "/readyz")).build(),
           HttpResponse.BodyHandlers.ofString());
       assertEquals(200, ready.statusCode());
+      HttpResponse<String> metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+          URI.create("http://127.0.0.1:" + run.healthPort() + "/metrics")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, metrics.statusCode());
+      assertTrue(metrics.body().contains("basalt_schedule_attempts_total{result=\"scheduled\"} 1"), metrics.body());
+      assertTrue(metrics.body().contains("basalt_pending_pods{queue=\"default\"} 2"), metrics.body());
+      assertTrue(metrics.body().contains("basalt_cycle_duration_seconds_count"), metrics.body());
+      assertTrue(metrics.body().contains("basalt_binds_total 1"), metrics.body());
       assertEquals(1, server.requests("POST", ".*/pods/ours/binding").size(), "bound once, not every cycle");
       run.stop();
       assertEquals(0, exit.get());

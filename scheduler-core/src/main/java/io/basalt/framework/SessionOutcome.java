@@ -31,7 +31,7 @@ final class SessionOutcome {
       for (TaskInfo t : job.tasks()) {
         if (t.status() == TaskStatus.PENDING || t.status() == TaskStatus.PIPELINED
             || t.status() == TaskStatus.ALLOCATED) {
-          pending.add(new SessionResult.PendingPod(t.pod(), o.pendingReason(job, t), nominatedNode(t)));
+          pending.add(new SessionResult.PendingPod(t.pod(), o.pendingReason(job, t), nominatedNode(t), job.queue()));
         }
       }
       statuses.add(new SessionResult.JobStatus(job.key(), job.isImplicit(), closingPhase(job), job.minMember(),

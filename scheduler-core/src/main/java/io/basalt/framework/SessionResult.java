@@ -21,8 +21,8 @@ public record SessionResult(
 
   public record Eviction(Pod pod, String reason) {}
 
-  /** A pod left pending, why, and the node it is pipelined to (null if none). */
-  public record PendingPod(Pod pod, String reason, String nominatedNode) {}
+  /** A pod left pending, why, the node it is pipelined to (null if none), and its job's queue. */
+  public record PendingPod(Pod pod, String reason, String nominatedNode, String queue) {}
 
   /**
    * A job's status after the session: PodGroup phase, minMember, how many tasks are placed or running, and conditions.

@@ -22,6 +22,7 @@ public final class Scheduler {
   private final ActionRegistry actions;
   private final Binder binder;
   private final StatusSink status;
+  private CycleObserver observer = CycleObserver.NONE;
 
   /** @param conf read once per cycle, so a reloaded config takes effect at the next cycle */
   public Scheduler(ClusterCache cache, Supplier<SchedulerConf> conf, PluginRegistry plugins, ActionRegistry actions,
@@ -34,22 +35,32 @@ public final class Scheduler {
     this.status = status;
   }
 
+  /** Who is told how long cycles and actions took (metrics); nobody by default. */
+  public Scheduler observedBy(CycleObserver o) {
+    this.observer = o;
+    return this;
+  }
+
   public SessionResult runOnce() {
     return runOnce(ExplainRecorder.NONE);
   }
 
   public SessionResult runOnce(ExplainRecorder explain) {
+    long start = System.nanoTime();
     SchedulerConf c = conf.get();
     ClusterSnapshot snapshot = cache.snapshot();
     Session session = Session.open(snapshot, c, plugins, explain);
     for (String name : c.actions()) {
       Action action = actions.create(name, c.actionArguments(name));
+      long t = System.nanoTime();
       action.execute(session);
+      observer.actionDone(name, System.nanoTime() - t);
     }
     SessionResult result = session.close();
     binder.evict(result.evictions());
     binder.bind(result.bindings());
     status.update(result);
+    observer.cycleDone(result, System.nanoTime() - start);
     return result;
   }
 }

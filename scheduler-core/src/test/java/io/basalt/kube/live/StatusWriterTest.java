@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 class StatusWriterTest {
   private static SessionResult pending(Pod pod, String reason, String groupPhase) {
-    return new SessionResult(List.of(), List.of(), List.of(new SessionResult.PendingPod(pod, reason, null)),
+    return new SessionResult(List.of(), List.of(), List.of(new SessionResult.PendingPod(pod, reason, null, "default")),
         groupPhase == null ? List.of()
             : List.of(new SessionResult.JobStatus("ml/g", false, groupPhase, 2, 0, List.of())),
         List.of());

@@ -1,0 +1,100 @@
+package io.basalt.app;
+
+import io.basalt.framework.SessionResult;
+import io.basalt.kube.live.KubeBinder;
+import io.basalt.scheduler.CycleObserver;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The live scheduler's Prometheus metrics, as operators know them from kube-scheduler and Volcano: scheduling
+ * attempts by result, e2e scheduling latency, cycle and per-action duration, pending pods per queue, queue
+ * allocated/deserved per resource, binds and bind failures.
+ */
+final class SchedulerMetrics implements CycleObserver {
+  private static final double[] SECONDS = {0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60,
+      300};
+
+  private final PrometheusRegistry registry = new PrometheusRegistry();
+  private final Counter attempts = Counter.builder().name("basalt_schedule_attempts_total")
+      .help("Scheduling attempts by result: scheduled (bound or being bound) or unschedulable (left pending).")
+      .labelNames("result").register(registry);
+  private final Histogram e2e = Histogram.builder().name("basalt_e2e_scheduling_duration_seconds")
+      .help("From pod creation to the scheduling decision that bound it.").classicOnly()
+      .classicUpperBounds(SECONDS).register(registry);
+  private final Histogram cycle = Histogram.builder().name("basalt_cycle_duration_seconds")
+      .help("One scheduling cycle: snapshot, session, actions, close, hand-off to the binder.").classicOnly()
+      .classicUpperBounds(SECONDS).register(registry);
+  private final Histogram action = Histogram.builder().name("basalt_action_duration_seconds")
+      .help("One action of a cycle.").labelNames("action").classicOnly().classicUpperBounds(SECONDS)
+      .register(registry);
+  private final Gauge pending = Gauge.builder().name("basalt_pending_pods")
+      .help("Pods of this scheduler left pending by the last cycle, per queue.").labelNames("queue")
+      .register(registry);
+  private final Gauge allocated = Gauge.builder().name("basalt_queue_allocated")
+      .help("What a queue's running pods hold, per resource (milli-CPU for cpu, bytes for memory, else units).")
+      .labelNames("queue", "resource").register(registry);
+  private final Gauge deserved = Gauge.builder().name("basalt_queue_deserved")
+      .help("A queue's deserved share per resource, when a plugin divides the cluster.")
+      .labelNames("queue", "resource").register(registry);
+
+  /** Binder counters, read at scrape time. */
+  void watchBinder(Supplier<KubeBinder.Counters> counters) {
+    CounterWithCallback.builder().name("basalt_binds_total").help("Pods bound through the API.")
+        .callback(cb -> cb.call(counters.get().bindsOk())).register(registry);
+    CounterWithCallback.builder().name("basalt_bind_failures_total")
+        .help("Bindings given up after retries, including races lost to another scheduler.")
+        .callback(cb -> cb.call(counters.get().bindFailures())).register(registry);
+    CounterWithCallback.builder().name("basalt_evictions_total").help("Pods evicted by preempt or reclaim.")
+        .callback(cb -> cb.call(counters.get().evictionsOk())).register(registry);
+  }
+
+  @Override
+  public void actionDone(String name, long nanos) {
+    action.labelValues(name).observe(nanos / 1e9);
+  }
+
+  @Override
+  public void cycleDone(SessionResult result, long nanos) {
+    cycle.observe(nanos / 1e9);
+    attempts.labelValues("scheduled").inc(result.bindings().size());
+    attempts.labelValues("unschedulable").inc(result.pending().size());
+    Instant now = Instant.now();
+    for (SessionResult.Binding b : result.bindings()) {
+      if (b.pod().creationTimestamp() != null) {
+        e2e.observe(Math.max(0, Duration.between(b.pod().creationTimestamp(), now).toNanos() / 1e9));
+      }
+    }
+    Map<String, Integer> perQueue = new HashMap<>();
+    for (SessionResult.PendingPod p : result.pending()) {
+      perQueue.merge(p.queue(), 1, Integer::sum);
+    }
+    for (SessionResult.QueueStatus q : result.queues()) {
+      pending.labelValues(q.name()).set(perQueue.getOrDefault(q.name(), 0));
+      q.allocated().toMap().forEach((r, v) -> allocated.labelValues(q.name(), r).set(v));
+      if (q.deserved() != null) {
+        q.deserved().toMap().forEach((r, v) -> deserved.labelValues(q.name(), r).set(v));
+      }
+    }
+  }
+
+  /** Writes every metric in Prometheus text format. */
+  void write(OutputStream out) throws IOException {
+    new PrometheusTextFormatWriter(false).write(out, registry.scrape());
+  }
+
+  String contentType() {
+    return PrometheusTextFormatWriter.CONTENT_TYPE;
+  }
+}
