@@ -121,6 +121,7 @@ final class RunCommand implements Callable<Integer> {
     KubeBinder binder = new KubeBinder(client, cache, KubeBinder.Options.defaults().withBindWorkers(bindWorkers));
     StatusWriter status = new StatusWriter(client);
     metrics.watchBinder(binder::counters);
+    binder.onBound(status::bound);
     SchedulingLoop loop = new SchedulingLoop(
         new Scheduler(cache, conf, plugins, ActionRegistry.builtin(), binder, status).observedBy(metrics),
         schedulePeriod);

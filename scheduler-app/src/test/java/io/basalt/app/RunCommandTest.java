@@ -103,6 +103,11 @@ class RunCommandTest {
       assertTrue(metrics.body().contains("basalt_cycle_duration_seconds_count"), metrics.body());
       assertTrue(metrics.body().contains("basalt_binds_total 1"), metrics.body());
       assertEquals(1, server.requests("POST", ".*/pods/ours/binding").size(), "bound once, not every cycle");
+      Await.until("a Scheduled event", Duration.ofSeconds(10), () -> server.list(Resources.EVENTS, "ml").stream()
+          .anyMatch(e -> e.get("reason").getAsString().equals("Scheduled")
+              && e.get("message").getAsString().equals("Successfully assigned ml/ours to gpu-1")));
+      JsonObject big = server.get(Resources.PODGROUPS, "ml", "big").getAsJsonObject("status");
+      assertTrue(big.toString().contains("NotEnoughResources"), big.toString());
       run.stop();
       assertEquals(0, exit.get());
     } finally {

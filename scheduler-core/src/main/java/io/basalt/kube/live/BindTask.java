@@ -78,6 +78,7 @@ final class BindTask extends BindOp {
   @Override
   void onSuccess() {
     binder.countBind(true);
+    binder.notifyBound(original, binding.node());
     gang.done(original, null);
   }
 

@@ -264,6 +264,21 @@ public final class KubeBinder implements Binder, AutoCloseable {
     }
   }
 
+  private volatile java.util.function.BiConsumer<Pod, String> onBound = (pod, node) -> { };
+
+  /** Told of every pod that is bound for sure (after the API answered), e.g. to record a Scheduled event. */
+  public void onBound(java.util.function.BiConsumer<Pod, String> listener) {
+    this.onBound = listener;
+  }
+
+  void notifyBound(Pod pod, String node) {
+    try {
+      onBound.accept(pod, node);
+    } catch (RuntimeException e) {
+      System.getLogger(KubeBinder.class.getName()).log(System.Logger.Level.WARNING, "bound-listener failed", e);
+    }
+  }
+
   void countBind(boolean ok) {
     (ok ? bindsOk : bindFailures).incrementAndGet();
   }

@@ -2,6 +2,7 @@ package io.basalt.kube.live;
 
 import io.basalt.framework.SessionResult;
 import io.basalt.kube.volcano.V1beta1PodGroup;
+import io.basalt.kube.volcano.V1beta1Queue;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -20,10 +21,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * Writes back what a session decided, as users know it from kube-scheduler and Volcano: a pending pod gets condition
  * {@code PodScheduled=False}, reason {@code Unschedulable}, with the reason as message (so Cluster Autoscaler and
- * Karpenter react) and a {@code FailedScheduling} Warning event, and a PodGroup its {@code status.phase}. Writes happen on one background thread, and only when
+ * Karpenter react) and a {@code FailedScheduling} Warning event; a bound pod a {@code Scheduled} event; a PodGroup
+ * its {@code status.phase}, {@code running} count and conditions; a Queue its {@code status.allocated} and PodGroup
+ * counts. Writes happen on one background thread, and only when
  * the value changed since the last write, so status never dominates API traffic.
  *
- * <p>Not written yet: the {@code Scheduled} event, PodGroup conditions and counts, Queue status.
  */
 public final class StatusWriter implements StatusSink, AutoCloseable {
   private static final System.Logger LOG = System.getLogger(StatusWriter.class.getName());
@@ -36,6 +38,7 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
   });
   private final Map<String, String> lastReason = new HashMap<>();
   private final Map<String, String> lastPhase = new HashMap<>();
+  private final Map<String, String> lastQueue = new HashMap<>();
 
   public StatusWriter(ApiClient client) {
     this.client = client;
@@ -51,12 +54,84 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
     }
     Map<String, String> phases = new HashMap<>();
     for (SessionResult.JobStatus j : result.jobs()) {
-      if (!j.implicit() && !j.phase().equals(lastPhase.put(j.key(), j.phase()))) {
-        phases.put(j.key(), j.phase());
+      String body = j.implicit() ? null : podGroupStatus(j);
+      if (body != null && !body.equals(lastPhase.put(j.key(), body))) {
+        phases.put(j.key(), body);
       }
     }
-    if (!pods.isEmpty() || !phases.isEmpty()) {
-      writer.execute(() -> write(pods, phases));
+    Map<String, String> queues = new HashMap<>();
+    for (SessionResult.QueueStatus q : result.queues()) {
+      String body = queueStatus(q);
+      if (!body.equals(lastQueue.put(q.name(), body))) {
+        queues.put(q.name(), body);
+      }
+    }
+    if (!pods.isEmpty() || !phases.isEmpty() || !queues.isEmpty()) {
+      writer.execute(() -> {
+        write(pods, phases);
+        writeQueues(queues);
+      });
+    }
+  }
+
+  /** Records {@code Scheduled} once the binder says the pod is bound. */
+  public void bound(io.basalt.model.Pod pod, String node) {
+    writer.execute(() -> event(new CoreV1Api(client), pod, "Scheduled", "Normal",
+        "Successfully assigned " + pod.key() + " to " + node,
+        OffsetDateTime.now(ZoneOffset.UTC).withNano(0).toString()));
+  }
+
+  /** A merge patch of the PodGroup's status: phase, running count, conditions as Volcano writes them. */
+  private static String podGroupStatus(SessionResult.JobStatus j) {
+    com.google.gson.JsonObject status = new com.google.gson.JsonObject();
+    status.addProperty("phase", j.phase());
+    status.addProperty("running", j.scheduled());
+    com.google.gson.JsonArray conditions = new com.google.gson.JsonArray();
+    for (io.basalt.framework.JobCondition c : j.conditions()) {
+      com.google.gson.JsonObject o = new com.google.gson.JsonObject();
+      o.addProperty("type", c.type());
+      o.addProperty("status", c.status());
+      o.addProperty("reason", c.reason());
+      o.addProperty("message", c.message());
+      conditions.add(o);
+    }
+    if (!conditions.isEmpty()) {
+      status.add("conditions", conditions);
+    }
+    com.google.gson.JsonObject body = new com.google.gson.JsonObject();
+    body.add("status", status);
+    return body.toString();
+  }
+
+  /** A merge patch of the Queue's status: allocated per resource and its PodGroups by phase. */
+  private static String queueStatus(SessionResult.QueueStatus q) {
+    com.google.gson.JsonObject status = new com.google.gson.JsonObject();
+    com.google.gson.JsonObject allocated = new com.google.gson.JsonObject();
+    q.allocated().toQuantities().forEach(allocated::addProperty);
+    status.add("allocated", allocated);
+    status.addProperty("pending", q.pending());
+    status.addProperty("inqueue", q.inqueue());
+    status.addProperty("running", q.running());
+    com.google.gson.JsonObject body = new com.google.gson.JsonObject();
+    body.add("status", status);
+    return body.toString();
+  }
+
+  private void writeQueues(Map<String, String> queues) {
+    CustomObjectsApi custom = new CustomObjectsApi(client);
+    for (Map.Entry<String, String> e : queues.entrySet()) {
+      try {
+        PatchUtils.patch(Object.class,
+            () -> custom.patchClusterCustomObjectStatus(V1beta1Queue.GROUP, V1beta1Queue.VERSION,
+                V1beta1Queue.PLURAL, e.getKey(), new V1Patch(e.getValue())).buildCall(null),
+            V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+      } catch (ApiException ex) {
+        // 404: the implicit default queue has no Queue object; nothing to write.
+        if (ex.getCode() != 404) {
+          forget(lastQueue, e.getKey());
+          LOG.log(System.Logger.Level.WARNING, "Queue " + e.getKey() + ": status not written: HTTP " + ex.getCode());
+        }
+      }
     }
   }
 
@@ -77,12 +152,12 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
         LOG.log(System.Logger.Level.WARNING, "pod " + p.pod().key() + ": status not written: HTTP " + e.getCode());
         continue;
       }
-      event(core, p.pod(), "FailedScheduling", p.reason(), now);
+      event(core, p.pod(), "FailedScheduling", "Warning", p.reason(), now);
     }
     CustomObjectsApi custom = new CustomObjectsApi(client);
     for (Map.Entry<String, String> e : phases.entrySet()) {
       String[] key = e.getKey().split("/", 2);
-      String body = "{\"status\":{\"phase\":" + quote(e.getValue()) + "}}";
+      String body = e.getValue();
       try {
         try {
           PatchUtils.patch(Object.class,
@@ -101,19 +176,20 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
         }
       } catch (ApiException ex) {
         forget(lastPhase, e.getKey());
-        LOG.log(System.Logger.Level.WARNING, "PodGroup " + e.getKey() + ": phase not written: HTTP " + ex.getCode());
+        LOG.log(System.Logger.Level.WARNING, "PodGroup " + e.getKey() + ": status not written: HTTP " + ex.getCode());
       }
     }
   }
 
   /** A core/v1 Event on the pod, as kube-scheduler records FailedScheduling. Best effort: a failure is logged. */
-  private static void event(CoreV1Api core, io.basalt.model.Pod pod, String reason, String message, String now) {
+  private static void event(CoreV1Api core, io.basalt.model.Pod pod, String reason, String type, String message,
+      String now) {
     io.kubernetes.client.openapi.models.CoreV1Event e = new io.kubernetes.client.openapi.models.CoreV1Event()
         .metadata(new io.kubernetes.client.openapi.models.V1ObjectMeta()
             .name(pod.name() + "." + Long.toHexString(System.nanoTime())).namespace(pod.namespace()))
         .involvedObject(new io.kubernetes.client.openapi.models.V1ObjectReference().apiVersion("v1").kind("Pod")
             .name(pod.name()).namespace(pod.namespace()).uid(pod.uid()))
-        .reason(reason).message(message).type("Warning").count(1)
+        .reason(reason).message(message).type(type).count(1)
         .firstTimestamp(OffsetDateTime.parse(now)).lastTimestamp(OffsetDateTime.parse(now))
         .source(new io.kubernetes.client.openapi.models.V1EventSource().component("basalt-scheduler"))
         .reportingComponent("basalt-scheduler");

@@ -19,8 +19,10 @@ class StatusWriterTest {
   private static SessionResult pending(Pod pod, String reason, String groupPhase) {
     return new SessionResult(List.of(), List.of(), List.of(new SessionResult.PendingPod(pod, reason, null, "default")),
         groupPhase == null ? List.of()
-            : List.of(new SessionResult.JobStatus("ml/g", false, groupPhase, 2, 0, List.of())),
-        List.of());
+            : List.of(new SessionResult.JobStatus("ml/g", false, groupPhase, 2, 0, List.of(
+                new io.basalt.framework.JobCondition("Unschedulable", "True", "NotEnoughResources", reason)))),
+        List.of(new SessionResult.QueueStatus("team-a", 1, null,
+            io.basalt.model.ResourceVector.parse(java.util.Map.of("nvidia.com/gpu", "4")), false, 1, 2, 3)));
   }
 
   @Test
@@ -30,6 +32,8 @@ class StatusWriterTest {
           + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"x\"}]}}");
       server.seed("{\"apiVersion\":\"scheduling.volcano.sh/v1beta1\",\"kind\":\"PodGroup\","
           + "\"metadata\":{\"name\":\"g\",\"namespace\":\"ml\"},\"spec\":{\"minMember\":2}}");
+      server.seed("{\"apiVersion\":\"scheduling.volcano.sh/v1beta1\",\"kind\":\"Queue\","
+          + "\"metadata\":{\"name\":\"team-a\"},\"spec\":{\"weight\":1}}");
       StatusWriter writer = new StatusWriter(server.apiClient());
       Pod pod = TestPods.pod("ml/p").build();
       String reason = "0/2 nodes are available: 2 Insufficient nvidia.com/gpu.";
@@ -46,8 +50,13 @@ class StatusWriterTest {
       assertEquals(1, server.requests("PATCH", ".*/pods/p/status").size(), "written once, not every cycle");
       assertEquals("application/strategic-merge-patch+json",
           server.requests("PATCH", ".*/pods/p/status").get(0).contentType());
-      assertEquals("Inqueue", server.get(Resources.PODGROUPS, "ml", "g").getAsJsonObject("status")
-          .get("phase").getAsString());
+      JsonObject pg = server.get(Resources.PODGROUPS, "ml", "g").getAsJsonObject("status");
+      assertEquals("Inqueue", pg.get("phase").getAsString());
+      assertEquals("NotEnoughResources", pg.getAsJsonArray("conditions").get(0).getAsJsonObject()
+          .get("reason").getAsString());
+      JsonObject queue = server.get(Resources.QUEUES, null, "team-a").getAsJsonObject("status");
+      assertEquals("4", queue.getAsJsonObject("allocated").get("nvidia.com/gpu").getAsString());
+      assertEquals(3, queue.get("running").getAsInt());
       List<com.google.gson.JsonObject> events = server.list(Resources.EVENTS, "ml");
       assertEquals(1, events.size(), "one FailedScheduling event, not one per cycle");
       assertEquals("FailedScheduling", events.get(0).get("reason").getAsString());
