@@ -17,7 +17,8 @@ import java.util.function.Supplier;
 /**
  * The scheduler config from a ConfigMap (key {@code volcano-scheduler.conf}), re-read at most every {@code interval}
  * so an edit of the tiers takes effect at a following cycle without a restart. An edit that does not parse or
- * validate is logged with every problem and the last good config stays in force.
+ * validate is logged with every problem, recorded as a Warning event on the ConfigMap, and the last good config
+ * stays in force.
  */
 public final class ConfigReloader implements Supplier<SchedulerConf> {
   private static final System.Logger LOG = System.getLogger(ConfigReloader.class.getName());
@@ -63,9 +64,31 @@ public final class ConfigReloader implements Supplier<SchedulerConf> {
       } catch (ConfigException e) {
         LOG.log(System.Logger.Level.ERROR, "ConfigMap " + namespace + "/" + name
             + " edit rejected, keeping the last good config:\n" + String.join("\n", e.problems()));
+        rejected(e);
       }
     }
     return current;
+  }
+
+  /** A Warning event on the ConfigMap, so {@code kubectl describe} shows why the edit did not take. */
+  private void rejected(ConfigException e) {
+    String now = java.time.OffsetDateTime.now(java.time.ZoneOffset.UTC).withNano(0).toString();
+    String message = "edit rejected, the last good config stays in force: " + String.join("; ", e.problems());
+    io.kubernetes.client.openapi.models.CoreV1Event event = new io.kubernetes.client.openapi.models.CoreV1Event()
+        .metadata(new io.kubernetes.client.openapi.models.V1ObjectMeta()
+            .name(name + "." + Long.toHexString(System.nanoTime())).namespace(namespace))
+        .involvedObject(new io.kubernetes.client.openapi.models.V1ObjectReference().apiVersion("v1")
+            .kind("ConfigMap").name(name).namespace(namespace))
+        .reason("InvalidConfig").type("Warning").count(1)
+        .message(message.length() > 1000 ? message.substring(0, 1000) + "..." : message)
+        .firstTimestamp(java.time.OffsetDateTime.parse(now)).lastTimestamp(java.time.OffsetDateTime.parse(now))
+        .source(new io.kubernetes.client.openapi.models.V1EventSource().component("basalt-scheduler"));
+    try {
+      api.createNamespacedEvent(namespace, event).execute();
+    } catch (ApiException ex) {
+      LOG.log(System.Logger.Level.WARNING, "ConfigMap " + namespace + "/" + name + ": event not recorded: HTTP "
+          + ex.getCode());
+    }
   }
 
   private String read() throws ConfigException {

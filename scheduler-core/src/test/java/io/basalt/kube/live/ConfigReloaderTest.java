@@ -59,6 +59,10 @@ class ConfigReloaderTest {
       assertEquals("gang,priority", names(reloader.get()));
       putConf(server, "actions: allocate\ntiers:\n- plugins:\n  - name: gnag\n", false);
       assertEquals("gang,priority", names(reloader.get()), "unknown plugin: the edit is rejected");
+      JsonObject event = server.list(Resources.EVENTS, "kube-system").get(0);
+      assertEquals("InvalidConfig", event.get("reason").getAsString());
+      assertEquals("ConfigMap", event.getAsJsonObject("involvedObject").get("kind").getAsString());
+      assertTrue(event.get("message").getAsString().contains("unknown plugin 'gnag'"), event.toString());
       putConf(server, "actions: [\n", false);
       assertEquals("gang,priority", names(reloader.get()), "broken YAML: the edit is rejected");
     }
