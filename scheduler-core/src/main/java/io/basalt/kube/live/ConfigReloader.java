@@ -72,23 +72,8 @@ public final class ConfigReloader implements Supplier<SchedulerConf> {
 
   /** A Warning event on the ConfigMap, so {@code kubectl describe} shows why the edit did not take. */
   private void rejected(ConfigException e) {
-    String now = java.time.OffsetDateTime.now(java.time.ZoneOffset.UTC).withNano(0).toString();
-    String message = "edit rejected, the last good config stays in force: " + String.join("; ", e.problems());
-    io.kubernetes.client.openapi.models.CoreV1Event event = new io.kubernetes.client.openapi.models.CoreV1Event()
-        .metadata(new io.kubernetes.client.openapi.models.V1ObjectMeta()
-            .name(name + "." + Long.toHexString(System.nanoTime())).namespace(namespace))
-        .involvedObject(new io.kubernetes.client.openapi.models.V1ObjectReference().apiVersion("v1")
-            .kind("ConfigMap").name(name).namespace(namespace))
-        .reason("InvalidConfig").type("Warning").count(1)
-        .message(message.length() > 1000 ? message.substring(0, 1000) + "..." : message)
-        .firstTimestamp(java.time.OffsetDateTime.parse(now)).lastTimestamp(java.time.OffsetDateTime.parse(now))
-        .source(new io.kubernetes.client.openapi.models.V1EventSource().component("basalt-scheduler"));
-    try {
-      api.createNamespacedEvent(namespace, event).execute();
-    } catch (ApiException ex) {
-      LOG.log(System.Logger.Level.WARNING, "ConfigMap " + namespace + "/" + name + ": event not recorded: HTTP "
-          + ex.getCode());
-    }
+    EventRecorder.record(api, "ConfigMap", namespace, name, null, "Warning", "InvalidConfig",
+        "edit rejected, the last good config stays in force: " + String.join("; ", e.problems()));
   }
 
   private String read() throws ConfigException {

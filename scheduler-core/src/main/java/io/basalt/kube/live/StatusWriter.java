@@ -77,8 +77,7 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
   /** Records {@code Scheduled} once the binder says the pod is bound. */
   public void bound(io.basalt.model.Pod pod, String node) {
     writer.execute(() -> event(new CoreV1Api(client), pod, "Scheduled", "Normal",
-        "Successfully assigned " + pod.key() + " to " + node,
-        OffsetDateTime.now(ZoneOffset.UTC).withNano(0).toString()));
+        "Successfully assigned " + pod.key() + " to " + node));
   }
 
   /** A merge patch of the PodGroup's status: phase, running count, conditions as Volcano writes them. */
@@ -152,7 +151,7 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
         LOG.log(System.Logger.Level.WARNING, "pod " + p.pod().key() + ": status not written: HTTP " + e.getCode());
         continue;
       }
-      event(core, p.pod(), "FailedScheduling", "Warning", p.reason(), now);
+      event(core, p.pod(), "FailedScheduling", "Warning", p.reason());
     }
     CustomObjectsApi custom = new CustomObjectsApi(client);
     for (Map.Entry<String, String> e : phases.entrySet()) {
@@ -181,23 +180,8 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
     }
   }
 
-  /** A core/v1 Event on the pod, as kube-scheduler records FailedScheduling. Best effort: a failure is logged. */
-  private static void event(CoreV1Api core, io.basalt.model.Pod pod, String reason, String type, String message,
-      String now) {
-    io.kubernetes.client.openapi.models.CoreV1Event e = new io.kubernetes.client.openapi.models.CoreV1Event()
-        .metadata(new io.kubernetes.client.openapi.models.V1ObjectMeta()
-            .name(pod.name() + "." + Long.toHexString(System.nanoTime())).namespace(pod.namespace()))
-        .involvedObject(new io.kubernetes.client.openapi.models.V1ObjectReference().apiVersion("v1").kind("Pod")
-            .name(pod.name()).namespace(pod.namespace()).uid(pod.uid()))
-        .reason(reason).message(message).type(type).count(1)
-        .firstTimestamp(OffsetDateTime.parse(now)).lastTimestamp(OffsetDateTime.parse(now))
-        .source(new io.kubernetes.client.openapi.models.V1EventSource().component("basalt-scheduler"))
-        .reportingComponent("basalt-scheduler");
-    try {
-      core.createNamespacedEvent(pod.namespace(), e).execute();
-    } catch (ApiException ex) {
-      LOG.log(System.Logger.Level.WARNING, "pod " + pod.key() + ": event not recorded: HTTP " + ex.getCode());
-    }
+  private static void event(CoreV1Api core, io.basalt.model.Pod pod, String reason, String type, String message) {
+    EventRecorder.record(core, "Pod", pod.namespace(), pod.name(), pod.uid(), type, reason, message);
   }
 
   private synchronized void forget(Map<String, String> last, String key) {
