@@ -135,7 +135,7 @@ final class JobsBuilder {
     String nominated = snapshot.nominations().get(task.uid());
     NodeInfo node = nominated == null ? null : nodes.get(nominated);
     if (node != null && task.status() == TaskStatus.PENDING) {
-      node.addPipelined(task.request());
+      node.adjustPipelined(task.request(), 1);
       task.reserve(node);
     }
   }

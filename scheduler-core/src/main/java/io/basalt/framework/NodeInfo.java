@@ -173,33 +173,21 @@ public final class NodeInfo {
     return -1;
   }
 
-  void addUsed(ResourceVector r) {
-    used = add(used, r, 1);
+  /** Adds ({@code sign} 1) or takes back (-1) what running and placed pods use. */
+  void adjustUsed(ResourceVector r, int sign) {
+    used = add(used, r, sign);
     touched = true;
   }
 
-  void removeUsed(ResourceVector r) {
-    used = add(used, r, -1);
+  /** Adds or takes back what pipelined tasks hold here until releasing pods are gone. */
+  void adjustPipelined(ResourceVector r, int sign) {
+    pipelined = add(pipelined, r, sign);
     touched = true;
   }
 
-  void addPipelined(ResourceVector r) {
-    pipelined = add(pipelined, r, 1);
-    touched = true;
-  }
-
-  void removePipelined(ResourceVector r) {
-    pipelined = add(pipelined, r, -1);
-    touched = true;
-  }
-
-  void addReleasing(ResourceVector r) {
-    releasing = add(releasing, r, 1);
-    touched = true;
-  }
-
-  void removeReleasing(ResourceVector r) {
-    releasing = add(releasing, r, -1);
+  /** Adds or takes back what terminating (or evicted) pods will free. */
+  void adjustReleasing(ResourceVector r, int sign) {
+    releasing = add(releasing, r, sign);
     touched = true;
   }
 

@@ -461,7 +461,7 @@ public final class Session {
   public void dropReservation(TaskInfo task) {
     NodeInfo held = task.reservation();
     if (held != null) {
-      held.removePipelined(task.request());
+      held.adjustPipelined(task.request(), -1);
       task.reserve(null);
       resourcesFreed();
     }

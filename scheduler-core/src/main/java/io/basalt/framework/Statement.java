@@ -38,7 +38,7 @@ public final class Statement {
     }
     ops.add(new Op(Kind.ALLOCATE, task, node, task.status(), task.nodeName(), null, releaseReservation(task),
         devices));
-    node.addUsed(task.request());
+    node.adjustUsed(task.request(), 1);
     node.claimDevices(devices, 1);
     task.setDevices(devices);
     task.place(TaskStatus.ALLOCATED, node.name());
@@ -48,7 +48,7 @@ public final class Statement {
   /** Reserves {@code node} for {@code task} until releasing resources there are gone. */
   public void pipeline(TaskInfo task, NodeInfo node) {
     ops.add(new Op(Kind.PIPELINE, task, node, task.status(), task.nodeName(), null, releaseReservation(task)));
-    node.addPipelined(task.request());
+    node.adjustPipelined(task.request(), 1);
     task.place(TaskStatus.PIPELINED, node.name());
     session.onPlaced(task, node);
   }
@@ -58,7 +58,7 @@ public final class Statement {
     NodeInfo node = session.node(task.nodeName());
     ops.add(new Op(Kind.EVICT, task, node, task.status(), task.nodeName(), reason, null));
     if (node != null) {
-      node.addReleasing(task.request());
+      node.adjustReleasing(task.request(), 1);
     }
     task.place(TaskStatus.RELEASING, task.nodeName());
     session.notifyDeallocate(task);
@@ -99,25 +99,25 @@ public final class Statement {
       TaskInfo task = op.task();
       switch (op.kind()) {
         case ALLOCATE -> {
-          op.node().removeUsed(task.request());
+          op.node().adjustUsed(task.request(), -1);
           op.node().claimDevices(op.devices(), -1);
           task.setDevices(io.basalt.gpu.DeviceClaim.NONE);
           session.onUnplaced(task, op.node());
         }
         case PIPELINE -> {
-          op.node().removePipelined(task.request());
+          op.node().adjustPipelined(task.request(), -1);
           session.onUnplaced(task, op.node());
         }
         case EVICT -> {
           if (op.node() != null) {
-            op.node().removeReleasing(task.request());
+            op.node().adjustReleasing(task.request(), -1);
           }
           session.notifyAllocate(task);
         }
       }
       task.place(op.previous(), op.previousNode());
       if (op.held() != null) {
-        op.held().addPipelined(task.request());
+        op.held().adjustPipelined(task.request(), 1);
         task.reserve(op.held());
       }
     }
@@ -128,7 +128,7 @@ public final class Statement {
   private static NodeInfo releaseReservation(TaskInfo task) {
     NodeInfo held = task.reservation();
     if (held != null) {
-      held.removePipelined(task.request());
+      held.adjustPipelined(task.request(), -1);
       task.reserve(null);
     }
     return held;
