@@ -142,6 +142,13 @@ final class RunCommand implements Callable<Integer> {
         Thread.currentThread().interrupt();
       }
       source.close();
+      if (conf instanceof AutoCloseable watched) {
+        try {
+          watched.close();
+        } catch (Exception e) {
+          LOG.log(System.Logger.Level.DEBUG, "closing the config watch failed", e);
+        }
+      }
       health.stop(0);
     };
     Thread hook = new Thread(this::stop, "basalt-shutdown");
@@ -153,8 +160,9 @@ final class RunCommand implements Callable<Integer> {
       } else {
         // Like kube-scheduler: a leader that loses its lease stops and exits, and Kubernetes restarts it as a
         // standby; nothing it half-decided is bound after that.
+        // Releasing the lease on SIGTERM also ends leadership: that is a clean stop, not a lost lease.
         elector.run(loop, () -> {
-          lostLease[0] = true;
+          lostLease[0] = !stopping.get();
           loop.stop();
         });
       }
@@ -211,7 +219,7 @@ final class RunCommand implements Callable<Integer> {
       if (nsName.length != 2) {
         throw new ConfigException("--config-map: expected NAMESPACE/NAME, got '" + configMap + "'");
       }
-      return new ConfigReloader(client, nsName[0], nsName[1], Duration.ofSeconds(10), plugins);
+      return new ConfigReloader(client, nsName[0], nsName[1], plugins);
     }
     List<String> warnings = new ArrayList<>();
     SchedulerConf fixed = ConfigOption.load(config, plugins, warnings);

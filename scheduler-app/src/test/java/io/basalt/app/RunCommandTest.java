@@ -74,7 +74,7 @@ class RunCommandTest {
         try (LiveRun b = LiveRun.start(server, dir, LEADER_ELECT)) {
           server.seed(pod("second", "basalt-scheduler", 1, null));
           Await.until("second bound", Duration.ofSeconds(20), () -> "gpu-1".equals(nodeOf(server, "second")));
-          a.stop();
+          assertEquals(0, a.stop(), "a SIGTERM'd leader releases its lease and exits 0");
           server.seed(pod("third", "basalt-scheduler", 1, null));
           Await.until("b took over", Duration.ofSeconds(20), () -> "gpu-1".equals(nodeOf(server, "third")));
           for (String p : new String[] {"first", "second", "third"}) {

@@ -50,7 +50,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
+import io.basalt.app.chart.ApiCalls.ApiCall;
+import io.basalt.app.chart.ApiCalls.Scope;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -60,65 +61,13 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * The Helm chart in {@code charts/basalt-scheduler}, rendered by a real {@code helm} (see {@link HelmChart}) with its
  * default values and with {@code ci/custom-values.yaml}, and read back through client-java's typed models: the
  * Deployment runs a leader-elected {@code basalt run}, the ConfigMap holds a config this build accepts, the pod is
- * locked down, and RBAC grants exactly {@link #REQUIRED_API_CALLS}. Tests that need helm are skipped without it; the
+ * locked down, and RBAC grants exactly {@link ApiCalls#GRANTED}. Tests that need helm are skipped without it; the
  * ones reading only the chart's files always run.
  */
 class ChartTest {
   private static final String RELEASE = "basalt-scheduler";
   private static final String NAMESPACE = "basalt-system";
   private static final String CUSTOM_VALUES = HelmChart.CHART + "/ci/custom-values.yaml";
-
-  /** Where a granted API call applies. */
-  enum Scope {
-    /** Everywhere: a ClusterRole bound by a ClusterRoleBinding. */
-    CLUSTER,
-    /** The release namespace, where the leader-election Lease lives: a Role. */
-    LEASE_NAMESPACE,
-    /** The namespace of the ConfigMap holding volcano-scheduler.conf (the release's by default): a Role. */
-    CONFIG_NAMESPACE
-  }
-
-  /** One API call: {@code verb} on {@code resource} (with subresource, e.g. {@code pods/binding}) in {@code apiGroup}. */
-  record ApiCall(String apiGroup, String resource, String verb, Scope scope) {
-    @Override
-    public String toString() {
-      return (apiGroup.isEmpty() ? "core" : apiGroup) + " " + resource + " " + verb + " (" + scope + ")";
-    }
-  }
-
-  /**
-   * Every API call the live scheduler ({@code basalt run}) makes, and so exactly what the chart's RBAC grants it: the
-   * test fails on a call missing from the roles and on a grant missing from this list (least privilege).
-   *
-   * <p>The live-mode code must keep this list current: a new informer, write or subresource goes here in the same
-   * change (and into charts/basalt-scheduler/templates/rbac.yaml); a call it stops making comes out. This list will be
-   * checked against the calls the code makes.
-   */
-  static final List<ApiCall> REQUIRED_API_CALLS = Stream.of(
-      // Informers on pods; annotations written on pods (nominated node, device assignment).
-      calls(Scope.CLUSTER, "", "pods", "get", "list", "watch", "patch", "update"),
-      // Binding a pod to its node; evicting preemption and reclaim victims through the Eviction API.
-      calls(Scope.CLUSTER, "", "pods/binding", "create"),
-      calls(Scope.CLUSTER, "", "pods/eviction", "create"),
-      // The PodScheduled condition and nominatedNodeName.
-      calls(Scope.CLUSTER, "", "pods/status", "patch", "update"),
-      calls(Scope.CLUSTER, "", "nodes", "get", "list", "watch"),
-      calls(Scope.CLUSTER, "", "namespaces", "get", "list", "watch"),
-      // Scheduling events, through either events API.
-      calls(Scope.CLUSTER, "", "events", "create", "patch"),
-      calls(Scope.CLUSTER, "events.k8s.io", "events", "create", "patch"),
-      calls(Scope.CLUSTER, "scheduling.k8s.io", "priorityclasses", "get", "list", "watch"),
-      // Volcano's PodGroup CRD has no status subresource: its status is written by patching the PodGroup itself.
-      // podgroups/status serves CRDs that do have one (the chart's own does not, to match Volcano's).
-      calls(Scope.CLUSTER, "scheduling.volcano.sh", "podgroups", "get", "list", "watch", "patch"),
-      calls(Scope.CLUSTER, "scheduling.volcano.sh", "podgroups/status", "patch", "update"),
-      calls(Scope.CLUSTER, "scheduling.volcano.sh", "queues", "get", "list", "watch"),
-      calls(Scope.CLUSTER, "scheduling.volcano.sh", "queues/status", "patch", "update"),
-      // Leader election (--leader-elect --lease-namespace --lease-name).
-      calls(Scope.LEASE_NAMESPACE, "coordination.k8s.io", "leases", "get", "create", "update"),
-      // --config-map NS/NAME, re-read when it changes.
-      calls(Scope.CONFIG_NAMESPACE, "", "configmaps", "get", "list", "watch"))
-      .flatMap(List::stream).toList();
 
   /**
    * The flags of {@code basalt run} as the live-mode issue specifies them; the chart passes no other (besides
@@ -131,10 +80,6 @@ class ChartTest {
   /** The plugins this build has; the chart's tiers may use only these. */
   private static final Set<String> BUILT_PLUGINS = Set.of("priority", "gang", "conformance", "overcommit", "drf",
       "predicates", "proportion", "capacity", "nodeorder", "binpack");
-
-  private static List<ApiCall> calls(Scope scope, String group, String resource, String... verbs) {
-    return Stream.of(verbs).map(v -> new ApiCall(group, resource, v, scope)).toList();
-  }
 
   private static Rendered defaults;
   private static Rendered custom;
@@ -462,8 +407,8 @@ class ChartTest {
 
   @Test
   void requiredApiCallsAreDistinctAndNamespacedOnlyWhereTheyMustBe() {
-    assertEquals(REQUIRED_API_CALLS.size(), new HashSet<>(REQUIRED_API_CALLS).size(), "duplicates");
-    for (ApiCall call : REQUIRED_API_CALLS) {
+    assertEquals(ApiCalls.GRANTED.size(), new HashSet<>(ApiCalls.GRANTED).size(), "duplicates");
+    for (ApiCall call : ApiCalls.GRANTED) {
       boolean namespacedOnly = call.resource().equals("leases") || call.resource().equals("configmaps");
       assertEquals(namespacedOnly, call.scope() != Scope.CLUSTER, call.toString());
       assertFalse(call.verb().equals("*") || call.resource().equals("*") || call.apiGroup().equals("*"), "wildcard");
@@ -564,7 +509,7 @@ class ChartTest {
   }
 
   /**
-   * What the scheduler's ServiceAccount is granted, per scope, equals {@link #REQUIRED_API_CALLS}: nothing missing,
+   * What the scheduler's ServiceAccount is granted, per scope, equals {@link ApiCalls#GRANTED}: nothing missing,
    * nothing more, namespaced calls granted only in their namespace.
    */
   private static void assertRbacIsExact(Rendered r, String releaseNs, String configNs) {
@@ -598,7 +543,7 @@ class ChartTest {
 
     Set<String> wantCluster = new TreeSet<>();
     Map<String, Set<String>> wantNamespaced = new LinkedHashMap<>();
-    for (ApiCall c : REQUIRED_API_CALLS) {
+    for (ApiCall c : ApiCalls.GRANTED) {
       switch (c.scope()) {
         case CLUSTER -> wantCluster.add(key(c));
         case LEASE_NAMESPACE -> wantNamespaced.computeIfAbsent(releaseNs, k -> new TreeSet<>()).add(key(c));

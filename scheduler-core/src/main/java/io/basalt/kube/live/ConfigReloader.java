@@ -6,92 +6,145 @@ import io.basalt.config.ConfigException;
 import io.basalt.config.SchedulerConf;
 import io.basalt.framework.PluginRegistry;
 import io.basalt.scheduler.ConfValidator;
+import io.kubernetes.client.informer.ResourceEventHandler;
+import io.kubernetes.client.informer.SharedIndexInformer;
+import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
-import java.time.Duration;
+import io.kubernetes.client.openapi.models.V1ConfigMapList;
 import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
- * The scheduler config from a ConfigMap (key {@code volcano-scheduler.conf}), re-read at most every {@code interval}
- * so an edit of the tiers takes effect at a following cycle without a restart. An edit that does not parse or
- * validate is logged with every problem, recorded as a Warning event on the ConfigMap, and the last good config
- * stays in force.
+ * The scheduler config from a ConfigMap (key {@code volcano-scheduler.conf}), watched by an informer so an edit of
+ * the tiers takes effect at the next cycle without a restart. An edit that does not parse or validate is logged with
+ * every problem, recorded once as a Warning event on the ConfigMap, and the last good config stays in force; so does
+ * it when the ConfigMap is deleted. Only list and watch on that one ConfigMap are needed (a field selector on its
+ * name), which the chart's Role grants in its namespace.
  */
-public final class ConfigReloader implements Supplier<SchedulerConf> {
+public final class ConfigReloader implements Supplier<SchedulerConf>, AutoCloseable {
   private static final System.Logger LOG = System.getLogger(ConfigReloader.class.getName());
 
   private final CoreV1Api api;
   private final String namespace;
   private final String name;
-  private final Duration interval;
   private final PluginRegistry plugins;
+  private final SharedInformerFactory factory;
+  /** The ConfigMap's text as last seen by the informer; null while it has no data key. */
+  private final AtomicReference<String> latest = new AtomicReference<>();
   private SchedulerConf current;
   private String currentText;
-  private long nextCheck;
+  private String rejectedText;
 
   /**
-   * Reads the ConfigMap once.
+   * Reads the ConfigMap once, then watches it.
    *
    * @throws ConfigException when it is missing or invalid at start (there is no good config to fall back on)
    */
-  public ConfigReloader(ApiClient client, String namespace, String name, Duration interval, PluginRegistry plugins)
+  public ConfigReloader(ApiClient client, String namespace, String name, PluginRegistry plugins)
       throws ConfigException {
     this.api = new CoreV1Api(client);
     this.namespace = namespace;
     this.name = name;
-    this.interval = interval;
     this.plugins = plugins;
-    String text = read();
+    String text = textOf(readOnce());
+    if (text == null) {
+      throw noKey();
+    }
     this.current = parse(text);
     this.currentText = text;
-    this.nextCheck = System.nanoTime() + interval.toNanos();
+    latest.set(text);
+    factory = new SharedInformerFactory(client);
+    SharedIndexInformer<V1ConfigMap> informer = factory.sharedIndexInformerFor(p -> api
+        .listNamespacedConfigMap(namespace).fieldSelector(selector()).resourceVersion(p.resourceVersion)
+        .watch(p.watch).timeoutSeconds(p.timeoutSeconds).allowWatchBookmarks(p.watch).buildCall(null),
+        V1ConfigMap.class, V1ConfigMapList.class, 0L, (type, error) -> LOG.log(System.Logger.Level.DEBUG,
+            "watch of ConfigMap " + key() + " failed (will retry): " + error));
+    informer.addEventHandler(new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(V1ConfigMap cm) {
+        latest.set(textOf(cm));
+      }
+
+      @Override
+      public void onUpdate(V1ConfigMap old, V1ConfigMap cm) {
+        latest.set(textOf(cm));
+      }
+
+      @Override
+      public void onDelete(V1ConfigMap cm, boolean finalStateUnknown) {
+        LOG.log(System.Logger.Level.WARNING, "ConfigMap " + key() + " deleted; the last good config stays in force");
+      }
+    });
+    factory.startAllRegisteredInformers();
   }
 
+  /** The config in force: the ConfigMap's latest text if it is valid, else the last good one. Cheap when unchanged. */
   @Override
   public synchronized SchedulerConf get() {
-    if (System.nanoTime() >= nextCheck) {
-      nextCheck = System.nanoTime() + interval.toNanos();
-      try {
-        String text = read();
-        if (!text.equals(currentText)) {
-          current = parse(text);
-          currentText = text;
-          LOG.log(System.Logger.Level.INFO, "ConfigMap " + namespace + "/" + name + " reloaded");
-        }
-      } catch (ConfigException e) {
-        LOG.log(System.Logger.Level.ERROR, "ConfigMap " + namespace + "/" + name
-            + " edit rejected, keeping the last good config:\n" + String.join("\n", e.problems()));
-        rejected(e);
+    String text = latest.get();
+    if (Objects.equals(text, currentText) || Objects.equals(text, rejectedText)) {
+      return current;
+    }
+    try {
+      if (text == null) {
+        throw noKey();
       }
+      current = parse(text);
+      currentText = text;
+      rejectedText = null;
+      LOG.log(System.Logger.Level.INFO, "ConfigMap " + key() + " reloaded");
+    } catch (ConfigException e) {
+      rejectedText = text;
+      LOG.log(System.Logger.Level.ERROR, "ConfigMap " + key() + " edit rejected, keeping the last good config:\n"
+          + String.join("\n", e.problems()));
+      EventRecorder.record(api, "ConfigMap", namespace, name, null, "Warning", "InvalidConfig",
+          "edit rejected, the last good config stays in force: " + String.join("; ", e.problems()));
     }
     return current;
   }
 
-  /** A Warning event on the ConfigMap, so {@code kubectl describe} shows why the edit did not take. */
-  private void rejected(ConfigException e) {
-    EventRecorder.record(api, "ConfigMap", namespace, name, null, "Warning", "InvalidConfig",
-        "edit rejected, the last good config stays in force: " + String.join("; ", e.problems()));
+  /** Stops the watch. */
+  @Override
+  public void close() {
+    factory.stopAllRegisteredInformers(true);
   }
 
-  private String read() throws ConfigException {
+  private V1ConfigMap readOnce() throws ConfigException {
     try {
-      V1ConfigMap cm = api.readNamespacedConfigMap(name, namespace).execute();
-      String text = cm.getData() == null ? null : cm.getData().get(ConfLoader.CONFIGMAP_KEY);
-      if (text == null) {
-        throw new ConfigException("ConfigMap " + namespace + "/" + name + " has no data key '"
-            + ConfLoader.CONFIGMAP_KEY + "'");
+      List<V1ConfigMap> items = api.listNamespacedConfigMap(namespace).fieldSelector(selector()).execute()
+          .getItems();
+      if (items.isEmpty()) {
+        throw new ConfigException("ConfigMap " + key() + " not found (--config-map " + key() + ")");
       }
-      return text;
+      return items.get(0);
     } catch (ApiException e) {
-      throw new ConfigException("ConfigMap " + namespace + "/" + name + ": cannot read it: HTTP " + e.getCode());
+      throw new ConfigException("ConfigMap " + key() + ": cannot read it: HTTP " + e.getCode());
     }
   }
 
+  private String selector() {
+    return "metadata.name=" + name;
+  }
+
+  private String key() {
+    return namespace + "/" + name;
+  }
+
+  private static String textOf(V1ConfigMap cm) {
+    return cm.getData() == null ? null : cm.getData().get(ConfLoader.CONFIGMAP_KEY);
+  }
+
+  private ConfigException noKey() {
+    return new ConfigException("ConfigMap " + key() + " has no data key '" + ConfLoader.CONFIGMAP_KEY + "'");
+  }
+
   private SchedulerConf parse(String text) throws ConfigException {
-    SchedulerConf conf = ConfLoader.parse(text, "ConfigMap " + namespace + "/" + name);
+    SchedulerConf conf = ConfLoader.parse(text, "ConfigMap " + key());
     ConfValidator.Report report = ConfValidator.validate(conf, plugins, ActionRegistry.builtin());
     if (!report.ok()) {
       throw new ConfigException(List.copyOf(report.errors()));

@@ -39,6 +39,8 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
   private final Map<String, String> lastReason = new HashMap<>();
   private final Map<String, String> lastPhase = new HashMap<>();
   private final Map<String, String> lastQueue = new HashMap<>();
+  /** Until a 404 says otherwise: PodGroup status goes to the status subresource (a CRD may define one). */
+  private boolean podGroupStatusSubresource = true;
 
   public StatusWriter(ApiClient client) {
     this.client = client;
@@ -159,6 +161,9 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
       String body = e.getValue();
       try {
         try {
+          if (!podGroupStatusSubresource) {
+            throw new ApiException(404, "no status subresource");
+          }
           PatchUtils.patch(Object.class,
               () -> custom.patchNamespacedCustomObjectStatus(V1beta1PodGroup.GROUP, V1beta1PodGroup.VERSION, key[0],
                   V1beta1PodGroup.PLURAL, key[1], new V1Patch(body)).buildCall(null),
@@ -167,7 +172,9 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
           if (noSubresource.getCode() != 404) {
             throw noSubresource;
           }
-          // Volcano's own PodGroup CRD has no status subresource: there the status is written on the object.
+          // Volcano's own PodGroup CRD has no status subresource: there the status is written on the object, and
+          // the subresource is not tried again.
+          podGroupStatusSubresource = false;
           PatchUtils.patch(Object.class,
               () -> custom.patchNamespacedCustomObject(V1beta1PodGroup.GROUP, V1beta1PodGroup.VERSION, key[0],
                   V1beta1PodGroup.PLURAL, key[1], new V1Patch(body)).buildCall(null),

@@ -75,8 +75,9 @@ public final class Resources {
       "priorityclasses", "PriorityClass", false).mergeKeys(META_KEYS));
   public static final ResourceType LEASES = register(ResourceType.builtin("coordination.k8s.io", "v1", "leases",
       "Lease", true).mergeKeys(META_KEYS));
+  /** As Volcano's CRD ({@code subresources: {}}): no status subresource, status is written on the object. */
   public static final ResourceType PODGROUPS = register(ResourceType.custom("scheduling.volcano.sh", "v1beta1",
-      "podgroups", "PodGroup", true).statusSubresource());
+      "podgroups", "PodGroup", true));
   public static final ResourceType QUEUES = register(ResourceType.custom("scheduling.volcano.sh", "v1beta1",
       "queues", "Queue", false).statusSubresource());
 

@@ -3,6 +3,7 @@ package io.basalt.kube.fake;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
@@ -14,6 +15,7 @@ import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.PatchUtils;
@@ -60,22 +62,21 @@ class VolcanoCrdApiTest {
   void podGroupCrudStatusAndGeneration() throws Exception {
     V1beta1PodGroup created = podGroups.create(group("pg1")).throwsApiException().getObject();
     assertEquals(1L, created.getMetadata().getGeneration());
-    assertNull(created.getStatus(), "status is dropped on create when the CRD has a status subresource");
+    assertEquals("Running", created.getStatus().getPhase(),
+        "Volcano's PodGroup CRD has no status subresource (subresources: {}): status is kept on create");
 
-    created.setStatus(new V1beta1PodGroup.Status().phase("Inqueue").running(0));
-    // kubernetes-client/java#3143: updateStatus sends a JSON patch as "application/json", which a real server
-    // (and this one) rejects with 415. Status writes go through PatchUtils with an explicit patch format.
-    KubernetesApiResponse<V1beta1PodGroup> refused = podGroups.updateStatus(created, V1beta1PodGroup::getStatus);
-    assertEquals(415, refused.getHttpStatusCode());
-    assertEquals("UnsupportedMediaType", refused.getStatus().getReason());
     CustomObjectsApi custom = new CustomObjectsApi(client);
-    PatchUtils.patch(Object.class, () -> custom.patchNamespacedCustomObjectStatus(V1beta1PodGroup.GROUP,
+    ApiException noSubresource = assertThrows(ApiException.class, () -> PatchUtils.patch(Object.class,
+        () -> custom.patchNamespacedCustomObjectStatus(V1beta1PodGroup.GROUP, V1beta1PodGroup.VERSION, "ml",
+            V1beta1PodGroup.PLURAL, "pg1", new V1Patch("{\"status\":{\"phase\":\"Inqueue\"}}")).buildCall(null),
+        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
+    assertEquals(404, noSubresource.getCode(), "no podgroups/status");
+    PatchUtils.patch(Object.class, () -> custom.patchNamespacedCustomObject(V1beta1PodGroup.GROUP,
         V1beta1PodGroup.VERSION, "ml", V1beta1PodGroup.PLURAL, "pg1",
         new V1Patch("{\"status\":{\"phase\":\"Inqueue\",\"running\":0}}")).buildCall(null),
         V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
     V1beta1PodGroup withStatus = podGroups.get("ml", "pg1").throwsApiException().getObject();
-    assertEquals("Inqueue", withStatus.getStatus().getPhase());
-    assertEquals(1L, withStatus.getMetadata().getGeneration(), "status writes leave generation alone");
+    assertEquals("Inqueue", withStatus.getStatus().getPhase(), "status is written on the object itself");
 
     withStatus.getSpec().setMinMember(4);
     V1beta1PodGroup resized = podGroups.update(withStatus).throwsApiException().getObject();
@@ -102,20 +103,38 @@ class VolcanoCrdApiTest {
         .getObject();
     assertEquals("ready", patched.getMetadata().getAnnotations().get("basalt.io/gang"));
 
-    CustomObjectsApi custom = new CustomObjectsApi(client);
-    PatchUtils.patch(Object.class, () -> custom.patchNamespacedCustomObjectStatus(V1beta1PodGroup.GROUP,
-        V1beta1PodGroup.VERSION, "ml", V1beta1PodGroup.PLURAL, "pg1",
-        new V1Patch("{\"spec\":{\"minMember\":9},\"status\":{\"phase\":\"Running\",\"running\":2}}"))
-        .buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
-    V1beta1PodGroup afterStatus = podGroups.get("ml", "pg1").throwsApiException().getObject();
-    assertEquals(2, afterStatus.getStatus().getRunning());
-    assertEquals(2, afterStatus.getSpec().getMinMember(), "a status patch changes only status");
-
     KubernetesApiResponse<V1beta1PodGroup> strategic = podGroups.patch("ml", "pg1",
         V1Patch.PATCH_FORMAT_STRATEGIC_MERGE_PATCH, new V1Patch("{\"spec\":{\"minMember\":3}}"));
     assertFalse(strategic.isSuccess());
     assertEquals(415, strategic.getHttpStatusCode());
     assertEquals("UnsupportedMediaType", strategic.getStatus().getReason());
+  }
+
+  @Test
+  void queueStatusSubresourceSeparatesStatusFromSpec() throws Exception {
+    V1beta1Queue q = new V1beta1Queue().apiVersion(V1beta1Queue.API_VERSION).kind(V1beta1Queue.KIND)
+        .metadata(new V1ObjectMeta().name("q")).spec(new V1beta1Queue.Spec().weight(1))
+        .status(new V1beta1Queue.Status().state("Open"));
+    V1beta1Queue created = queues.create(q).throwsApiException().getObject();
+    assertNull(created.getStatus(), "status is dropped on create when the CRD has a status subresource");
+    assertEquals(1L, created.getMetadata().getGeneration());
+
+    created.setStatus(new V1beta1Queue.Status().state("Open"));
+    // kubernetes-client/java#3143: updateStatus sends a JSON patch as "application/json", which a real server
+    // (and this one) rejects with 415. Status writes go through PatchUtils with an explicit patch format.
+    KubernetesApiResponse<V1beta1Queue> refused = queues.updateStatus(created, V1beta1Queue::getStatus);
+    assertEquals(415, refused.getHttpStatusCode());
+    assertEquals("UnsupportedMediaType", refused.getStatus().getReason());
+
+    CustomObjectsApi custom = new CustomObjectsApi(client);
+    PatchUtils.patch(Object.class, () -> custom.patchClusterCustomObjectStatus(V1beta1Queue.GROUP,
+        V1beta1Queue.VERSION, V1beta1Queue.PLURAL, "q",
+        new V1Patch("{\"spec\":{\"weight\":9},\"status\":{\"state\":\"Closed\"}}")).buildCall(null),
+        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+    V1beta1Queue after = queues.get("q").throwsApiException().getObject();
+    assertEquals("Closed", after.getStatus().getState());
+    assertEquals(1, after.getSpec().getWeight(), "a status patch changes only status");
+    assertEquals(1L, after.getMetadata().getGeneration(), "status writes leave generation alone");
   }
 
   @Test

@@ -9,6 +9,7 @@ import io.basalt.config.ConfigException;
 import io.basalt.config.PluginOption;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginRegistry;
+import io.basalt.kube.fake.Await;
 import io.basalt.kube.fake.FakeApiServer;
 import io.basalt.kube.fake.Resources;
 import java.time.Duration;
@@ -16,6 +17,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ConfigReloaderTest {
+  private static final Duration WAIT = Duration.ofSeconds(10);
   private static final PluginRegistry PLUGINS = PluginRegistry.of(Map.of(
       "gang", a -> new Noop("gang"), "priority", a -> new Noop("priority")));
 
@@ -52,19 +54,28 @@ class ConfigReloaderTest {
   void anEditTakesEffectAndAnInvalidEditKeepsTheLastGoodConfig() throws Exception {
     try (FakeApiServer server = FakeApiServer.start()) {
       putConf(server, "actions: allocate\ntiers:\n- plugins:\n  - name: gang\n", true);
-      ConfigReloader reloader = new ConfigReloader(server.apiClient(), "kube-system", "basalt", Duration.ZERO,
-          PLUGINS);
-      assertEquals("gang", names(reloader.get()));
-      putConf(server, "actions: allocate\ntiers:\n- plugins:\n  - name: gang\n  - name: priority\n", false);
-      assertEquals("gang,priority", names(reloader.get()));
-      putConf(server, "actions: allocate\ntiers:\n- plugins:\n  - name: gnag\n", false);
-      assertEquals("gang,priority", names(reloader.get()), "unknown plugin: the edit is rejected");
-      JsonObject event = server.list(Resources.EVENTS, "kube-system").get(0);
-      assertEquals("InvalidConfig", event.get("reason").getAsString());
-      assertEquals("ConfigMap", event.getAsJsonObject("involvedObject").get("kind").getAsString());
-      assertTrue(event.get("message").getAsString().contains("unknown plugin 'gnag'"), event.toString());
-      putConf(server, "actions: [\n", false);
-      assertEquals("gang,priority", names(reloader.get()), "broken YAML: the edit is rejected");
+      try (ConfigReloader reloader = new ConfigReloader(server.apiClient(), "kube-system", "basalt", PLUGINS)) {
+        assertEquals("gang", names(reloader.get()));
+        putConf(server, "actions: allocate\ntiers:\n- plugins:\n  - name: gang\n  - name: priority\n", false);
+        Await.until("the edit seen", WAIT, () -> names(reloader.get()).equals("gang,priority"));
+        putConf(server, "actions: allocate\ntiers:\n- plugins:\n  - name: gnag\n", false);
+        Await.until("the invalid edit reported", WAIT, () -> reloader.get() != null
+            && !server.list(Resources.EVENTS, "kube-system").isEmpty());
+        assertEquals("gang,priority", names(reloader.get()), "unknown plugin: the edit is rejected");
+        reloader.get();
+        assertEquals(1, server.list(Resources.EVENTS, "kube-system").size(), "one event per rejected edit");
+        JsonObject event = server.list(Resources.EVENTS, "kube-system").get(0);
+        assertEquals("InvalidConfig", event.get("reason").getAsString());
+        assertEquals("ConfigMap", event.getAsJsonObject("involvedObject").get("kind").getAsString());
+        assertTrue(event.get("message").getAsString().contains("unknown plugin 'gnag'"), event.toString());
+        putConf(server, "actions: [\n", false);
+        Await.until("the broken edit reported", WAIT, () -> reloader.get() != null
+            && server.list(Resources.EVENTS, "kube-system").size() == 2);
+        assertEquals("gang,priority", names(reloader.get()), "broken YAML: the edit is rejected");
+        server.delete(Resources.CONFIGMAPS, "kube-system", "basalt");
+        Thread.sleep(200);
+        assertEquals("gang,priority", names(reloader.get()), "deleted: the last good config stays");
+      }
     }
   }
 
@@ -72,12 +83,12 @@ class ConfigReloaderTest {
   void aMissingOrInvalidConfigMapAtStartIsAClearError() throws Exception {
     try (FakeApiServer server = FakeApiServer.start()) {
       ConfigException missing = assertThrows(ConfigException.class,
-          () -> new ConfigReloader(server.apiClient(), "kube-system", "basalt", Duration.ZERO, PLUGINS));
-      assertTrue(missing.getMessage().contains("ConfigMap kube-system/basalt: cannot read it: HTTP 404"),
+          () -> new ConfigReloader(server.apiClient(), "kube-system", "basalt", PLUGINS));
+      assertTrue(missing.getMessage().contains("ConfigMap kube-system/basalt not found"),
           missing.getMessage());
       putConf(server, "actions: allocate\ntiers:\n- plugins:\n  - name: nope\n", true);
       ConfigException invalid = assertThrows(ConfigException.class,
-          () -> new ConfigReloader(server.apiClient(), "kube-system", "basalt", Duration.ZERO, PLUGINS));
+          () -> new ConfigReloader(server.apiClient(), "kube-system", "basalt", PLUGINS));
       assertTrue(invalid.getMessage().contains("unknown plugin 'nope'"), invalid.getMessage());
     }
   }

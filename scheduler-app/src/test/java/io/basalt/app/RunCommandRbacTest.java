@@ -1,0 +1,115 @@
+package io.basalt.app;
+
+import static io.basalt.app.LiveRun.node;
+import static io.basalt.app.LiveRun.nodeOf;
+import static io.basalt.app.LiveRun.podGroup;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.google.gson.JsonObject;
+import io.basalt.app.chart.ApiCalls;
+import io.basalt.app.chart.ApiCalls.ApiCall;
+import io.basalt.kube.fake.Await;
+import io.basalt.kube.fake.FakeApiServer;
+import io.basalt.kube.fake.RecordedRequest;
+import io.basalt.kube.fake.Resources;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The chart's RBAC follows the code: one {@code basalt run} does everything live mode does (leader election, the
+ * ConfigMap and an invalid edit of it, binding, a 409 read back, preemption through evictions, pod conditions,
+ * events, PodGroup and Queue status), and the API calls it sends, as the authorizer sees them, must be exactly
+ * {@link ApiCalls#GRANTED}, which ChartTest holds the rendered roles to.
+ */
+@Timeout(90)
+class RunCommandRbacTest {
+  private static final String NS = "basalt-system";
+  private static final Duration WAIT = Duration.ofSeconds(30);
+
+  private static String pod(String name, int gpus, String priorityClass, int priority, String group) {
+    String annotations = group == null ? "{}" : "{\"scheduling.k8s.io/group-name\":\"" + group + "\"}";
+    return "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\"ml\","
+        + "\"annotations\":" + annotations + "},\"spec\":{\"schedulerName\":\"basalt-scheduler\","
+        + "\"priorityClassName\":\"" + priorityClass + "\",\"priority\":" + priority + ",\"containers\":[{"
+        + "\"name\":\"c\",\"image\":\"x\",\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"" + gpus + "\"}}}]}}";
+  }
+
+  private static String configMap(String conf) {
+    JsonObject data = new JsonObject();
+    data.addProperty("volcano-scheduler.conf", conf);
+    return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"basalt-scheduler\","
+        + "\"namespace\":\"" + NS + "\"},\"data\":" + data + "}";
+  }
+
+  @Test
+  void everyCallALiveRunMakesIsGrantedAndNothingElse(@TempDir Path dir) throws Exception {
+    try (FakeApiServer server = FakeApiServer.start()) {
+      // No admission plugins (overcommit, proportion): a full cluster would keep the preemptor from being enqueued.
+      server.seed(configMap("""
+          actions: "enqueue, allocate, preempt, backfill"
+          tiers:
+          - plugins: [{name: priority}, {name: gang}, {name: conformance}]
+          - plugins: [{name: predicates}, {name: nodeorder}, {name: binpack}]
+          """));
+      server.seed("{\"apiVersion\":\"scheduling.k8s.io/v1\",\"kind\":\"PriorityClass\",\"metadata\":{\"name\":"
+          + "\"high\"},\"value\":1000}");
+      server.seed("{\"apiVersion\":\"scheduling.k8s.io/v1\",\"kind\":\"PriorityClass\",\"metadata\":{\"name\":"
+          + "\"low\"},\"value\":1}");
+      server.seed("{\"apiVersion\":\"scheduling.volcano.sh/v1beta1\",\"kind\":\"Queue\",\"metadata\":{\"name\":"
+          + "\"default\"},\"spec\":{\"weight\":1}}");
+      server.seed(node("gpu-1", 4));
+      for (int i = 0; i < 4; i++) {
+        server.seed(pod("low-" + i, 1, "low", 1, null));
+      }
+      server.seed(podGroup("huge", 1));
+      server.seed(pod("huge-0", 8, "low", 1, "huge"));
+      // A racing scheduler binds "raced" while Basalt's binding is held: the 409 is read back with a GET.
+      server.seed(pod("raced", 0, "low", 1, null));
+      server.faults().delayNextMatching(1, Duration.ofSeconds(1),
+          r -> r.method().equals("POST") && r.path().endsWith("/pods/raced/binding"));
+      try (LiveRun run = LiveRun.start(server, dir, "--leader-elect", "--lease-namespace", NS, "--lease-name",
+          "basalt-scheduler", "--config-map", NS + "/basalt-scheduler", "--lease-duration", "2s",
+          "--renew-deadline", "1500ms", "--retry-period", "200ms")) {
+        Await.until("raced binding sent", WAIT,
+            () -> !server.requests("POST", ".*/pods/raced/binding").isEmpty());
+        server.mergePatch(Resources.PODS, "ml", "raced", "{\"spec\":{\"nodeName\":\"gpu-1\"}}");
+        Await.until("low pods bound", WAIT, () -> nodeOf(server, "low-3") != null);
+        server.seed(pod("high", 2, "high", 1000, null));
+        Await.until("high bound after preempting", WAIT, () -> nodeOf(server, "high") != null);
+        Await.until("the gang told it does not fit", WAIT, () -> String.valueOf(
+            server.get(Resources.PODGROUPS, "ml", "huge").get("status")).contains("Unschedulable"));
+        Await.until("queue status written", WAIT, () -> server.get(Resources.QUEUES, "", "default").has("status"));
+        server.mergePatch(Resources.CONFIGMAPS, NS, "basalt-scheduler",
+            "{\"data\":{\"volcano-scheduler.conf\":\"actions: \\\"allocate\\\"\\ntiers:\\n- plugins:\\n  - name: nosuch\\n\"}}");
+        Await.until("the invalid edit reported", WAIT, () -> server.list(Resources.EVENTS, NS).stream()
+            .anyMatch(e -> e.toString().contains("basalt-scheduler")));
+        Await.until("a Scheduled event", WAIT, () -> server.list(Resources.EVENTS, "ml").stream()
+            .anyMatch(e -> e.get("reason").getAsString().equals("Scheduled")));
+        assertEquals(0, run.stop());
+      }
+      Set<String> made = new TreeSet<>();
+      Set<String> other = new TreeSet<>();
+      for (RecordedRequest r : server.requests()) {
+        ApiCalls.of(r.method(), r.path(), r.isWatch(), NS, NS).ifPresentOrElse(c -> made.add(c.toString()),
+            () -> other.add(r.method() + " " + r.path()));
+      }
+      Set<String> granted = ApiCalls.GRANTED.stream().map(ApiCall::toString)
+          .collect(Collectors.toCollection(TreeSet::new));
+      assertEquals(granted, made, "calls made vs granted; not granted: " + minus(made, granted)
+          + "; granted but never made: " + minus(granted, made));
+      assertEquals(Set.of(), other, "only resource calls (discovery would need its own grant)");
+    }
+  }
+
+  private static Set<String> minus(Set<String> a, Set<String> b) {
+    Set<String> out = new TreeSet<>(a);
+    out.removeAll(b);
+    return out;
+  }
+}

@@ -1,0 +1,108 @@
+package io.basalt.app.chart;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The Kubernetes API calls {@code basalt run} makes, which the chart's RBAC must grant exactly (least privilege).
+ * {@link #GRANTED} is the list with the reason for each call; ChartTest checks the rendered roles against it, and
+ * RunCommandRbacTest checks it against the requests a live run really sends, so the roles follow the code.
+ */
+public final class ApiCalls {
+  private ApiCalls() {
+  }
+
+  /** Where a granted API call applies. */
+  public enum Scope {
+    /** Everywhere: a ClusterRole bound by a ClusterRoleBinding. */
+    CLUSTER,
+    /** The release namespace, where the leader-election Lease lives: a Role. */
+    LEASE_NAMESPACE,
+    /** The namespace of the ConfigMap holding volcano-scheduler.conf (the release's by default): a Role. */
+    CONFIG_NAMESPACE
+  }
+
+  /** One API call: {@code verb} on {@code resource} (with subresource, e.g. {@code pods/binding}) in {@code apiGroup}. */
+  public record ApiCall(String apiGroup, String resource, String verb, Scope scope) {
+    @Override
+    public String toString() {
+      return (apiGroup.isEmpty() ? "core" : apiGroup) + " " + resource + " " + verb + " (" + scope + ")";
+    }
+  }
+
+  /** Every API call the live scheduler makes, and so exactly what the chart grants its ServiceAccount. */
+  public static final List<ApiCall> GRANTED = Stream.of(
+      // One informer over all non-terminal pods.
+      calls(Scope.CLUSTER, "", "pods", "list", "watch"),
+      // A 409 on a binding is checked by reading the pod back.
+      calls(Scope.CLUSTER, "", "pods", "get"),
+      // Binding (the chosen GPUs ride on the binding's annotations); evicting preemption and reclaim victims.
+      calls(Scope.CLUSTER, "", "pods/binding", "create"),
+      calls(Scope.CLUSTER, "", "pods/eviction", "create"),
+      // The PodScheduled=False condition, as a strategic merge patch.
+      calls(Scope.CLUSTER, "", "pods/status", "patch"),
+      calls(Scope.CLUSTER, "", "nodes", "list", "watch"),
+      // Scheduled / FailedScheduling on pods, InvalidConfig on the ConfigMap.
+      calls(Scope.CLUSTER, "", "events", "create"),
+      calls(Scope.CLUSTER, "scheduling.k8s.io", "priorityclasses", "list", "watch"),
+      // PodGroup status goes to podgroups/status first (a CRD may define the subresource); Volcano's CRD does not
+      // (404), so from then on it is written by patching the PodGroup itself. Without the first grant the server
+      // would answer 403, not 404, and status would never be written.
+      calls(Scope.CLUSTER, "scheduling.volcano.sh", "podgroups", "list", "watch", "patch"),
+      calls(Scope.CLUSTER, "scheduling.volcano.sh", "podgroups/status", "patch"),
+      calls(Scope.CLUSTER, "scheduling.volcano.sh", "queues", "list", "watch"),
+      calls(Scope.CLUSTER, "scheduling.volcano.sh", "queues/status", "patch"),
+      // Leader election (--leader-elect --lease-namespace --lease-name).
+      calls(Scope.LEASE_NAMESPACE, "coordination.k8s.io", "leases", "get", "create", "update"),
+      // --config-map NS/NAME, watched for edits.
+      calls(Scope.CONFIG_NAMESPACE, "", "configmaps", "list", "watch"))
+      .flatMap(List::stream).toList();
+
+  private static List<ApiCall> calls(Scope scope, String group, String resource, String... verbs) {
+    return Stream.of(verbs).map(v -> new ApiCall(group, resource, v, scope)).toList();
+  }
+
+  /**
+   * The RBAC attributes of one request, as the API server's authorizer derives them (group, resource/subresource,
+   * verb from the method, with GET split into get/list/watch); empty for non-resource paths such as discovery.
+   * {@code leaseNs} and {@code configNs} tell which namespaced calls fall under which Role.
+   */
+  public static Optional<ApiCall> of(String method, String path, boolean watch, String leaseNs, String configNs) {
+    String[] p = path.replaceAll("^/+|/+$", "").split("/");
+    int i;
+    String group;
+    if (p.length >= 3 && p[0].equals("api")) {
+      group = "";
+      i = 2;
+    } else if (p.length >= 4 && p[0].equals("apis")) {
+      group = p[1];
+      i = 3;
+    } else {
+      return Optional.empty();
+    }
+    String namespace = null;
+    if (p[i].equals("namespaces") && p.length > i + 2) {
+      namespace = p[i + 1];
+      i += 2;
+    }
+    String resource = p[i];
+    String name = p.length > i + 1 ? p[i + 1] : null;
+    String sub = p.length > i + 2 ? p[i + 2] : null;
+    String verb = switch (method) {
+      case "GET" -> watch ? "watch" : name == null ? "list" : "get";
+      case "POST" -> "create";
+      case "PUT" -> "update";
+      case "PATCH" -> "patch";
+      case "DELETE" -> name == null ? "deletecollection" : "delete";
+      default -> method.toLowerCase(java.util.Locale.ROOT);
+    };
+    Scope scope = Scope.CLUSTER;
+    if (resource.equals("leases") && leaseNs.equals(namespace)) {
+      scope = Scope.LEASE_NAMESPACE;
+    } else if (resource.equals("configmaps") && configNs.equals(namespace)) {
+      scope = Scope.CONFIG_NAMESPACE;
+    }
+    return Optional.of(new ApiCall(group, sub == null ? resource : resource + "/" + sub, verb, scope));
+  }
+}
