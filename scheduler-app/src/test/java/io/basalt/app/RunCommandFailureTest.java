@@ -103,9 +103,11 @@ class RunCommandFailureTest {
   }
 
   @Test
-  void aGangMemberWhoseBindFailsForGoodIsPlacedAgainAndBoundOnce(@TempDir Path dir) throws Exception {
+  void aGangMemberWhoseBindFailsForGoodKeepsItsPlaceAndIsBoundOnce(@TempDir Path dir) throws Exception {
     try (FakeApiServer server = FakeApiServer.start()) {
       server.seed(node("gpu-1", 8));
+      server.seed("{\"apiVersion\":\"scheduling.k8s.io/v1\",\"kind\":\"PriorityClass\",\"metadata\":{\"name\":"
+          + "\"urgent\"},\"value\":1000}");
       server.seed(podGroup("g", 4));
       for (int i = 0; i < 4; i++) {
         server.seed(pod("g-" + i, "basalt-scheduler", 2, "g"));
@@ -115,6 +117,13 @@ class RunCommandFailureTest {
       server.faults().failNext(1, 500, "POST", ".*/pods/g-1/binding");
       server.faults().failNext(5, 500, "POST", ".*/pods/g-3/binding");
       try (LiveRun run = LiveRun.start(server, dir)) {
+        Await.until("g-3's first attempt", WAIT, () -> bindingPosts(server, "g-3") >= 1);
+        // While g-3 is failing, a higher-priority pod wants exactly the room g-3 was placed in. It must not get it:
+        // g-3's mates are bound and waiting for it.
+        server.seed("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"intruder\",\"namespace\":"
+            + "\"ml\"},\"spec\":{\"schedulerName\":\"basalt-scheduler\",\"priorityClassName\":\"urgent\","
+            + "\"priority\":1000,\"containers\":[{\"name\":\"c\",\"image\":\"x\",\"resources\":{\"limits\":{"
+            + "\"nvidia.com/gpu\":\"2\"}}}]}}");
         Await.until("the whole gang bound", WAIT, () -> List.of("g-0", "g-1", "g-2", "g-3").stream()
             .allMatch(p -> nodeOf(server, p) != null));
         assertEquals(0, server.faults().pending(), "every injected failure was met");
@@ -122,6 +131,7 @@ class RunCommandFailureTest {
         assertEquals(2, bindingPosts(server, "g-1"), "a 500 is retried");
         assertEquals(1, bindingPosts(server, "g-2"));
         assertEquals(6, bindingPosts(server, "g-3"), "five failed attempts, then placed again and bound once");
+        assertEquals(0, bindingPosts(server, "intruder"), "the room held for g-3 was never offered to another pod");
         Await.until("four binds counted", WAIT, () -> run.metrics().contains("basalt_binds_total 4"));
         assertNotNull(server.get(Resources.PODGROUPS, "ml", "g").getAsJsonObject("status"));
       }

@@ -6,8 +6,11 @@ import io.basalt.model.Pod;
 /**
  * Binds one pod with one POST of the binding, which carries the pod's new annotations (the chosen GPUs): the API
  * server writes them together with the node, so no observer ever sees the pod bound without them, or annotated but
- * unbound (which would let a cycle place it again while its bind is in flight). A 409 is read back: already on our node is success (an earlier attempt landed), elsewhere is a lost
- * race. Success leaves the assumption in the cache for the informer to confirm; failure rolls it back.
+ * unbound (which would let a cycle place it again while its bind is in flight). A 409 is read back: already on our
+ * node is success (an earlier attempt landed), elsewhere is a lost race. Success leaves the assumption in the cache
+ * for the informer to confirm; failure rolls it back and, unless another scheduler won the pod, nominates it to the
+ * node it was meant for, so the next cycle places it there before anyone else takes the room (a gang's bound members
+ * are waiting on it).
  */
 final class BindTask extends BindOp {
   private static final System.Logger LOG = System.getLogger(KubeBinder.class.getName());
@@ -16,6 +19,7 @@ final class BindTask extends BindOp {
   private final Pod original;
   private final Pod assumed;
   private BindGang gang = BindGang.NONE;
+  private boolean lostRace;
 
   BindTask(KubeBinder binder, SessionResult.Binding binding, Pod original, Pod assumed) {
     super(binder);
@@ -63,6 +67,7 @@ final class BindTask extends BindOp {
       failed("conflict: " + KubeBinder.brief(reply));
     } else {
       binder.countLostRace();
+      lostRace = true;
       failed("lost race: already bound to node " + now.node());
     }
   }
@@ -86,8 +91,12 @@ final class BindTask extends BindOp {
   void onFailure(String reason) {
     binder.countBind(false);
     binder.rollBack(assumed, original);
+    if (!lostRace) {
+      binder.holdPlace(original, binding.node());
+    }
     LOG.log(System.Logger.Level.WARNING, "pod " + original.key() + " not bound to " + binding.node() + ": " + reason
-        + "; back to pending");
+        + (lostRace ? "; left where the other scheduler put it" : "; back to pending, its place on "
+        + binding.node() + " held for the next cycle"));
     gang.done(original, reason);
   }
 }

@@ -22,22 +22,23 @@ import java.util.concurrent.atomic.AtomicLong;
  * Carries out a session's bindings and evictions against the Kubernetes API without holding up the cycle.
  *
  * <p>{@link #bind} assumes each placement in the cache at once (the pod shows on its node, with its new annotations),
- * so the next cycle does not place it again, and hands the API work to a bounded worker pool: a JSON merge patch of
- * the annotations (e.g. {@code basalt.io/gpu-devices}), then a POST to {@code pods/{name}/binding}. Transient failures
+ * so the next cycle does not place it again, and hands the API work to a bounded worker pool: one POST to
+ * {@code pods/{name}/binding} carrying the annotations (e.g. {@code basalt.io/gpu-devices}). Transient failures
  * (no answer, timeouts, 408, 429, 5xx) are retried with doubling backoff. A 409 means the pod is already bound: on the
  * node we chose it counts as success, elsewhere as a lost race (not retried). On final failure or a lost race the
  * assumption is rolled back: the pod is pending in the cache again, unless the informer has meanwhile reported it
- * (bound, updated or deleted), whose word wins. A pod uid is never bound twice: a request for a uid whose bind is in
+ * (bound, updated or deleted), whose word wins; after a final failure (not a lost race) it is nominated to the node it
+ * was meant for, so that room stays held for it. A pod uid is never bound twice: a request for a uid whose bind is in
  * flight is ignored. {@link #evict} posts policy/v1 Evictions the same way (404: already gone, fine; 429: blocked by
  * a PodDisruptionBudget, retried), marking the victim terminating in the cache meanwhile.
  *
  * <p><b>Gang guarantee.</b> Members of one gang (same PodGroup name and namespace) placed in the same cycle are bound
  * concurrently, each on its own. Binding is not transactional: Kubernetes cannot unbind a pod, so when a member fails
- * for good, the members that did bind stay bound and keep running, and only the failed member returns to pending.
- * The next cycle sees the gang with its bound members counted towards minMember, keeps it Running, and places the
- * pending member again like any other task. A gang is therefore never torn down because one bind failed, and never
- * started with fewer members than were placed: it may run short of members only until the next cycle re-places
- * them.
+ * for good, the members that did bind stay bound and keep running, and only the failed member returns to pending,
+ * nominated to its node: the next cycle holds that room for it (no other pod, even a higher-priority one, takes it),
+ * counts the bound members towards minMember, and binds the member there again. A gang is never torn down because
+ * one bind failed; it runs short of members only while the API keeps failing for that member, or when another
+ * scheduler took the member (then it is bound, elsewhere).
  */
 public final class KubeBinder implements Binder, AutoCloseable {
   private static final System.Logger LOG = System.getLogger(KubeBinder.class.getName());
@@ -262,6 +263,15 @@ public final class KubeBinder implements Binder, AutoCloseable {
         cache.putPod(original);
       }
     }
+  }
+
+  /**
+   * Nominates a pod whose bind failed to the node it was meant for: the next cycle holds that room for it and tries
+   * there first, so a gang's bound members are not left waiting because another pod took their mate's place.
+   * Cleared when the pod is bound or deleted, or dropped by the cycle when it no longer fits there.
+   */
+  void holdPlace(Pod pod, String node) {
+    cache.nominate(pod.uid(), node);
   }
 
   private volatile java.util.function.BiConsumer<Pod, String> onBound = (pod, node) -> { };
