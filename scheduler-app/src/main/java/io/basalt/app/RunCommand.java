@@ -33,6 +33,7 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Supplier;
+import io.basalt.app.logging.LogOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -48,6 +49,9 @@ import picocli.CommandLine.Option;
     description = "Schedule the pods of a Kubernetes cluster that name this scheduler.")
 final class RunCommand implements Callable<Integer> {
   private static final System.Logger LOG = System.getLogger(RunCommand.class.getName());
+
+  @picocli.CommandLine.Mixin
+  LogOptions logging = new LogOptions();
 
   @Option(names = "--kubeconfig", description = "Default: in-cluster, else $KUBECONFIG or ~/.kube/config.")
   Path kubeconfig;
@@ -104,6 +108,7 @@ final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    logging.install();
     ApiClient client = client();
     PluginRegistry plugins = PluginRegistry.load();
     Supplier<SchedulerConf> conf;

@@ -52,7 +52,9 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 import io.basalt.app.chart.ApiCalls.ApiCall;
 import io.basalt.app.chart.ApiCalls.Scope;
+import io.basalt.app.BasaltMain;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -69,17 +71,12 @@ class ChartTest {
   private static final String NAMESPACE = "basalt-system";
   private static final String CUSTOM_VALUES = HelmChart.CHART + "/ci/custom-values.yaml";
 
-  /**
-   * The flags of {@code basalt run} as the live-mode issue specifies them; the chart passes no other (besides
-   * {@code scheduler.extraArgs}). Keep in step with the {@code run} command's options.
-   */
-  static final Set<String> RUN_FLAGS = Set.of("--kubeconfig", "--scheduler-name", "--config-map", "--config",
-      "--schedule-period", "--leader-elect", "--lease-namespace", "--lease-name", "--kube-api-qps",
-      "--kube-api-burst", "--metrics-addr", "--default-queue", "--bind-workers");
+  /** The flags {@code basalt run} accepts, read from the command itself; the chart may pass only these. */
+  static final Set<String> RUN_FLAGS = new CommandLine(new BasaltMain()).getSubcommands().get("run").getCommandSpec()
+      .options().stream().flatMap(o -> java.util.Arrays.stream(o.names())).collect(Collectors.toSet());
 
   /** The plugins this build has; the chart's tiers may use only these. */
-  private static final Set<String> BUILT_PLUGINS = Set.of("priority", "gang", "conformance", "overcommit", "drf",
-      "predicates", "proportion", "capacity", "nodeorder", "binpack");
+  private static final Set<String> BUILT_PLUGINS = PluginRegistry.load().names();
 
   private static Rendered defaults;
   private static Rendered custom;
@@ -156,6 +153,8 @@ class ChartTest {
     assertEquals(List.of("1000"), flags.get("--kube-api-burst"));
     assertEquals(List.of(":8080"), flags.get("--metrics-addr"));
     assertEquals(List.of("default"), flags.get("--default-queue"));
+    assertEquals(List.of("text"), flags.get("--log-format"));
+    assertEquals(List.of("info"), flags.get("--log-level"));
     assertFalse(flags.containsKey("--bind-workers"), "the scheduler's own default");
     assertFalse(flags.containsKey("--kubeconfig"), "in-cluster config");
 
