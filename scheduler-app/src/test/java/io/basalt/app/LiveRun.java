@@ -7,7 +7,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,7 +27,7 @@ final class LiveRun implements AutoCloseable {
   private final Future<Integer> exit;
 
   private LiveRun(FakeApiServer server, Path dir, String... extraArgs) throws Exception {
-    List<String> args = new ArrayList<>(List.of("--kubeconfig", kubeconfig(dir, server).toString(),
+    List<String> args = new ArrayList<>(List.of("--kubeconfig", server.writeKubeconfig(dir).toString(),
         "--schedule-period", "100ms", "--metrics-addr", "127.0.0.1:0"));
     args.addAll(List.of(extraArgs));
     new CommandLine(command).parseArgs(args.toArray(String[]::new));
@@ -117,24 +116,5 @@ final class LiveRun implements AutoCloseable {
   /** How many binding POSTs the server received for ml/{@code pod}. */
   static int bindingPosts(FakeApiServer server, String pod) {
     return server.requests("POST", "/api/v1/namespaces/ml/pods/" + pod + "/binding").size();
-  }
-
-  private static Path kubeconfig(Path dir, FakeApiServer server) throws Exception {
-    Path file = Files.createTempFile(dir, "kubeconfig", "");
-    Files.writeString(file, """
-        apiVersion: v1
-        kind: Config
-        clusters:
-        - name: fake
-          cluster: {server: "%s"}
-        users:
-        - name: test
-          user: {}
-        contexts:
-        - name: fake
-          context: {cluster: fake, user: test}
-        current-context: fake
-        """.formatted(server.baseUrl()));
-    return file;
   }
 }

@@ -10,6 +10,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -120,6 +122,33 @@ public final class FakeApiServer implements AutoCloseable {
     OkHttpClient http = new OkHttpClient.Builder().readTimeout(Duration.ZERO).connectTimeout(Duration.ofSeconds(5))
         .build();
     return new ApiClient(http).setBasePath(baseUrl());
+  }
+
+  /**
+   * Writes a kubeconfig pointing at this server (no credentials: the fake checks none) into {@code dir} and returns
+   * its path, for commands that take {@code --kubeconfig}.
+   */
+  public Path writeKubeconfig(Path dir) {
+    try {
+      Path file = Files.createTempFile(dir, "kubeconfig", "");
+      Files.writeString(file, String.join("\n",
+          "apiVersion: v1",
+          "kind: Config",
+          "clusters:",
+          "- name: fake",
+          "  cluster: {server: \"" + baseUrl() + "\"}",
+          "users:",
+          "- name: test",
+          "  user: {}",
+          "contexts:",
+          "- name: fake",
+          "  context: {cluster: fake, user: test}",
+          "current-context: fake",
+          ""));
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   // ---- objects, written directly (no HTTP, no request log, no faults) ------------------------------------------
