@@ -2,6 +2,7 @@ package io.basalt.app;
 
 import com.sun.net.httpserver.HttpServer;
 import io.basalt.actions.ActionRegistry;
+import io.basalt.app.logging.LogOptions;
 import io.basalt.cache.ClusterCache;
 import io.basalt.config.ConfigException;
 import io.basalt.config.SchedulerConf;
@@ -18,6 +19,7 @@ import io.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
+import java.io.ByteArrayOutputStream;
 import java.io.FileReader;
 import java.io.IOException;
 import java.io.Reader;
@@ -32,8 +34,9 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
-import io.basalt.app.logging.LogOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -140,7 +143,7 @@ final class RunCommand implements Callable<Integer> {
         elector.close();
       }
       try {
-        stopped.await(30, java.util.concurrent.TimeUnit.SECONDS);
+        stopped.await(30, TimeUnit.SECONDS);
         binder.close();
         status.close();
       } catch (Exception e) {
@@ -179,7 +182,7 @@ final class RunCommand implements Callable<Integer> {
 
   private volatile Runnable shutdown;
   private final CountDownLatch running = new CountDownLatch(1);
-  private final java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
+  private final AtomicBoolean stopping = new AtomicBoolean();
 
   /** What SIGTERM does: stop taking work, finish in-flight binds, release the lease. Safe to call twice. */
   void stop() {
@@ -191,7 +194,7 @@ final class RunCommand implements Callable<Integer> {
 
   /** Waits until the command has started its loop (for tests). */
   boolean awaitRunning(Duration timeout) throws InterruptedException {
-    return running.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    return running.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /** The port /healthz and /readyz listen on. */
@@ -248,7 +251,7 @@ final class RunCommand implements Callable<Integer> {
     server.createContext("/readyz", ex -> reply(ex, source.hasSynced() ? 200 : 503,
         source.hasSynced() ? "ok" : "informers not synced"));
     server.createContext("/metrics", ex -> {
-      java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+      ByteArrayOutputStream buf = new ByteArrayOutputStream();
       metrics.write(buf);
       ex.getResponseHeaders().set("Content-Type", metrics.contentType());
       ex.sendResponseHeaders(200, buf.size());

@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * Live mode's {@link ClusterSource}: shared informers keep a {@link ClusterCache} current with the cluster, so each
@@ -251,8 +252,8 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
   }
 
   /** A sink for kinds keyed the same way by informer and cache. */
-  private static <T> InformerHandler.Sink<T> sink(java.util.function.Consumer<T> put,
-      java.util.function.Consumer<String> remove) {
+  private static <T> InformerHandler.Sink<T> sink(Consumer<T> put,
+      Consumer<String> remove) {
     return new InformerHandler.Sink<>() {
       @Override
       public void put(T obj) {

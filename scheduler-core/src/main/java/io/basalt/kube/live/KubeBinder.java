@@ -17,6 +17,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 
 /**
  * Carries out a session's bindings and evictions against the Kubernetes API without holding up the cycle.
@@ -274,10 +275,10 @@ public final class KubeBinder implements Binder, AutoCloseable {
     cache.nominate(pod.uid(), node);
   }
 
-  private volatile java.util.function.BiConsumer<Pod, String> onBound = (pod, node) -> { };
+  private volatile BiConsumer<Pod, String> onBound = (pod, node) -> { };
 
   /** Told of every pod that is bound for sure (after the API answered), e.g. to record a Scheduled event. */
-  public void onBound(java.util.function.BiConsumer<Pod, String> listener) {
+  public void onBound(BiConsumer<Pod, String> listener) {
     this.onBound = listener;
   }
 

@@ -1,15 +1,19 @@
 package io.basalt.kube.live;
 
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
 import io.basalt.framework.SessionResult;
 import io.basalt.kube.volcano.V1beta1PodGroup;
 import io.basalt.kube.volcano.V1beta1Queue;
+import io.basalt.model.Pod;
+import io.basalt.scheduler.StatusSink;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.util.PatchUtils;
-import io.basalt.scheduler.StatusSink;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.HashMap;
@@ -77,19 +81,19 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
   }
 
   /** Records {@code Scheduled} once the binder says the pod is bound. */
-  public void bound(io.basalt.model.Pod pod, String node) {
+  public void bound(Pod pod, String node) {
     writer.execute(() -> event(new CoreV1Api(client), pod, "Scheduled", "Normal",
         "Successfully assigned " + pod.key() + " to " + node));
   }
 
   /** A merge patch of the PodGroup's status: phase, running count, conditions as Volcano writes them. */
   private static String podGroupStatus(SessionResult.JobStatus j) {
-    com.google.gson.JsonObject status = new com.google.gson.JsonObject();
+    JsonObject status = new JsonObject();
     status.addProperty("phase", j.phase());
     status.addProperty("running", j.scheduled());
-    com.google.gson.JsonArray conditions = new com.google.gson.JsonArray();
+    JsonArray conditions = new JsonArray();
     for (io.basalt.framework.JobCondition c : j.conditions()) {
-      com.google.gson.JsonObject o = new com.google.gson.JsonObject();
+      JsonObject o = new JsonObject();
       o.addProperty("type", c.type());
       o.addProperty("status", c.status());
       o.addProperty("reason", c.reason());
@@ -99,21 +103,21 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
     if (!conditions.isEmpty()) {
       status.add("conditions", conditions);
     }
-    com.google.gson.JsonObject body = new com.google.gson.JsonObject();
+    JsonObject body = new JsonObject();
     body.add("status", status);
     return body.toString();
   }
 
   /** A merge patch of the Queue's status: allocated per resource and its PodGroups by phase. */
   private static String queueStatus(SessionResult.QueueStatus q) {
-    com.google.gson.JsonObject status = new com.google.gson.JsonObject();
-    com.google.gson.JsonObject allocated = new com.google.gson.JsonObject();
+    JsonObject status = new JsonObject();
+    JsonObject allocated = new JsonObject();
     q.allocated().toQuantities().forEach(allocated::addProperty);
     status.add("allocated", allocated);
     status.addProperty("pending", q.pending());
     status.addProperty("inqueue", q.inqueue());
     status.addProperty("running", q.running());
-    com.google.gson.JsonObject body = new com.google.gson.JsonObject();
+    JsonObject body = new JsonObject();
     body.add("status", status);
     return body.toString();
   }
@@ -187,7 +191,7 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
     }
   }
 
-  private static void event(CoreV1Api core, io.basalt.model.Pod pod, String reason, String type, String message) {
+  private static void event(CoreV1Api core, Pod pod, String reason, String type, String message) {
     EventRecorder.record(core, "Pod", pod.namespace(), pod.name(), pod.uid(), type, reason, message);
   }
 
@@ -196,7 +200,7 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
   }
 
   private static String quote(String s) {
-    return new com.google.gson.JsonPrimitive(s).toString();
+    return new JsonPrimitive(s).toString();
   }
 
   /** Finishes pending writes, waiting up to ten seconds. */
