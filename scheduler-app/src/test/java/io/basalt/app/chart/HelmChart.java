@@ -8,6 +8,7 @@ import io.kubernetes.client.openapi.models.V1ClusterRole;
 import io.kubernetes.client.openapi.models.V1ClusterRoleBinding;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1CustomResourceDefinition;
+import io.kubernetes.client.openapi.models.V1DaemonSet;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1PodDisruptionBudget;
 import io.kubernetes.client.openapi.models.V1Role;
@@ -47,6 +48,7 @@ final class HelmChart {
       Map.entry("RoleBinding", V1RoleBinding.class),
       Map.entry("Service", V1Service.class),
       Map.entry("Deployment", V1Deployment.class),
+      Map.entry("DaemonSet", V1DaemonSet.class),
       Map.entry("PodDisruptionBudget", V1PodDisruptionBudget.class),
       Map.entry("CustomResourceDefinition", V1CustomResourceDefinition.class));
 
