@@ -17,12 +17,8 @@ import io.kubernetes.client.extended.leaderelection.LeaderElectionConfig;
 import io.kubernetes.client.extended.leaderelection.LeaderElector;
 import io.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.util.ClientBuilder;
-import io.kubernetes.client.util.KubeConfig;
 import java.io.ByteArrayOutputStream;
-import java.io.FileReader;
 import java.io.IOException;
-import java.io.Reader;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -56,7 +52,7 @@ final class RunCommand implements Callable<Integer> {
   @picocli.CommandLine.Mixin
   LogOptions logging = new LogOptions();
 
-  @Option(names = "--kubeconfig", description = "Default: in-cluster, else $KUBECONFIG or ~/.kube/config.")
+  @Option(names = "--kubeconfig", description = "Default: in-cluster, else $KUBECONFIG, else ~/.kube/config.")
   Path kubeconfig;
 
   @Option(names = "--scheduler-name", split = ",", defaultValue = "basalt-scheduler",
@@ -112,7 +108,13 @@ final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     logging.install();
-    ApiClient client = client();
+    ApiClient client;
+    try {
+      client = client();
+    } catch (IOException e) {
+      System.err.println("basalt run: " + e.getMessage());
+      return 2;
+    }
     PluginRegistry plugins = PluginRegistry.load();
     Supplier<SchedulerConf> conf;
     try {
@@ -205,14 +207,7 @@ final class RunCommand implements Callable<Integer> {
   private HttpServer healthServer;
 
   private ApiClient client() throws IOException {
-    ApiClient client;
-    if (kubeconfig != null) {
-      try (Reader r = new FileReader(kubeconfig.toFile(), StandardCharsets.UTF_8)) {
-        client = ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(r)).build();
-      }
-    } else {
-      client = ClientBuilder.standard().build();
-    }
+    ApiClient client = KubeClients.connect(kubeconfig);
     // Watches stay open: no read timeout; requests are throttled as client-go would.
     client.setHttpClient(client.getHttpClient().newBuilder()
         .readTimeout(Duration.ZERO)

@@ -3,15 +3,14 @@ package io.basalt.app.topology;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
+import io.basalt.app.KubeClients;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Node;
-import io.kubernetes.client.util.Config;
 import io.kubernetes.client.util.PatchUtils;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -30,34 +29,12 @@ final class KubeNodeAnnotator implements NodeAnnotator {
     this.api = new CoreV1Api(client);
   }
 
-  /**
-   * A client from {@code kubeconfig} when given, else the pod's service account when running in a cluster, else
-   * client-java's default ($KUBECONFIG, then ~/.kube/config).
-   */
+  /** A client for the cluster found as {@link KubeClients} says: --kubeconfig, in-cluster, $KUBECONFIG, home. */
   static KubeNodeAnnotator connect(Path kubeconfig) throws ClusterException {
-    quietSlf4j();
     try {
-      if (kubeconfig != null) {
-        return new KubeNodeAnnotator(Config.fromConfig(kubeconfig.toString()));
-      }
-      if (System.getenv(Config.ENV_SERVICE_HOST) != null
-          && Files.exists(Path.of(Config.SERVICEACCOUNT_TOKEN_PATH))) {
-        return new KubeNodeAnnotator(Config.fromCluster());
-      }
-      return new KubeNodeAnnotator(Config.defaultClient());
+      return new KubeNodeAnnotator(KubeClients.connect(kubeconfig));
     } catch (IOException | RuntimeException e) {
-      throw new ClusterException("cannot load the kube config" + (kubeconfig == null ? "" : " " + kubeconfig)
-          + ": " + e.getMessage(), e);
-    }
-  }
-
-  /**
-   * The jar ships no SLF4J provider, so client-java's logging goes nowhere anyway; without this SLF4J says so on
-   * stderr at every start, in the middle of the agent's own messages.
-   */
-  private static void quietSlf4j() {
-    if (System.getProperty("slf4j.internal.verbosity") == null) {
-      System.setProperty("slf4j.internal.verbosity", "ERROR");
+      throw new ClusterException(e.getMessage(), e);
     }
   }
 
