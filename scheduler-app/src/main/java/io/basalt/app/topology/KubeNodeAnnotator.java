@@ -34,7 +34,7 @@ final class KubeNodeAnnotator implements NodeAnnotator {
     try {
       return new KubeNodeAnnotator(KubeClients.connect(kubeconfig));
     } catch (IOException | RuntimeException e) {
-      throw new ClusterException(e.getMessage(), e);
+      throw new ClusterException("cannot load the kube config: " + e.getMessage(), e);
     }
   }
 
