@@ -1,11 +1,15 @@
 package io.basalt.app.topology;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import io.basalt.app.BasaltMain;
-import io.basalt.app.topology.FakeApiServer.Request;
 import io.basalt.gpu.GpuAnnotations;
+import io.basalt.kube.fake.FakeApiServer;
+import io.basalt.kube.fake.RecordedRequest;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -18,7 +22,10 @@ import org.junit.jupiter.api.condition.DisabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code basalt topology-agent} end to end: a fake nvidia-smi script, and a local API server behind --kubeconfig. */
+/**
+ * {@code basalt topology-agent} end to end: a fake nvidia-smi script, and the shared fake API server behind
+ * --kubeconfig.
+ */
 @DisabledOnOs(OS.WINDOWS)
 class TopologyAgentCommandTest {
   @TempDir
@@ -64,6 +71,18 @@ class TopologyAgentCommandTest {
     return Files.readAllLines(dir.resolve("args.log"));
   }
 
+  /** A server holding node gpu-7, labelled with its hostname and without annotations. */
+  private static FakeApiServer serverWithNode() {
+    FakeApiServer server = FakeApiServer.start();
+    server.seed(KubeNodeAnnotatorTest.node("gpu-7", "{}"));
+    return server;
+  }
+
+  /** "METHOD path" of every request the server received, in order. */
+  private static List<String> calls(FakeApiServer server) {
+    return server.requests().stream().map(r -> r.method() + " " + r.path()).toList();
+  }
+
   @Test
   void printWritesTheAnnotationJsonThatReadsBackToTheSameScores() throws Exception {
     for (String machine : List.of("dgx-h100", "pcie-2socket", "nvlink-pairs-4gpu")) {
@@ -88,37 +107,41 @@ class TopologyAgentCommandTest {
 
   @Test
   void onceGetsThenPatchesAndASecondPassWritesNothing() throws Exception {
-    try (FakeApiServer server = new FakeApiServer("gpu-7")) {
+    try (FakeApiServer server = serverWithNode()) {
       String smi = fakeSmi("dgx-h100-topo.txt", "dgx-h100-query.csv");
-      String kubeconfig = server.kubeconfig(dir).toString();
+      String kubeconfig = server.writeKubeconfig(dir).toString();
 
       Run first = basalt("topology-agent", "--once", "--node", "gpu-7", "--kubeconfig", kubeconfig, "--smi", smi);
       assertEquals(0, first.exit(), first.err());
       assertEquals("topology-agent: node gpu-7: basalt.io/gpu-topology written (8 GPUs)\n", first.out());
-      List<Request> r = server.requests();
-      assertEquals(List.of("GET", "PATCH"), r.stream().map(Request::method).toList());
+      List<RecordedRequest> r = server.requests();
+      assertEquals(List.of("GET /api/v1/nodes/gpu-7", "PATCH /api/v1/nodes/gpu-7"), calls(server));
       assertTrue(r.get(1).contentType().startsWith("application/merge-patch+json"), r.get(1).contentType());
       String json = TopologyAnnotationTest.build("dgx-h100").json();
-      assertEquals(json, server.annotation(GpuAnnotations.TOPOLOGY));
-      com.google.gson.JsonObject patch = new com.google.gson.JsonObject();
-      com.google.gson.JsonObject metadata = new com.google.gson.JsonObject();
-      com.google.gson.JsonObject annotations = new com.google.gson.JsonObject();
+      assertEquals(json, KubeNodeAnnotatorTest.annotation(server, "gpu-7", GpuAnnotations.TOPOLOGY));
+      JsonObject patch = new JsonObject();
+      JsonObject metadata = new JsonObject();
+      JsonObject annotations = new JsonObject();
       annotations.addProperty(GpuAnnotations.TOPOLOGY, json);
       metadata.add("annotations", annotations);
       patch.add("metadata", metadata);
-      assertEquals(patch, com.google.gson.JsonParser.parseString(r.get(1).body()));
+      assertEquals(patch, JsonParser.parseString(r.get(1).body()));
+      String resourceVersion = KubeNodeAnnotatorTest.metadata(server, "gpu-7").get("resourceVersion").getAsString();
 
       Run second = basalt("topology-agent", "--once", "--node", "gpu-7", "--kubeconfig", kubeconfig, "--smi", smi);
       assertEquals(0, second.exit(), second.err());
       assertEquals("topology-agent: node gpu-7: basalt.io/gpu-topology unchanged (8 GPUs)\n", second.out());
-      assertEquals(List.of("GET", "PATCH", "GET"), server.requests().stream().map(Request::method).toList());
+      assertEquals(List.of("GET /api/v1/nodes/gpu-7", "PATCH /api/v1/nodes/gpu-7", "GET /api/v1/nodes/gpu-7"),
+          calls(server));
+      assertEquals(resourceVersion,
+          KubeNodeAnnotatorTest.metadata(server, "gpu-7").get("resourceVersion").getAsString(), "node not rewritten");
     }
   }
 
   @Test
   void malformedOutputExitsOneWithLineAndColumnAndTouchesNoNode() throws Exception {
-    try (FakeApiServer server = new FakeApiServer("gpu-7")) {
-      String kubeconfig = server.kubeconfig(dir).toString();
+    try (FakeApiServer server = serverWithNode()) {
+      String kubeconfig = server.writeKubeconfig(dir).toString();
       for (String bad : List.of("malformed-ragged-topo.txt", "malformed-unknown-code-topo.txt")) {
         Run r = basalt("topology-agent", "--once", "--node", "gpu-7", "--kubeconfig", kubeconfig,
             "--smi", fakeSmi(bad, "nvlink-pairs-4gpu-query.csv"));
@@ -177,14 +200,14 @@ class TopologyAgentCommandTest {
 
   @Test
   void clusterErrorsExitTwo() throws Exception {
-    try (FakeApiServer server = new FakeApiServer("gpu-7")) {
-      server.fail(403);
+    try (FakeApiServer server = serverWithNode()) {
+      server.faults().failNextMatching(Integer.MAX_VALUE, 403, r -> true);
       Run r = basalt("topology-agent", "--once", "--node", "gpu-7", "--kubeconfig",
-          server.kubeconfig(dir).toString(), "--smi", fakeSmi("dgx-h100-topo.txt", "dgx-h100-query.csv"));
+          server.writeKubeconfig(dir).toString(), "--smi", fakeSmi("dgx-h100-topo.txt", "dgx-h100-query.csv"));
       assertEquals(2, r.exit(), r.err());
-      assertTrue(r.err().startsWith("topology-agent: GET node gpu-7 (HTTP 403): nodes \"gpu-7\" is forbidden"),
-          r.err());
-      assertEquals(List.of("GET"), server.requests().stream().map(Request::method).toList());
+      assertEquals("topology-agent: GET node gpu-7 (HTTP 403): fake API server: injected HTTP 403\n", r.err());
+      assertEquals(List.of("GET /api/v1/nodes/gpu-7"), calls(server));
+      assertNull(KubeNodeAnnotatorTest.annotation(server, "gpu-7", GpuAnnotations.TOPOLOGY));
     }
     Run noConfig = basalt("topology-agent", "--once", "--node", "gpu-7", "--kubeconfig",
         dir.resolve("missing-kubeconfig").toString(), "--smi", fakeSmi("dgx-h100-topo.txt", "dgx-h100-query.csv"));
