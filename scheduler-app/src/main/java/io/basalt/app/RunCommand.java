@@ -132,7 +132,7 @@ final class RunCommand implements Callable<Integer> {
     StatusWriter status = new StatusWriter(client);
     metrics.watchBinder(binder::counters);
     binder.onBound(status::bound);
-    SchedulingLoop loop = new SchedulingLoop(
+    SchedulingLoop loop = this.loop = new SchedulingLoop(
         new Scheduler(cache, conf, plugins, ActionRegistry.builtin(), binder, status).observedBy(metrics),
         schedulePeriod);
     CountDownLatch stopped = new CountDownLatch(1);
@@ -205,6 +205,8 @@ final class RunCommand implements Callable<Integer> {
   }
 
   private HttpServer healthServer;
+  /** For /healthz; null until the loop exists. */
+  private volatile SchedulingLoop loop;
 
   private ApiClient client() throws IOException {
     ApiClient client = KubeClients.connect(kubeconfig);
@@ -242,7 +244,19 @@ final class RunCommand implements Callable<Integer> {
     String host = colon <= 0 ? "0.0.0.0" : metricsAddr.substring(0, colon);
     int port = Integer.parseInt(metricsAddr.substring(colon + 1));
     HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
-    server.createContext("/healthz", ex -> reply(ex, 200, "ok"));
+    // Liveness: a cycle running far longer than any should (a deadlock, a call without timeout) gets the process
+    // restarted instead of silently ending scheduling; a standby never runs cycles and stays healthy.
+    Duration stuck = Duration.ofMinutes(2).compareTo(schedulePeriod.multipliedBy(20)) > 0 ? Duration.ofMinutes(2)
+        : schedulePeriod.multipliedBy(20);
+    server.createContext("/healthz", ex -> {
+      SchedulingLoop l = loop;
+      Duration age = l == null ? Duration.ZERO : l.cycleRunningFor();
+      if (age.compareTo(stuck) > 0) {
+        reply(ex, 500, "scheduling cycle running for " + age.toSeconds() + "s (limit " + stuck.toSeconds() + "s)");
+      } else {
+        reply(ex, 200, "ok");
+      }
+    });
     server.createContext("/readyz", ex -> reply(ex, source.hasSynced() ? 200 : 503,
         source.hasSynced() ? "ok" : "informers not synced"));
     server.createContext("/metrics", ex -> {

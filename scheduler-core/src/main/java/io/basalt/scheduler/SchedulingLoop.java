@@ -14,6 +14,8 @@ public final class SchedulingLoop implements Runnable {
   private final Duration period;
   private final AtomicBoolean running = new AtomicBoolean(true);
   private volatile long cycles;
+  /** System.nanoTime() when the cycle in progress began; 0 between cycles. */
+  private volatile long cycleStarted;
 
   public SchedulingLoop(Scheduler scheduler, Duration period) {
     this.scheduler = scheduler;
@@ -24,11 +26,14 @@ public final class SchedulingLoop implements Runnable {
   public void run() {
     while (running.get()) {
       long start = System.nanoTime();
+      cycleStarted = start == 0 ? 1 : start;
       try {
         scheduler.runOnce();
         cycles++;
       } catch (RuntimeException e) {
         LOG.log(System.Logger.Level.ERROR, "scheduling cycle failed; retrying next period", e);
+      } finally {
+        cycleStarted = 0;
       }
       long sleep = period.toMillis() - (System.nanoTime() - start) / 1_000_000;
       if (sleep > 0 && running.get()) {
@@ -49,5 +54,14 @@ public final class SchedulingLoop implements Runnable {
 
   public long cycles() {
     return cycles;
+  }
+
+  /**
+   * How long the cycle in progress has been running, zero between cycles. A liveness probe uses it: a cycle that
+   * never ends (a deadlock, an API call without timeout) should get the process restarted, not hang scheduling.
+   */
+  public Duration cycleRunningFor() {
+    long started = cycleStarted;
+    return started == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - started);
   }
 }

@@ -1,0 +1,72 @@
+package io.basalt.scheduler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.basalt.actions.ActionRegistry;
+import io.basalt.cache.ClusterCache;
+import io.basalt.config.SchedulerConf;
+import io.basalt.framework.PluginRegistry;
+import io.basalt.framework.SessionResult;
+import io.basalt.kube.fake.Await;
+import io.basalt.testing.TestSessions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(20)
+class SchedulingLoopTest {
+  private static final Binder NO_BINDS = new Binder() {
+    @Override
+    public void bind(List<SessionResult.Binding> bindings) {}
+
+    @Override
+    public void evict(List<SessionResult.Eviction> evictions) {}
+  };
+
+  @Test
+  void aStuckCycleShowsItsAgeAndAFailingOneDoesNotStopTheLoop() throws Exception {
+    SchedulerConf conf = TestSessions.parse("actions: \"allocate\"\ntiers:\n- plugins: []\n");
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger calls = new AtomicInteger();
+    Supplier<SchedulerConf> confs = () -> {
+      int n = calls.incrementAndGet();
+      if (n == 2) {
+        throw new IllegalStateException("a bad cycle");
+      }
+      if (n == 4) {
+        try {
+          release.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      return conf;
+    };
+    Scheduler scheduler = new Scheduler(new ClusterCache(Set.of("basalt-scheduler"), "default"), confs,
+        PluginRegistry.of(Map.of()), ActionRegistry.builtin(), NO_BINDS, StatusSink.NONE);
+    SchedulingLoop loop = new SchedulingLoop(scheduler, Duration.ofMillis(10));
+    Thread t = new Thread(loop);
+    t.start();
+    try {
+      Await.until("the fourth cycle hangs", Duration.ofSeconds(10), () -> calls.get() == 4);
+      Thread.sleep(100);
+      assertTrue(loop.cycleRunningFor().toMillis() >= 100, "age " + loop.cycleRunningFor());
+      assertEquals(2, loop.cycles(), "cycles 1 and 3 finished; 2 threw and the loop went on");
+      release.countDown();
+      Await.until("cycles go on", Duration.ofSeconds(10), () -> loop.cycles() >= 4);
+      loop.stop();
+      t.join(5000);
+      assertEquals(Duration.ZERO, loop.cycleRunningFor(), "between cycles");
+    } finally {
+      release.countDown();
+      loop.stop();
+    }
+  }
+}
