@@ -25,8 +25,15 @@ import okhttp3.ResponseBody;
  * generated client fails to read as V1Binding / V1Eviction after the work is done (kubernetes/kubernetes#80663).
  */
 final class BindCalls {
-  /** HTTP status code (0: no answer, e.g. I/O error or timeout) and the reply body or error text. */
-  record Reply(int code, String body) {
+  /**
+   * HTTP status code (0: no answer, e.g. I/O error or timeout), the reply body or error text, and the server's
+   * {@code Retry-After} (zero when it sent none).
+   */
+  record Reply(int code, String body, Duration retryAfter) {
+    Reply(int code, String body) {
+      this(code, body, Duration.ZERO);
+    }
+
     boolean ok() {
       return code >= 200 && code < 300;
     }
@@ -90,9 +97,23 @@ final class BindCalls {
     call.timeout().timeout(callTimeout.toMillis(), TimeUnit.MILLISECONDS);
     try (Response response = call.execute()) {
       ResponseBody body = response.body();
-      return new Reply(response.code(), body == null ? "" : body.string());
+      return new Reply(response.code(), body == null ? "" : body.string(),
+          retryAfter(response.header("Retry-After")));
     } catch (IOException e) {
       return new Reply(0, e.toString());
+    }
+  }
+
+  /** Retry-After in seconds, as the API server sends it (429 throttling, 503); zero when absent or unreadable. */
+  static Duration retryAfter(String header) {
+    if (header == null) {
+      return Duration.ZERO;
+    }
+    try {
+      long seconds = Long.parseLong(header.trim());
+      return seconds > 0 ? Duration.ofSeconds(seconds) : Duration.ZERO;
+    } catch (NumberFormatException e) {
+      return Duration.ZERO;
     }
   }
 }

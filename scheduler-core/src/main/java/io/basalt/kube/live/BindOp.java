@@ -35,8 +35,8 @@ abstract class BindOp implements Runnable {
     }
   }
 
-  final void retry(int attemptOfCall, int code) {
-    binder.later(this, binder.retry().backoff(attemptOfCall), code);
+  final void retry(int attemptOfCall, BindCalls.Reply reply) {
+    binder.later(this, binder.retry().delay(attemptOfCall, reply.retryAfter()), reply.code());
   }
 
   final void succeeded() {

@@ -74,7 +74,7 @@ final class BindTask extends BindOp {
 
   private void onError(String what, BindCalls.Reply r) {
     if (binder.retry().again(r.code(), attempt)) {
-      retry(attempt, r.code());
+      retry(attempt, r);
     } else {
       failed(what + " after " + attempt + " attempt(s): " + KubeBinder.brief(r));
     }

@@ -34,8 +34,10 @@ public final class ConfigReloader implements Supplier<SchedulerConf>, AutoClosea
   private final String name;
   private final PluginRegistry plugins;
   private final SharedInformerFactory factory;
-  /** The ConfigMap's text as last seen by the informer; null while it has no data key. */
+  /** The ConfigMap's text as last seen by the informer (null while it has no data key). */
   private final AtomicReference<String> latest = new AtomicReference<>();
+  /** Its uid, for the events: {@code kubectl describe} finds an object's events by uid. */
+  private volatile String uid;
   private SchedulerConf current;
   private String currentText;
   private String rejectedText;
@@ -51,7 +53,9 @@ public final class ConfigReloader implements Supplier<SchedulerConf>, AutoClosea
     this.namespace = namespace;
     this.name = name;
     this.plugins = plugins;
-    String text = textOf(readOnce());
+    V1ConfigMap first = readOnce();
+    uid = first.getMetadata() == null ? null : first.getMetadata().getUid();
+    String text = textOf(first);
     if (text == null) {
       throw noKey();
     }
@@ -67,12 +71,12 @@ public final class ConfigReloader implements Supplier<SchedulerConf>, AutoClosea
     informer.addEventHandler(new ResourceEventHandler<>() {
       @Override
       public void onAdd(V1ConfigMap cm) {
-        latest.set(textOf(cm));
+        seen(cm);
       }
 
       @Override
       public void onUpdate(V1ConfigMap old, V1ConfigMap cm) {
-        latest.set(textOf(cm));
+        seen(cm);
       }
 
       @Override
@@ -102,7 +106,7 @@ public final class ConfigReloader implements Supplier<SchedulerConf>, AutoClosea
       rejectedText = text;
       LOG.log(System.Logger.Level.ERROR, "ConfigMap " + key() + " edit rejected, keeping the last good config:\n"
           + String.join("\n", e.problems()));
-      EventRecorder.record(api, "ConfigMap", namespace, name, null, "Warning", "InvalidConfig",
+      EventRecorder.record(api, "ConfigMap", namespace, name, uid, "Warning", "InvalidConfig",
           "edit rejected, the last good config stays in force: " + String.join("; ", e.problems()));
     }
     return current;
@@ -112,6 +116,13 @@ public final class ConfigReloader implements Supplier<SchedulerConf>, AutoClosea
   @Override
   public void close() {
     factory.stopAllRegisteredInformers(true);
+  }
+
+  private void seen(V1ConfigMap cm) {
+    if (cm.getMetadata() != null && cm.getMetadata().getUid() != null) {
+      uid = cm.getMetadata().getUid();
+    }
+    latest.set(textOf(cm));
   }
 
   private V1ConfigMap readOnce() throws ConfigException {

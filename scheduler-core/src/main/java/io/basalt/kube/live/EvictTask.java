@@ -34,7 +34,7 @@ final class EvictTask extends BindOp {
     if (r.ok() || r.code() == 404) {
       succeeded();
     } else if (binder.retry().again(r.code(), attempt)) {
-      retry(attempt, r.code());
+      retry(attempt, r);
     } else {
       failed("eviction refused after " + attempt + " attempt(s): " + KubeBinder.brief(r));
     }

@@ -1,6 +1,7 @@
 package io.basalt.kube.live;
 
 import com.google.gson.JsonArray;
+import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
 import io.basalt.framework.SessionResult;
@@ -17,7 +18,10 @@ import io.kubernetes.client.util.PatchUtils;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -43,6 +47,11 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
   private final Map<String, String> lastReason = new HashMap<>();
   private final Map<String, String> lastPhase = new HashMap<>();
   private final Map<String, String> lastQueue = new HashMap<>();
+  /** Per queue, every resource name ever written under status.allocated, so one that drops to zero is removed. */
+  private final Map<String, Set<String>> allocatedKeys = new HashMap<>();
+
+  /** One pod condition to write; {@code first} when no condition was written for it before (sets the time). */
+  private record PodWrite(SessionResult.PendingPod pending, boolean first) {}
   /** Until a 404 says otherwise: PodGroup status goes to the status subresource (a CRD may define one). */
   private boolean podGroupStatusSubresource = true;
 
@@ -52,24 +61,34 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
 
   @Override
   public synchronized void update(SessionResult result) {
-    Map<String, SessionResult.PendingPod> pods = new HashMap<>();
+    Map<String, PodWrite> pods = new HashMap<>();
+    Set<String> pendingNow = new HashSet<>();
     for (SessionResult.PendingPod p : result.pending()) {
-      if (!p.reason().equals(lastReason.put(p.pod().uid(), p.reason()))) {
-        pods.put(p.pod().uid(), p);
+      pendingNow.add(p.pod().uid());
+      String before = lastReason.put(p.pod().uid(), p.reason());
+      if (!p.reason().equals(before)) {
+        pods.put(p.pod().uid(), new PodWrite(p, before == null));
       }
     }
+    // Forget pods no longer pending (bound or gone) and finished jobs, so the memory stays bounded.
+    lastReason.keySet().retainAll(pendingNow);
     Map<String, String> phases = new HashMap<>();
+    Set<String> jobsNow = new HashSet<>();
     for (SessionResult.JobStatus j : result.jobs()) {
+      jobsNow.add(j.key());
       String body = j.implicit() ? null : podGroupStatus(j);
       if (body != null && !body.equals(lastPhase.put(j.key(), body))) {
         phases.put(j.key(), body);
       }
     }
+    lastPhase.keySet().retainAll(jobsNow);
     Map<String, String> queues = new HashMap<>();
     for (SessionResult.QueueStatus q : result.queues()) {
-      String body = queueStatus(q);
+      String body = queueStatus(q, Set.of());
       if (!body.equals(lastQueue.put(q.name(), body))) {
-        queues.put(q.name(), body);
+        Set<String> sent = allocatedKeys.computeIfAbsent(q.name(), k -> new HashSet<>());
+        queues.put(q.name(), queueStatus(q, sent));
+        sent.addAll(q.allocated().toQuantities().keySet());
       }
     }
     if (!pods.isEmpty() || !phases.isEmpty() || !queues.isEmpty()) {
@@ -108,11 +127,20 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
     return body.toString();
   }
 
-  /** A merge patch of the Queue's status: allocated per resource and its PodGroups by phase. */
-  private static String queueStatus(SessionResult.QueueStatus q) {
+  /**
+   * A merge patch of the Queue's status: allocated per resource and its PodGroups by phase. Resources in
+   * {@code written} but no longer allocated are sent as null: a merge patch keeps every key it does not mention.
+   */
+  private static String queueStatus(SessionResult.QueueStatus q, Set<String> written) {
     JsonObject status = new JsonObject();
     JsonObject allocated = new JsonObject();
-    q.allocated().toQuantities().forEach(allocated::addProperty);
+    Map<String, String> now = q.allocated().toQuantities();
+    for (String gone : new TreeSet<>(written)) {
+      if (!now.containsKey(gone)) {
+        allocated.add(gone, JsonNull.INSTANCE);
+      }
+    }
+    now.forEach(allocated::addProperty);
     status.add("allocated", allocated);
     status.addProperty("pending", q.pending());
     status.addProperty("inqueue", q.inqueue());
@@ -140,13 +168,15 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
     }
   }
 
-  private void write(Map<String, SessionResult.PendingPod> pods, Map<String, String> phases) {
+  private void write(Map<String, PodWrite> pods, Map<String, String> phases) {
     CoreV1Api core = new CoreV1Api(client);
     String now = OffsetDateTime.now(ZoneOffset.UTC).withNano(0).toString();
-    for (SessionResult.PendingPod p : pods.values()) {
+    for (PodWrite w : pods.values()) {
+      SessionResult.PendingPod p = w.pending();
+      // The condition's status stays False when only the reason changes: its transition time stays too.
       String body = "{\"status\":{\"conditions\":[{\"type\":\"PodScheduled\",\"status\":\"False\","
-          + "\"reason\":\"Unschedulable\",\"message\":" + quote(p.reason()) + ",\"lastTransitionTime\":\""
-          + now + "\"}]}}";
+          + "\"reason\":\"Unschedulable\",\"message\":" + quote(p.reason())
+          + (w.first() ? ",\"lastTransitionTime\":\"" + now + "\"" : "") + "}]}}";
       try {
         PatchUtils.patch(io.kubernetes.client.openapi.models.V1Pod.class,
             () -> core.patchNamespacedPodStatus(p.pod().name(), p.pod().namespace(), new V1Patch(body))
@@ -177,12 +207,12 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
             throw noSubresource;
           }
           // Volcano's own PodGroup CRD has no status subresource: there the status is written on the object, and
-          // the subresource is not tried again.
-          podGroupStatusSubresource = false;
+          // once that worked the subresource is not tried again (a PodGroup deleted meanwhile 404s on both).
           PatchUtils.patch(Object.class,
               () -> custom.patchNamespacedCustomObject(V1beta1PodGroup.GROUP, V1beta1PodGroup.VERSION, key[0],
                   V1beta1PodGroup.PLURAL, key[1], new V1Patch(body)).buildCall(null),
               V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+          podGroupStatusSubresource = false;
         }
       } catch (ApiException ex) {
         forget(lastPhase, e.getKey());

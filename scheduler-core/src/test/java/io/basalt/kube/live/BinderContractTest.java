@@ -29,7 +29,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -245,8 +244,6 @@ class BinderContractTest {
   }
 
   @Test
-  @Disabled("bug: Retry-After is ignored; BindRetry waits its own backoff (10 ms here) after a throttled 429 "
-      + "instead of the 1 s the API server asked for (client-go honours Retry-After)")
   void throttled429WaitsTheRetryAfterTheServerAsksFor() throws Exception {
     KubeReplies.inTurn(wm, () -> post(BIND), KubeReplies.throttled(1),
         KubeReplies.json(201, KubeReplies.createdStatus()));

@@ -29,7 +29,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -175,9 +174,6 @@ class ConfigReloaderContractTest {
   }
 
   @Test
-  @Disabled("bug: the InvalidConfig event has no involvedObject.uid, but kubectl describe finds an object's events "
-      + "with the field selector involvedObject.uid=<its uid> (kubectl pkg/describe searchEvents), so the rejection "
-      + "never shows under `kubectl describe configmap`; the uid is in the listed/watched ConfigMap")
   void theRejectionEventNamesTheConfigMapByUid() throws Exception {
     listAnswers(list(configMap("100", GANG)));
     watchAnswers(modified(configMap("101", "actions: allocate\ntiers:\n- plugins:\n  - name: gnag\n")));
