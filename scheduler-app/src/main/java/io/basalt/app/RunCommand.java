@@ -102,7 +102,8 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--default-queue", defaultValue = "default")
   String defaultQueue;
 
-  @Option(names = "--bind-workers", defaultValue = "16")
+  @Option(names = "--bind-workers", defaultValue = "64",
+      description = "Binding and eviction calls in flight at once (default: ${DEFAULT-VALUE}).")
   int bindWorkers;
 
   @Override
@@ -129,8 +130,9 @@ final class RunCommand implements Callable<Integer> {
     HttpServer health = health(source, metrics);
     source.start(cache);
     KubeBinder binder = new KubeBinder(client, cache, KubeBinder.Options.defaults().withBindWorkers(bindWorkers));
-    StatusWriter status = new StatusWriter(client);
+    StatusWriter status = new StatusWriter(client, client());
     metrics.watchBinder(binder::counters);
+    metrics.watchEvents(status::eventsDropped);
     binder.onBound(status::bound);
     SchedulingLoop loop = this.loop = new SchedulingLoop(
         new Scheduler(cache, conf, plugins, ActionRegistry.builtin(), binder, status).observedBy(metrics),
@@ -210,7 +212,7 @@ final class RunCommand implements Callable<Integer> {
 
   private ApiClient client() throws IOException {
     ApiClient client = KubeClients.connect(kubeconfig);
-    // Watches stay open: no read timeout; requests are throttled as client-go would.
+    // Watches stay open: no read timeout; requests are throttled as client-go would, each client on its own.
     client.setHttpClient(client.getHttpClient().newBuilder()
         .readTimeout(Duration.ZERO)
         .addInterceptor(new ApiThrottle(qps, burst))

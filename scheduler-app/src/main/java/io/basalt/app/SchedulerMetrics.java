@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -58,6 +59,13 @@ final class SchedulerMetrics implements CycleObserver {
         .callback(cb -> cb.call(counters.get().bindFailures())).register(registry);
     CounterWithCallback.builder().name("basalt_evictions_total").help("Pods evicted by preempt or reclaim.")
         .callback(cb -> cb.call(counters.get().evictionsOk())).register(registry);
+  }
+
+  /** Events dropped because more were waiting for the API server than the queue holds (they are best effort). */
+  void watchEvents(LongSupplier dropped) {
+    CounterWithCallback.builder().name("basalt_events_dropped_total")
+        .help("Events not sent because the event queue was full.")
+        .callback(cb -> cb.call(dropped.getAsLong())).register(registry);
   }
 
   @Override

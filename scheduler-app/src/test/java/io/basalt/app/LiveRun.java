@@ -28,13 +28,16 @@ final class LiveRun implements AutoCloseable {
 
   private LiveRun(FakeApiServer server, Path dir, String... extraArgs) throws Exception {
     List<String> args = new ArrayList<>(List.of("--kubeconfig", server.writeKubeconfig(dir).toString(),
-        "--schedule-period", "100ms", "--metrics-addr", "127.0.0.1:0"));
+        "--metrics-addr", "127.0.0.1:0"));
+    if (!List.of(extraArgs).contains("--schedule-period")) {
+      args.addAll(List.of("--schedule-period", "100ms"));
+    }
     args.addAll(List.of(extraArgs));
     new CommandLine(command).parseArgs(args.toArray(String[]::new));
     exit = thread.submit(command::call);
   }
 
-  /** Starts {@code basalt run} with a 100ms period, metrics on an ephemeral port, and {@code extraArgs}. */
+  /** Starts {@code basalt run} with a 100ms period (unless given), metrics on an ephemeral port, and {@code extraArgs}. */
   static LiveRun start(FakeApiServer server, Path dir, String... extraArgs) throws Exception {
     LiveRun run = new LiveRun(server, dir, extraArgs);
     if (!run.command.awaitRunning(Duration.ofSeconds(20))) {

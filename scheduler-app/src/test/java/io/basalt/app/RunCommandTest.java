@@ -50,6 +50,7 @@ class RunCommandTest {
         assertTrue(metrics.body().contains("basalt_pending_pods{queue=\"default\"} 2"), metrics.body());
         assertTrue(metrics.body().contains("basalt_cycle_duration_seconds_count"), metrics.body());
         assertTrue(metrics.body().contains("basalt_binds_total 1"), metrics.body());
+        assertTrue(metrics.body().contains("basalt_events_dropped_total 0"), metrics.body());
         assertEquals(1, bindingPosts(server, "ours"), "bound once, not every cycle");
         Await.until("a Scheduled event", Duration.ofSeconds(10), () -> server.list(Resources.EVENTS, "ml").stream()
             .anyMatch(e -> e.get("reason").getAsString().equals("Scheduled")

@@ -47,7 +47,8 @@ public final class KubeBinder implements Binder, AutoCloseable {
   /**
    * Tuning.
    *
-   * @param bindWorkers concurrent API calls (default 16)
+   * @param bindWorkers concurrent API calls (default 64: a bind is one round trip, so throughput is workers over
+   *     latency; 16 held 5,000 pods to ~300/s against a 50 ms server)
    * @param maxAttempts attempts per API call before giving up (default 5)
    * @param initialBackoff wait after the first failure, doubling after each further one (default 200ms)
    * @param maxBackoff cap on that wait (default 5s)
@@ -63,7 +64,7 @@ public final class KubeBinder implements Binder, AutoCloseable {
     }
 
     public static Options defaults() {
-      return new Options(16, 5, Duration.ofMillis(200), Duration.ofSeconds(5), Duration.ofSeconds(30),
+      return new Options(64, 5, Duration.ofMillis(200), Duration.ofSeconds(5), Duration.ofSeconds(30),
           Duration.ofSeconds(30));
     }
 

@@ -22,28 +22,45 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Writes back what a session decided, as users know it from kube-scheduler and Volcano: a pending pod gets condition
  * {@code PodScheduled=False}, reason {@code Unschedulable}, with the reason as message (so Cluster Autoscaler and
  * Karpenter react) and a {@code FailedScheduling} Warning event; a bound pod a {@code Scheduled} event; a PodGroup
  * its {@code status.phase}, {@code running} count and conditions; a Queue its {@code status.allocated} and PodGroup
- * counts. Writes happen on one background thread, and only when
- * the value changed since the last write, so status never dominates API traffic.
- *
+ * counts. Status is written on one background thread (in order per object), and only when the value changed since
+ * the last write, so status never dominates API traffic. Events go through a few threads of their own and are best
+ * effort, as client-go's broadcaster makes them: when a burst outruns the API server (thousands of pods bound in a
+ * few seconds), what does not fit the queue is dropped and counted rather than held in memory.
  */
 public final class StatusWriter implements StatusSink, AutoCloseable {
   private static final System.Logger LOG = System.getLogger(StatusWriter.class.getName());
 
   private final ApiClient client;
+  private final CoreV1Api eventApi;
   private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
     Thread t = new Thread(r, "basalt-status");
     t.setDaemon(true);
     return t;
   });
+  /** Events waiting for the API server beyond this are dropped. */
+  static final int EVENT_QUEUE = 1000;
+  private final AtomicLong eventsDropped = new AtomicLong();
+  private volatile long lastDropLog;
+  /** Events in flight at once: each is one round trip, and a cycle can bind thousands of pods. */
+  static final int EVENT_SENDERS = 16;
+  private final ThreadPoolExecutor events = new ThreadPoolExecutor(EVENT_SENDERS, EVENT_SENDERS, 30, TimeUnit.SECONDS,
+      new ArrayBlockingQueue<>(EVENT_QUEUE), r -> {
+        Thread t = new Thread(r, "basalt-events");
+        t.setDaemon(true);
+        return t;
+      }, (task, pool) -> dropped());
   private final Map<String, String> lastReason = new HashMap<>();
   private final Map<String, String> lastPhase = new HashMap<>();
   private final Map<String, String> lastQueue = new HashMap<>();
@@ -56,7 +73,16 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
   private boolean podGroupStatusSubresource = true;
 
   public StatusWriter(ApiClient client) {
+    this(client, client);
+  }
+
+  /**
+   * @param eventClient for events only: a client with its own rate limit, as kube-scheduler keeps one, so a burst
+   *     of events never slows binding and status writes down
+   */
+  public StatusWriter(ApiClient client, ApiClient eventClient) {
     this.client = client;
+    this.eventApi = new CoreV1Api(eventClient);
   }
 
   @Override
@@ -101,8 +127,23 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
 
   /** Records {@code Scheduled} once the binder says the pod is bound. */
   public void bound(Pod pod, String node) {
-    writer.execute(() -> event(new CoreV1Api(client), pod, "Scheduled", "Normal",
+    events.execute(() -> event(eventApi, pod, "Scheduled", "Normal",
         "Successfully assigned " + pod.key() + " to " + node));
+  }
+
+  /** Events dropped so far because the queue was full. */
+  public long eventsDropped() {
+    return eventsDropped.get();
+  }
+
+  private void dropped() {
+    long n = eventsDropped.incrementAndGet();
+    long now = System.nanoTime();
+    if (now - lastDropLog > TimeUnit.MINUTES.toNanos(1) || n == 1) {
+      lastDropLog = now;
+      LOG.log(System.Logger.Level.WARNING, n + " event(s) dropped so far: more than " + EVENT_QUEUE
+          + " waiting for the API server");
+    }
   }
 
   /** A merge patch of the PodGroup's status: phase, running count, conditions as Volcano writes them. */
@@ -187,7 +228,7 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
         LOG.log(System.Logger.Level.WARNING, "pod " + p.pod().key() + ": status not written: HTTP " + e.getCode());
         continue;
       }
-      event(core, p.pod(), "FailedScheduling", "Warning", p.reason());
+      events.execute(() -> event(eventApi, p.pod(), "FailedScheduling", "Warning", p.reason()));
     }
     CustomObjectsApi custom = new CustomObjectsApi(client);
     for (Map.Entry<String, String> e : phases.entrySet()) {
@@ -233,10 +274,18 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
     return new JsonPrimitive(s).toString();
   }
 
-  /** Finishes pending writes, waiting up to ten seconds. */
+  /** Finishes pending status writes (up to ten seconds), then events (up to five more); drops the rest. */
   @Override
   public void close() throws InterruptedException {
     writer.shutdown();
     writer.awaitTermination(10, TimeUnit.SECONDS);
+    events.shutdown();
+    if (!events.awaitTermination(5, TimeUnit.SECONDS)) {
+      LOG.log(System.Logger.Level.INFO, events.shutdownNow().size() + " event(s) not sent at shutdown");
+    }
+    if (eventsDropped.get() > 0) {
+      LOG.log(System.Logger.Level.INFO, eventsDropped.get() + " event(s) dropped in all (queue full)");
+    }
+    writer.shutdownNow();
   }
 }

@@ -82,4 +82,22 @@ class StatusWriterTest {
       assertTrue(server.requests("PATCH", ".*/pods/p/status").size() >= 2, "the failed write is tried again");
     }
   }
+
+  @Test
+  void aBurstOfEventsBeyondTheQueueIsDroppedNotHeld() throws Exception {
+    try (FakeApiServer server = FakeApiServer.start()) {
+      // The API server takes two seconds per event: a few are in flight, a queue's worth waits, the rest is dropped.
+      server.faults().delayNextMatching(Integer.MAX_VALUE, Duration.ofSeconds(2),
+          r -> r.path().endsWith("/events"));
+      StatusWriter writer = new StatusWriter(server.apiClient());
+      Pod pod = TestPods.pod("ml/p").build();
+      for (int i = 0; i < StatusWriter.EVENT_SENDERS + StatusWriter.EVENT_QUEUE + 10; i++) {
+        writer.bound(pod, "n1");
+      }
+      assertEquals(10, writer.eventsDropped());
+      writer.close();
+      assertTrue(server.requests("POST", ".*/events").size() < StatusWriter.EVENT_QUEUE,
+          "close gives events a few seconds, then drops the rest");
+    }
+  }
 }
