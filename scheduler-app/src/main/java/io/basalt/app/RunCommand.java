@@ -73,33 +73,41 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--leader-elect", description = "Schedule only while holding the Lease.")
   boolean leaderElect;
 
-  @Option(names = "--lease-namespace", defaultValue = "kube-system")
+  @Option(names = "--lease-namespace", defaultValue = "kube-system",
+      description = "Namespace of the leader-election Lease (default: ${DEFAULT-VALUE}).")
   String leaseNamespace;
 
-  @Option(names = "--lease-name", defaultValue = "basalt-scheduler")
+  @Option(names = "--lease-name", defaultValue = "basalt-scheduler",
+      description = "Name of the leader-election Lease (default: ${DEFAULT-VALUE}).")
   String leaseName;
 
   @Option(names = "--lease-duration", defaultValue = "15s", converter = DurationOption.class,
       description = "How long a standby waits before taking over a silent leader (default: ${DEFAULT-VALUE}).")
   Duration leaseDuration;
 
-  @Option(names = "--renew-deadline", defaultValue = "10s", converter = DurationOption.class)
+  @Option(names = "--renew-deadline", defaultValue = "10s", converter = DurationOption.class,
+      description = "How long the leader keeps trying to renew before it gives up and exits "
+          + "(default: ${DEFAULT-VALUE}; less than --lease-duration).")
   Duration renewDeadline;
 
-  @Option(names = "--retry-period", defaultValue = "2s", converter = DurationOption.class)
+  @Option(names = "--retry-period", defaultValue = "2s", converter = DurationOption.class,
+      description = "Time between tries to take or renew the Lease (default: ${DEFAULT-VALUE}).")
   Duration retryPeriod;
 
-  @Option(names = "--kube-api-qps", defaultValue = "500")
+  @Option(names = "--kube-api-qps", defaultValue = "500",
+      description = "Requests per second to the API server, per client (default: ${DEFAULT-VALUE}).")
   double qps;
 
-  @Option(names = "--kube-api-burst", defaultValue = "1000")
+  @Option(names = "--kube-api-burst", defaultValue = "1000",
+      description = "Requests allowed at once above --kube-api-qps (default: ${DEFAULT-VALUE}).")
   int burst;
 
   @Option(names = "--metrics-addr", defaultValue = ":8080",
       description = "Address of /metrics, /healthz and /readyz (default: ${DEFAULT-VALUE}).")
   String metricsAddr;
 
-  @Option(names = "--default-queue", defaultValue = "default")
+  @Option(names = "--default-queue", defaultValue = "default",
+      description = "Queue of PodGroups and pods that name none (default: ${DEFAULT-VALUE}).")
   String defaultQueue;
 
   @Option(names = "--bind-workers", defaultValue = "64",
@@ -109,6 +117,11 @@ final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     logging.install();
+    List<String> problems = flagProblems();
+    if (!problems.isEmpty()) {
+      problems.forEach(p -> System.err.println("basalt run: " + p));
+      return 2;
+    }
     ApiClient client;
     try {
       client = client();
@@ -182,6 +195,32 @@ final class RunCommand implements Callable<Integer> {
       stopped.countDown();
     }
     return lostLease[0] ? 1 : 0;
+  }
+
+  /** Flag values that cannot work, each named; checked before anything connects. */
+  List<String> flagProblems() {
+    List<String> problems = new ArrayList<>();
+    if (!(qps > 0)) {
+      problems.add("--kube-api-qps must be above 0, got " + qps);
+    }
+    if (burst < 1) {
+      problems.add("--kube-api-burst must be at least 1, got " + burst);
+    }
+    if (bindWorkers < 1) {
+      problems.add("--bind-workers must be at least 1, got " + bindWorkers);
+    }
+    if (schedulePeriod.isNegative() || schedulePeriod.isZero()) {
+      problems.add("--schedule-period must be positive, got " + schedulePeriod);
+    }
+    if (configMap != null && config != null) {
+      problems.add("--config-map and --config both given: use one");
+    }
+    if (leaderElect && !(leaseDuration.compareTo(renewDeadline) > 0 && renewDeadline.compareTo(retryPeriod) > 0
+        && !retryPeriod.isNegative() && !retryPeriod.isZero())) {
+      problems.add("leader election needs --lease-duration > --renew-deadline > --retry-period > 0, got "
+          + leaseDuration + " / " + renewDeadline + " / " + retryPeriod);
+    }
+    return problems;
   }
 
   private volatile Runnable shutdown;

@@ -148,6 +148,26 @@ class CommandLineTest {
   }
 
   @Test
+  void runRefusesFlagsThatCannotWorkBeforeConnecting() {
+    Run r = basalt("run", "--kube-api-qps", "0", "--bind-workers", "0", "--leader-elect", "--lease-duration", "5s",
+        "--renew-deadline", "10s", "--config-map", "kube-system/basalt", "--config", "x.conf");
+    assertEquals(2, r.exit());
+    for (String problem : List.of("--kube-api-qps must be above 0, got 0.0", "--bind-workers must be at least 1",
+        "--config-map and --config both given", "--lease-duration > --renew-deadline > --retry-period > 0")) {
+      assertTrue(r.err().contains(problem), r.err());
+    }
+    assertTrue(!r.err().contains("Exception"), r.err());
+  }
+
+  @Test
+  void runWithAMissingKubeconfigSaysSo(@TempDir Path dir) {
+    Run r = basalt("run", "--kubeconfig", dir.resolve("nope").toString());
+    assertEquals(2, r.exit());
+    assertTrue(r.err().contains("basalt run: --kubeconfig " + dir.resolve("nope") + ": no such readable file"),
+        r.err());
+  }
+
+  @Test
   void simulateWithAMissingClusterPathSaysSo() {
     Run r = basalt("simulate", "--cluster", "/no/such/dir");
     assertEquals(2, r.exit());
