@@ -151,19 +151,38 @@ final class RunCommand implements Callable<Integer> {
         new Scheduler(cache, conf, plugins, ActionRegistry.builtin(), binder, status).observedBy(metrics),
         schedulePeriod);
     CountDownLatch stopped = new CountDownLatch(1);
+    CountDownLatch loopDone = new CountDownLatch(1);
+    AtomicBoolean loopStarted = new AtomicBoolean();
+    Runnable schedule = () -> {
+      loopStarted.set(true);
+      try {
+        loop.run();
+      } finally {
+        loopDone.countDown();
+      }
+    };
     LeaderElector elector = leaderElect ? elector(client) : null;
     boolean[] lostLease = {false};
+    // SIGTERM: finish the cycle, then the binds and status writes it started, and only then give up the Lease, so a
+    // standby never decides about nodes while binds it cannot see are still landing.
     shutdown = () -> {
-      LOG.log(System.Logger.Level.INFO, "stopping: finishing the cycle and in-flight binds, releasing the lease");
+      LOG.log(System.Logger.Level.INFO, "stopping: finishing the cycle and in-flight binds, then releasing the lease");
       loop.stop();
+      try {
+        if (loopStarted.get()) {
+          loopDone.await(30, TimeUnit.SECONDS);
+        }
+        binder.close();
+        status.close();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
       if (elector != null) {
         elector.close();
       }
       try {
-        stopped.await(30, TimeUnit.SECONDS);
-        binder.close();
-        status.close();
-      } catch (Exception e) {
+        stopped.await(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
       source.close();
@@ -181,12 +200,12 @@ final class RunCommand implements Callable<Integer> {
     running.countDown();
     try {
       if (elector == null) {
-        loop.run();
+        schedule.run();
       } else {
         // Like kube-scheduler: a leader that loses its lease stops and exits, and Kubernetes restarts it as a
         // standby; nothing it half-decided is bound after that.
         // Releasing the lease on SIGTERM also ends leadership: that is a clean stop, not a lost lease.
-        elector.run(loop, () -> {
+        elector.run(schedule, () -> {
           lostLease[0] = !stopping.get();
           loop.stop();
         });

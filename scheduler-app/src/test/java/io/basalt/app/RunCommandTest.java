@@ -12,10 +12,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.gson.JsonObject;
 import io.basalt.kube.fake.Await;
 import io.basalt.kube.fake.FakeApiServer;
+import io.basalt.kube.fake.RecordedRequest;
 import io.basalt.kube.fake.Resources;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,34 +58,51 @@ class RunCommandTest {
         Await.until("a Scheduled event", Duration.ofSeconds(10), () -> server.list(Resources.EVENTS, "ml").stream()
             .anyMatch(e -> e.get("reason").getAsString().equals("Scheduled")
                 && e.get("message").getAsString().equals("Successfully assigned ml/ours to gpu-1")));
-        JsonObject big = server.get(Resources.PODGROUPS, "ml", "big").getAsJsonObject("status");
-        assertTrue(big.toString().contains("NotEnoughResources"), big.toString());
+        Await.until("big's PodGroup status says why", Duration.ofSeconds(10), () -> String.valueOf(
+            server.get(Resources.PODGROUPS, "ml", "big").get("status")).contains("NotEnoughResources"));
         assertEquals(0, run.stop());
       }
     }
   }
 
+  /** A long lease: a standby that takes over quickly can only have been handed the Lease, not waited it out. */
   private static final String[] LEADER_ELECT = {"--leader-elect", "--lease-namespace", "kube-system",
-      "--lease-name", "basalt", "--lease-duration", "2s", "--renew-deadline", "1500ms", "--retry-period", "200ms"};
+      "--lease-name", "basalt", "--lease-duration", "60s", "--renew-deadline", "40s", "--retry-period", "200ms"};
 
   @Test
-  void onlyTheLeaderBindsAndAStandbyTakesOverWhenItStops(@TempDir Path dir) throws Exception {
+  void onlyTheLeaderBindsAndHandsTheLeaseOnOnlyAfterItsBindsLanded(@TempDir Path dir) throws Exception {
     try (FakeApiServer server = FakeApiServer.start()) {
       server.seed(node("gpu-1", 8));
       server.seed(pod("first", "basalt-scheduler", 1, null));
       try (LiveRun a = LiveRun.launch(server, dir, LEADER_ELECT)) {
         Await.until("a leads and binds", Duration.ofSeconds(20), () -> "gpu-1".equals(nodeOf(server, "first")));
         try (LiveRun b = LiveRun.start(server, dir, LEADER_ELECT)) {
+          // a's binding of "second" takes two seconds; a is told to stop while it is in flight.
+          server.faults().delayNextMatching(1, Duration.ofSeconds(2),
+              r -> r.method().equals("POST") && r.path().endsWith("/pods/second/binding"));
           server.seed(pod("second", "basalt-scheduler", 1, null));
-          Await.until("second bound", Duration.ofSeconds(20), () -> "gpu-1".equals(nodeOf(server, "second")));
-          assertEquals(0, a.stop(), "a SIGTERM'd leader releases its lease and exits 0");
+          Await.until("second's binding sent", Duration.ofSeconds(20), () -> bindingPosts(server, "second") == 1);
+          Instant sent = server.requests("POST", ".*/pods/second/binding").get(0).receivedAt();
+          assertEquals(0, a.stop(), "a SIGTERM'd leader exits 0");
+          assertEquals("gpu-1", nodeOf(server, "second"), "the bind in flight landed before a exited");
+          // client-java releases a Lease by writing it without a holder.
+          List<RecordedRequest> releases = leaseWrites(server).stream()
+              .filter(r -> !r.json().getAsJsonObject().getAsJsonObject("spec").has("holderIdentity")).toList();
+          assertEquals(1, releases.size(), "a released the Lease");
+          assertTrue(!releases.get(0).receivedAt().isBefore(sent.plusMillis(1900)),
+              "the Lease was released only after the bind in flight finished");
           server.seed(pod("third", "basalt-scheduler", 1, null));
-          Await.until("b took over", Duration.ofSeconds(20), () -> "gpu-1".equals(nodeOf(server, "third")));
+          Await.until("b took over at once, not after the 60s lease", Duration.ofSeconds(10),
+              () -> "gpu-1".equals(nodeOf(server, "third")));
           for (String p : new String[] {"first", "second", "third"}) {
             assertEquals(1, bindingPosts(server, p), p + " bound exactly once");
           }
         }
       }
     }
+  }
+
+  private static List<RecordedRequest> leaseWrites(FakeApiServer server) {
+    return server.requests("PUT", "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/basalt");
   }
 }

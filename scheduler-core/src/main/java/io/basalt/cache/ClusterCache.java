@@ -10,14 +10,17 @@ import io.basalt.model.PriorityClass;
 import io.basalt.model.Queue;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.LongSupplier;
 
 /**
  * The scheduler's picture of the cluster, fed by a cluster source (fixtures or informers) and by the binder's own
@@ -28,13 +31,19 @@ import java.util.TreeMap;
 public final class ClusterCache {
   private final Set<String> schedulerNames;
   private final String defaultQueue;
+  private static final System.Logger LOG = System.getLogger(ClusterCache.class.getName());
   private final Map<String, CachedNode> nodes = new HashMap<>();
   private final Map<String, Pod> pods = new HashMap<>();
   private final Map<String, Pod> ownPods = new LinkedHashMap<>();
   private final Map<String, PodGroup> podGroups = new LinkedHashMap<>();
   private final Map<String, Queue> queues = new LinkedHashMap<>();
   private final Map<String, PriorityClass> priorityClasses = new HashMap<>();
-  private final Map<String, String> nominations = new HashMap<>();
+  /**
+   * Pending pod uid to the node held for it (after a preemption, or a bind the API refused). A hold no cycle has
+   * used within {@link #NOMINATION_TTL} is dropped, so a pod that stays unschedulable cannot reserve a node forever.
+   */
+  private final Map<String, Nomination> nominations = new HashMap<>();
+  private LongSupplier clock = System::nanoTime;
   private long generation;
   private Map<String, NodeInfo> lastCopies = Map.of();
   private List<String> nodeOrder;
@@ -108,13 +117,47 @@ public final class ClusterCache {
     }
   }
 
-  /** Holds {@code node} for pending pod {@code uid} (after a preemption), or clears it when {@code node} is null. */
+  /** How long a node stays held for a pending pod that is not placed there. */
+  public static final Duration NOMINATION_TTL = Duration.ofMinutes(5);
+
+  private record Nomination(String node, long since) {}
+
+  /**
+   * Holds {@code node} for pending pod {@code uid} (after a preemption, or a bind the API refused), or clears it when
+   * {@code node} is null. Nominating the same node again keeps the hold's age.
+   */
   public synchronized void nominate(String uid, String node) {
     if (node == null) {
       nominations.remove(uid);
     } else if (pods.containsKey(uid)) {
-      nominations.put(uid, node);
+      Nomination held = nominations.get(uid);
+      if (held == null || !held.node().equals(node)) {
+        nominations.put(uid, new Nomination(node, clock.getAsLong()));
+      }
     }
+  }
+
+  /** For tests: the nanosecond clock nominations age by. */
+  synchronized void clock(LongSupplier nanos) {
+    this.clock = nanos;
+  }
+
+  /** The live nominations, dropping those past {@link #NOMINATION_TTL}. */
+  private Map<String, String> liveNominations() {
+    long now = clock.getAsLong();
+    Map<String, String> live = new HashMap<>();
+    for (Iterator<Map.Entry<String, Nomination>> it = nominations.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<String, Nomination> e = it.next();
+      if (now - e.getValue().since() > NOMINATION_TTL.toNanos()) {
+        Pod p = pods.get(e.getKey());
+        LOG.log(System.Logger.Level.INFO, "pod " + (p == null ? e.getKey() : p.key()) + ": hold on node "
+            + e.getValue().node() + " dropped after " + NOMINATION_TTL.toMinutes() + " min unused");
+        it.remove();
+      } else {
+        live.put(e.getKey(), e.getValue().node());
+      }
+    }
+    return live;
   }
 
   public synchronized Pod pod(String uid) {
@@ -216,6 +259,6 @@ public final class ClusterCache {
     }
     lastCopies = copies;
     return new ClusterSnapshot(list, List.copyOf(ownPods.values()), Map.copyOf(podGroups),
-        new TreeMap<>(queues), Map.copyOf(priorityClasses), defaultQueue, Map.copyOf(nominations));
+        new TreeMap<>(queues), Map.copyOf(priorityClasses), defaultQueue, Map.copyOf(liveNominations()));
   }
 }

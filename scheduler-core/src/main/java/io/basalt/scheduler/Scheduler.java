@@ -57,6 +57,10 @@ public final class Scheduler {
       observer.actionDone(name, System.nanoTime() - t);
     }
     SessionResult result = session.close();
+    // Holds carry over: a preemptor keeps the node its victims free, a hold the cycle found unusable is dropped.
+    for (SessionResult.PendingPod p : result.pending()) {
+      cache.nominate(p.pod().uid(), p.nominatedNode());
+    }
     binder.evict(result.evictions());
     binder.bind(result.bindings());
     status.update(result);

@@ -7,8 +7,8 @@ import io.basalt.model.PodGroup;
 import io.basalt.scheduler.StatusSink;
 
 /**
- * Plays the API server and the kubelet for an in-memory cluster: keeps what a session decided (nominated nodes,
- * PodGroup phases) for the next cycle to read, and lets terminating pods finish between cycles.
+ * Plays the API server and the kubelet for an in-memory cluster: keeps what a session decided (PodGroup phases)
+ * for the next cycle to read, and lets terminating pods finish between cycles.
  */
 public final class InMemoryStatus implements StatusSink {
   private final ClusterCache cache;
@@ -19,9 +19,6 @@ public final class InMemoryStatus implements StatusSink {
 
   @Override
   public void update(SessionResult result) {
-    for (SessionResult.PendingPod p : result.pending()) {
-      cache.nominate(p.pod().uid(), p.nominatedNode());
-    }
     for (SessionResult.JobStatus s : result.jobs()) {
       PodGroup pg = s.implicit() ? null : cache.podGroup(s.key());
       if (pg != null && !s.phase().equals(pg.phase())) {

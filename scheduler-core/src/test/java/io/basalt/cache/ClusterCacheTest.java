@@ -64,4 +64,25 @@ class ClusterCacheTest {
     cache.removePod("ns-p-uid");
     assertEquals(0, cache.snapshot().nodes().get(0).used(ResourceNames.CPU));
   }
+
+  @Test
+  void aHoldKeepsItsAgeWhenRenewedAndExpiresAfterTheTtl() {
+    long[] now = {0};
+    cache.clock(() -> now[0]);
+    cache.putNode(TestNodes.node("n1").cpu("8").build());
+    cache.putPod(TestPods.pod("ns/p").cpu("1").build());
+    String p = "ns-p-uid";
+    cache.nominate(p, "n1");
+    assertEquals(java.util.Map.of(p, "n1"), cache.snapshot().nominations());
+    now[0] = ClusterCache.NOMINATION_TTL.toNanos() - 1;
+    cache.nominate(p, "n1");
+    assertEquals(java.util.Map.of(p, "n1"), cache.snapshot().nominations(), "renewed, same age, not yet expired");
+    now[0] = ClusterCache.NOMINATION_TTL.toNanos() + 1;
+    cache.nominate(p, "n1");
+    assertEquals(java.util.Map.of(), cache.snapshot().nominations(), "a hold renewed on the same node still ages");
+    cache.nominate(p, "n1");
+    assertEquals(java.util.Map.of(p, "n1"), cache.snapshot().nominations(), "a new hold after expiry starts anew");
+    cache.nominate(p, null);
+    assertEquals(java.util.Map.of(), cache.snapshot().nominations());
+  }
 }

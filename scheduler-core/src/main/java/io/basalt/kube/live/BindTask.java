@@ -90,10 +90,7 @@ final class BindTask extends BindOp {
   @Override
   void onFailure(String reason) {
     binder.countBind(false);
-    binder.rollBack(assumed, original);
-    if (!lostRace) {
-      binder.holdPlace(original, binding.node());
-    }
+    binder.rollBack(assumed, original, lostRace ? null : binding.node());
     LOG.log(System.Logger.Level.WARNING, "pod " + original.key() + " not bound to " + binding.node() + ": " + reason
         + (lostRace ? "; left where the other scheduler put it" : "; back to pending, its place on "
         + binding.node() + " held for the next cycle"));

@@ -260,20 +260,24 @@ public final class KubeBinder implements Binder, AutoCloseable {
    * updated or deleted): then the cache already holds the fresher truth. Checked and replaced under the cache's lock.
    */
   void rollBack(Pod assumed, Pod original) {
-    synchronized (cache) {
-      if (cache.pod(original.uid()) == assumed) {
-        cache.putPod(original);
-      }
-    }
+    rollBack(assumed, original, null);
   }
 
   /**
-   * Nominates a pod whose bind failed to the node it was meant for: the next cycle holds that room for it and tries
-   * there first, so a gang's bound members are not left waiting because another pod took their mate's place.
-   * Cleared when the pod is bound or deleted, or dropped by the cycle when it no longer fits there.
+   * As {@link #rollBack(Pod, Pod)}, and in the same step nominates the pod to {@code holdNode} (unless null): the
+   * next cycle holds that room for it and tries there first, so a gang's bound members are not left waiting because
+   * another pod took their mate's place. One lock for both, so no snapshot sees the room free in between. The hold
+   * lasts while cycles keep finding the pod fits there (at most {@link ClusterCache#NOMINATION_TTL}).
    */
-  void holdPlace(Pod pod, String node) {
-    cache.nominate(pod.uid(), node);
+  void rollBack(Pod assumed, Pod original, String holdNode) {
+    synchronized (cache) {
+      if (cache.pod(original.uid()) == assumed) {
+        cache.putPod(original);
+        if (holdNode != null) {
+          cache.nominate(original.uid(), holdNode);
+        }
+      }
+    }
   }
 
   private volatile BiConsumer<Pod, String> onBound = (pod, node) -> { };
