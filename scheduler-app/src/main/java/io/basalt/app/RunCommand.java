@@ -19,6 +19,7 @@ import io.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import okhttp3.OkHttpClient;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -122,9 +123,15 @@ final class RunCommand implements Callable<Integer> {
       problems.forEach(p -> System.err.println("basalt run: " + p));
       return 2;
     }
+    // Watches stay open (no read timeout); every other call has one, so a half-open connection cannot hang a
+    // writer; events get a client and a rate limit of their own, as in kube-scheduler.
     ApiClient client;
+    ApiClient calls;
+    ApiClient eventCalls;
     try {
-      client = client();
+      client = client(Duration.ZERO);
+      calls = client(CALL_TIMEOUT);
+      eventCalls = client(CALL_TIMEOUT);
     } catch (IOException e) {
       System.err.println("basalt run: " + e.getMessage());
       return 2;
@@ -132,7 +139,7 @@ final class RunCommand implements Callable<Integer> {
     PluginRegistry plugins = PluginRegistry.load();
     Supplier<SchedulerConf> conf;
     try {
-      conf = configuration(client, plugins);
+      conf = configuration(client, calls, plugins);
     } catch (ConfigException e) {
       e.problems().forEach(System.err::println);
       return 2;
@@ -142,8 +149,8 @@ final class RunCommand implements Callable<Integer> {
     SchedulerMetrics metrics = new SchedulerMetrics();
     HttpServer health = health(source, metrics);
     source.start(cache);
-    KubeBinder binder = new KubeBinder(client, cache, KubeBinder.Options.defaults().withBindWorkers(bindWorkers));
-    StatusWriter status = new StatusWriter(client, client());
+    KubeBinder binder = new KubeBinder(calls, cache, KubeBinder.Options.defaults().withBindWorkers(bindWorkers));
+    StatusWriter status = new StatusWriter(calls, eventCalls);
     metrics.watchBinder(binder::counters);
     metrics.watchEvents(status::eventsDropped);
     binder.onBound(status::bound);
@@ -161,7 +168,7 @@ final class RunCommand implements Callable<Integer> {
         loopDone.countDown();
       }
     };
-    LeaderElector elector = leaderElect ? elector(client) : null;
+    LeaderElector elector = leaderElect ? elector(calls) : null;
     boolean[] lostLease = {false};
     // SIGTERM: finish the cycle, then the binds and status writes it started, and only then give up the Lease, so a
     // standby never decides about nodes while binds it cannot see are still landing.
@@ -268,23 +275,34 @@ final class RunCommand implements Callable<Integer> {
   /** For /healthz; null until the loop exists. */
   private volatile SchedulingLoop loop;
 
-  private ApiClient client() throws IOException {
+  /** Per-call limit for everything but watches. */
+  private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
+
+  /**
+   * A client for the cluster, throttled as client-go would (each client on its own), with HTTP/2 pings so a dead
+   * connection is noticed; {@code timeout} zero for watches, which stay open.
+   */
+  private ApiClient client(Duration timeout) throws IOException {
     ApiClient client = KubeClients.connect(kubeconfig);
-    // Watches stay open: no read timeout; requests are throttled as client-go would, each client on its own.
-    client.setHttpClient(client.getHttpClient().newBuilder()
-        .readTimeout(Duration.ZERO)
-        .addInterceptor(new ApiThrottle(qps, burst))
-        .build());
+    OkHttpClient.Builder http = client.getHttpClient().newBuilder()
+        .pingInterval(Duration.ofSeconds(30))
+        .readTimeout(timeout)
+        .addInterceptor(new ApiThrottle(qps, burst));
+    if (!timeout.isZero()) {
+      http.callTimeout(timeout);
+    }
+    client.setHttpClient(http.build());
     return client;
   }
 
-  private Supplier<SchedulerConf> configuration(ApiClient client, PluginRegistry plugins) throws ConfigException {
+  private Supplier<SchedulerConf> configuration(ApiClient client, ApiClient calls, PluginRegistry plugins)
+      throws ConfigException {
     if (configMap != null) {
       String[] nsName = configMap.split("/", 2);
       if (nsName.length != 2) {
         throw new ConfigException("--config-map: expected NAMESPACE/NAME, got '" + configMap + "'");
       }
-      return new ConfigReloader(client, nsName[0], nsName[1], plugins);
+      return new ConfigReloader(client, calls, nsName[0], nsName[1], plugins);
     }
     List<String> warnings = new ArrayList<>();
     SchedulerConf fixed = ConfigOption.load(config, plugins, warnings);

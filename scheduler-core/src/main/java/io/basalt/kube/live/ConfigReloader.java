@@ -15,7 +15,6 @@ import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ConfigMapList;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
@@ -30,6 +29,7 @@ public final class ConfigReloader implements Supplier<SchedulerConf>, AutoClosea
   private static final System.Logger LOG = System.getLogger(ConfigReloader.class.getName());
 
   private final CoreV1Api api;
+  private final EventSender events;
   private final String namespace;
   private final String name;
   private final PluginRegistry plugins;
@@ -41,6 +41,8 @@ public final class ConfigReloader implements Supplier<SchedulerConf>, AutoClosea
   private SchedulerConf current;
   private String currentText;
   private String rejectedText;
+  /** Stands for "the data key is missing" where a text is compared; no YAML text contains a NUL. */
+  private static final String NO_KEY = "\u0000no data key";
 
   /**
    * Reads the ConfigMap once, then watches it.
@@ -49,7 +51,18 @@ public final class ConfigReloader implements Supplier<SchedulerConf>, AutoClosea
    */
   public ConfigReloader(ApiClient client, String namespace, String name, PluginRegistry plugins)
       throws ConfigException {
-    this.api = new CoreV1Api(client);
+    this(client, client, namespace, name, plugins);
+  }
+
+  /**
+   * @param watchClient for the watch (no read timeout)
+   * @param callClient for the first read and the events (with timeouts); events go out in the background, so a
+   *     slow API server never holds up the cycle that noticed the edit
+   */
+  public ConfigReloader(ApiClient watchClient, ApiClient callClient, String namespace, String name,
+      PluginRegistry plugins) throws ConfigException {
+    this.api = new CoreV1Api(callClient);
+    this.events = new EventSender(callClient, 1);
     this.namespace = namespace;
     this.name = name;
     this.plugins = plugins;
@@ -62,12 +75,13 @@ public final class ConfigReloader implements Supplier<SchedulerConf>, AutoClosea
     this.current = parse(text);
     this.currentText = text;
     latest.set(text);
-    factory = new SharedInformerFactory(client);
-    SharedIndexInformer<V1ConfigMap> informer = factory.sharedIndexInformerFor(p -> api
+    factory = new SharedInformerFactory(watchClient);
+    CoreV1Api watchApi = new CoreV1Api(watchClient);
+    SharedIndexInformer<V1ConfigMap> informer = factory.sharedIndexInformerFor(p -> watchApi
         .listNamespacedConfigMap(namespace).fieldSelector(selector()).resourceVersion(p.resourceVersion)
         .watch(p.watch).timeoutSeconds(p.timeoutSeconds).allowWatchBookmarks(p.watch).buildCall(null),
-        V1ConfigMap.class, V1ConfigMapList.class, 0L, (type, error) -> LOG.log(System.Logger.Level.DEBUG,
-            "watch of ConfigMap " + key() + " failed (will retry): " + error));
+        V1ConfigMap.class, V1ConfigMapList.class, 0L, (type, error) -> LOG.log(System.Logger.Level.WARNING,
+            "watch of ConfigMap " + key() + " failed (will retry; the config in force stays): " + error));
     informer.addEventHandler(new ResourceEventHandler<>() {
       @Override
       public void onAdd(V1ConfigMap cm) {
@@ -90,12 +104,17 @@ public final class ConfigReloader implements Supplier<SchedulerConf>, AutoClosea
   /** The config in force: the ConfigMap's latest text if it is valid, else the last good one. Cheap when unchanged. */
   @Override
   public synchronized SchedulerConf get() {
-    String text = latest.get();
-    if (Objects.equals(text, currentText) || Objects.equals(text, rejectedText)) {
+    String latestText = latest.get();
+    String text = latestText == null ? NO_KEY : latestText;
+    if (text.equals(currentText)) {
+      rejectedText = null; // back to the config in force: a later bad edit is reported again
+      return current;
+    }
+    if (text.equals(rejectedText)) {
       return current;
     }
     try {
-      if (text == null) {
+      if (latestText == null) {
         throw noKey();
       }
       current = parse(text);
@@ -106,16 +125,26 @@ public final class ConfigReloader implements Supplier<SchedulerConf>, AutoClosea
       rejectedText = text;
       LOG.log(System.Logger.Level.ERROR, "ConfigMap " + key() + " edit rejected, keeping the last good config:\n"
           + String.join("\n", e.problems()));
-      EventRecorder.record(api, "ConfigMap", namespace, name, uid, "Warning", "InvalidConfig",
+      events.send("ConfigMap", namespace, name, uid, "Warning", "InvalidConfig",
           "edit rejected, the last good config stays in force: " + String.join("; ", e.problems()));
     }
     return current;
+  }
+
+  /** The ConfigMap's text as the watch last delivered it (null: no data key), for tests. */
+  String seenText() {
+    return latest.get();
   }
 
   /** Stops the watch. */
   @Override
   public void close() {
     factory.stopAllRegisteredInformers(true);
+    try {
+      events.close(2);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private void seen(V1ConfigMap cm) {

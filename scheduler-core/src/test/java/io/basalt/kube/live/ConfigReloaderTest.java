@@ -72,6 +72,16 @@ class ConfigReloaderTest {
         Await.until("the broken edit reported", WAIT, () -> reloader.get() != null
             && server.list(Resources.EVENTS, "kube-system").size() == 2);
         assertEquals("gang,priority", names(reloader.get()), "broken YAML: the edit is rejected");
+        putConf(server, "actions: allocate\ntiers:\n- plugins:\n  - name: gang\n  - name: priority\n", false);
+        Await.until("the revert seen", WAIT, () -> reloader.seenText().contains("priority"));
+        assertEquals("gang,priority", names(reloader.get()), "back to the config in force");
+        putConf(server, "actions: [\n", false);
+        Await.until("the same broken edit again is reported again", WAIT, () -> reloader.get() != null
+            && server.list(Resources.EVENTS, "kube-system").size() == 3);
+        server.mergePatch(Resources.CONFIGMAPS, "kube-system", "basalt", "{\"data\":null}");
+        Await.until("a ConfigMap without the key is reported", WAIT, () -> reloader.get() != null
+            && server.list(Resources.EVENTS, "kube-system").size() == 4);
+        assertEquals("gang,priority", names(reloader.get()), "no key: the last good config stays");
         server.delete(Resources.CONFIGMAPS, "kube-system", "basalt");
         Thread.sleep(200);
         assertEquals("gang,priority", names(reloader.get()), "deleted: the last good config stays");

@@ -75,8 +75,8 @@ class StatusWriterTest {
       StatusWriter writer = new StatusWriter(server.apiClient());
       Pod pod = TestPods.pod("ml/p").build();
       writer.update(pending(pod, "first", null));
-      Await.until("the first write", Duration.ofSeconds(5),
-          () -> server.requests("PATCH", ".*/pods/p/status").size() == 1);
+      assertTrue(writer.awaitWrites(Duration.ofSeconds(5)), "the first write done (and failed)");
+      assertEquals(1, server.requests("PATCH", ".*/pods/p/status").size());
       writer.update(pending(pod, "first", null));
       writer.close();
       assertTrue(server.requests("PATCH", ".*/pods/p/status").size() >= 2, "the failed write is tried again");
@@ -91,12 +91,12 @@ class StatusWriterTest {
           r -> r.path().endsWith("/events"));
       StatusWriter writer = new StatusWriter(server.apiClient());
       Pod pod = TestPods.pod("ml/p").build();
-      for (int i = 0; i < StatusWriter.EVENT_SENDERS + StatusWriter.EVENT_QUEUE + 10; i++) {
+      for (int i = 0; i < EventSender.SENDERS + EventSender.QUEUE + 10; i++) {
         writer.bound(pod, "n1");
       }
       assertEquals(10, writer.eventsDropped());
       writer.close();
-      assertTrue(server.requests("POST", ".*/events").size() < StatusWriter.EVENT_QUEUE,
+      assertTrue(server.requests("POST", ".*/events").size() < EventSender.QUEUE,
           "close gives events a few seconds, then drops the rest");
     }
   }
