@@ -13,14 +13,10 @@ import io.basalt.kube.live.KubeBinder;
 import io.basalt.kube.live.StatusWriter;
 import io.basalt.scheduler.Scheduler;
 import io.basalt.scheduler.SchedulingLoop;
-import io.kubernetes.client.extended.leaderelection.LeaderElectionConfig;
-import io.kubernetes.client.extended.leaderelection.LeaderElector;
-import io.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import okhttp3.OkHttpClient;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -28,7 +24,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -117,12 +112,12 @@ final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    logging.install();
     List<String> problems = flagProblems();
     if (!problems.isEmpty()) {
       problems.forEach(p -> System.err.println("basalt run: " + p));
       return 2;
     }
+    logging.install();
     // Watches stay open (no read timeout); every other call has one, so a half-open connection cannot hang a
     // writer; events get a client and a rate limit of their own, as in kube-scheduler.
     ApiClient client;
@@ -168,7 +163,10 @@ final class RunCommand implements Callable<Integer> {
         loopDone.countDown();
       }
     };
-    LeaderElector elector = leaderElect ? elector(calls) : null;
+    // The elector bounds its own calls (--renew-deadline); a call timeout here would interrupt a renewal the server
+    // already applied, and the release that follows would then fail on a stale resourceVersion.
+    LeaderElection elector = leaderElect ? new LeaderElection(client, leaseNamespace, leaseName, leaseDuration,
+        renewDeadline, retryPeriod) : null;
     boolean[] lostLease = {false};
     // SIGTERM: finish the cycle, then the binds and status writes it started, and only then give up the Lease, so a
     // standby never decides about nodes while binds it cannot see are still landing.
@@ -308,12 +306,6 @@ final class RunCommand implements Callable<Integer> {
     SchedulerConf fixed = ConfigOption.load(config, plugins, warnings);
     warnings.forEach(w -> System.err.println("warning: " + w));
     return () -> fixed;
-  }
-
-  private LeaderElector elector(ApiClient client) throws IOException {
-    String identity = InetAddress.getLocalHost().getHostName() + "_" + UUID.randomUUID();
-    LeaseLock lock = new LeaseLock(leaseNamespace, leaseName, identity, client);
-    return new LeaderElector(new LeaderElectionConfig(lock, leaseDuration, renewDeadline, retryPeriod));
   }
 
   /** /healthz: the process is alive; /readyz: caches are synced (on the standby too, so rollouts progress). */

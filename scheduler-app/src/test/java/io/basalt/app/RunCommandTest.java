@@ -85,10 +85,10 @@ class RunCommandTest {
           Instant sent = server.requests("POST", ".*/pods/second/binding").get(0).receivedAt();
           assertEquals(0, a.stop(), "a SIGTERM'd leader exits 0");
           assertEquals("gpu-1", nodeOf(server, "second"), "the bind in flight landed before a exited");
-          // client-java releases a Lease by writing it without a holder.
+          // A Lease is released by writing it without a holder (a second try when the first meets a 409).
           List<RecordedRequest> releases = leaseWrites(server).stream()
               .filter(r -> !r.json().getAsJsonObject().getAsJsonObject("spec").has("holderIdentity")).toList();
-          assertEquals(1, releases.size(), "a released the Lease");
+          assertTrue(!releases.isEmpty(), "a released the Lease");
           assertTrue(!releases.get(0).receivedAt().isBefore(sent.plusMillis(1900)),
               "the Lease was released only after the bind in flight finished");
           server.seed(pod("third", "basalt-scheduler", 1, null));

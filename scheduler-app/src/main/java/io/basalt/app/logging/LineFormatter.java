@@ -18,8 +18,10 @@ import java.util.regex.Pattern;
  * PodGroup without parsing text.
  */
 final class LineFormatter extends Formatter {
-  private static final Pattern SUBJECT = Pattern.compile(
-      "^(pod|gang|PodGroup|Queue|ConfigMap|node|Node) ([A-Za-z0-9][A-Za-z0-9._-]*(?:/[A-Za-z0-9][A-Za-z0-9._-]*)?)");
+  private static final String NAME = "[A-Za-z0-9][A-Za-z0-9._-]*";
+  /** Namespaced kinds need namespace/name (so "pod uid ..." is not a pod named uid); cluster-scoped ones a name. */
+  private static final Pattern SUBJECT = Pattern.compile("^(?:(pod|gang|PodGroup|ConfigMap) (" + NAME + "/" + NAME
+      + ")|(Queue|node|Node) (" + NAME + "))(?![A-Za-z0-9._/-])");
 
   private final boolean json;
 
@@ -47,8 +49,8 @@ final class LineFormatter extends Formatter {
     o.addProperty("msg", message);
     Matcher m = SUBJECT.matcher(message);
     if (m.find()) {
-      String kind = m.group(1).toLowerCase(Locale.ROOT);
-      o.addProperty(kind.equals("gang") ? "podgroup" : kind, m.group(2));
+      String kind = (m.group(1) != null ? m.group(1) : m.group(3)).toLowerCase(Locale.ROOT);
+      o.addProperty(kind.equals("gang") ? "podgroup" : kind, m.group(1) != null ? m.group(2) : m.group(4));
     }
     if (r.getThrown() != null) {
       o.addProperty("error", String.valueOf(r.getThrown()));

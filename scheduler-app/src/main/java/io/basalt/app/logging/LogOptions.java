@@ -1,9 +1,9 @@
 package io.basalt.app.logging;
 
 import java.util.Locale;
-import java.util.logging.ConsoleHandler;
 import java.util.logging.Handler;
 import java.util.logging.Level;
+import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import picocli.CommandLine.Option;
 
@@ -26,24 +26,53 @@ public final class LogOptions {
       description = "error, warn, info or debug. Default: ${DEFAULT-VALUE}.")
   Level level = Level.INFO;
 
-  /** Held so java.util.logging keeps its level (it references loggers weakly). */
+  // Held so java.util.logging keeps their levels (it references loggers weakly).
+  private static final Logger ROOT = Logger.getLogger("");
+  private static final Logger BASALT = Logger.getLogger("io.basalt");
   private static final Logger CLIENT_JAVA = Logger.getLogger("io.kubernetes.client");
 
   /**
-   * Replaces the root logger's handlers with one stderr handler in the chosen format and level. client-java's own
-   * lines (informer start-up, reflector chatter) show from warn up, or all of them at debug.
+   * Replaces the root logger's handlers with one stderr line handler in the chosen format. Basalt logs at the chosen
+   * level; client-java's own lines (informer start-up, reflector chatter) show from warn up, or all of them at
+   * debug; everything else (OkHttp's frame logging) stays at info. Installing again replaces the handler, so a
+   * second command in one JVM (tests) does not stack handlers.
    */
   public void install() {
-    CLIENT_JAVA.setLevel(level.intValue() <= Level.FINE.intValue() ? level : Level.WARNING);
-    Logger root = Logger.getLogger("");
-    for (Handler h : root.getHandlers()) {
-      root.removeHandler(h);
+    for (Handler h : ROOT.getHandlers()) {
+      ROOT.removeHandler(h);
     }
-    ConsoleHandler handler = new ConsoleHandler();
+    StderrHandler handler = new StderrHandler(new LineFormatter(format == Format.JSON));
     handler.setLevel(level);
-    handler.setFormatter(new LineFormatter(format == Format.JSON));
-    root.addHandler(handler);
-    root.setLevel(level);
+    ROOT.addHandler(handler);
+    boolean debug = level.intValue() <= Level.FINE.intValue();
+    ROOT.setLevel(debug ? Level.INFO : level);
+    BASALT.setLevel(level);
+    CLIENT_JAVA.setLevel(debug ? level : Level.WARNING);
+  }
+
+  /** Writes to whatever System.err is at the time of each record (tests swap it), one flushed line each. */
+  private static final class StderrHandler extends Handler {
+    StderrHandler(LineFormatter formatter) {
+      setFormatter(formatter);
+    }
+
+    @Override
+    public void publish(LogRecord record) {
+      if (isLoggable(record)) {
+        System.err.print(getFormatter().format(record));
+        System.err.flush();
+      }
+    }
+
+    @Override
+    public void flush() {
+      System.err.flush();
+    }
+
+    @Override
+    public void close() {
+      flush();
+    }
   }
 
   static final class FormatConverter implements picocli.CommandLine.ITypeConverter<Format> {

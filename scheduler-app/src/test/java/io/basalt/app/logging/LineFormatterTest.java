@@ -40,6 +40,8 @@ class LineFormatterTest {
     assertEquals("research", json(record(Level.INFO, "Queue research: status not written")).get("queue")
         .getAsString());
     assertFalse(json(record(Level.INFO, "Informers synced")).has("pod"));
+    assertFalse(json(record(Level.FINE, "pod uid 1234: HTTP 500, retry in PT0.2S")).has("pod"),
+        "a pod is named namespace/name");
   }
 
   @Test
