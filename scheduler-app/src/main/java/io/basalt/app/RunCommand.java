@@ -155,10 +155,17 @@ final class RunCommand implements Callable<Integer> {
     CountDownLatch stopped = new CountDownLatch(1);
     CountDownLatch loopDone = new CountDownLatch(1);
     AtomicBoolean loopStarted = new AtomicBoolean();
+    AtomicBoolean crashed = new AtomicBoolean();
     Runnable schedule = () -> {
       loopStarted.set(true);
       try {
         loop.run();
+      } catch (Throwable t) {
+        // An Error (a plugin's StackOverflowError, OOM) ends the loop: exit so Kubernetes restarts the process and a
+        // standby takes the Lease, rather than hold it while scheduling nothing.
+        LOG.log(System.Logger.Level.ERROR, "scheduling loop died; shutting down", t);
+        crashed.set(true);
+        new Thread(this::stop, "basalt-crash-stop").start();
       } finally {
         loopDone.countDown();
       }
@@ -218,7 +225,7 @@ final class RunCommand implements Callable<Integer> {
     } finally {
       stopped.countDown();
     }
-    return lostLease[0] ? 1 : 0;
+    return lostLease[0] || crashed.get() ? 1 : 0;
   }
 
   /** Flag values that cannot work, each named; checked before anything connects. */

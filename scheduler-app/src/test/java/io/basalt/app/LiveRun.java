@@ -71,6 +71,16 @@ final class LiveRun implements AutoCloseable {
     }
   }
 
+  /** The value of an unlabelled metric on {@code /metrics}, or -1 when it is not there. */
+  double metric(String name) {
+    for (String line : metrics().split("\n")) {
+      if (line.startsWith(name + " ")) {
+        return Double.parseDouble(line.substring(name.length() + 1).trim());
+      }
+    }
+    return -1;
+  }
+
   /** Stops it as SIGTERM does and returns its exit code. */
   int stop() throws Exception {
     command.stop();

@@ -87,17 +87,19 @@ class RunCommandFailureTest {
         Await.until("Basalt's binding of g-1 sent", WAIT, () -> bindingPosts(server, "g-1") == 1);
         server.mergePatch(Resources.PODS, "ml", "g-1", "{\"spec\":{\"nodeName\":\"other\"}}");
         Await.until("g-0 and g-2 bound", WAIT, () -> nodeOf(server, "g-0") != null && nodeOf(server, "g-2") != null);
-        Await.until("the lost race counted", WAIT,
-            () -> run.metrics().contains("basalt_bind_failures_total 1"));
+        Await.until("the lost race counted", WAIT, () -> run.metric("basalt_bind_failures_total") == 1);
         Thread.sleep(500);
         assertEquals("other", nodeOf(server, "g-1"), "the racing scheduler's binding stands");
         assertEquals(1, bindingPosts(server, "g-1"), "a 409 is checked, never retried blindly");
         assertEquals(1, bindingPosts(server, "g-0"));
         assertEquals(1, bindingPosts(server, "g-2"));
         assertNotEquals("other", nodeOf(server, "g-0"));
-        // The GPUs Basalt had meant for g-1 are free again in its cache: a 4-GPU pod fits only there.
-        server.seed(pod("late", "basalt-scheduler", 2, null));
-        Await.until("late bound into g-1's place", WAIT, () -> nodeOf(server, "late") != null);
+        // The GPUs Basalt had meant for g-1 are free again in its cache: 8 - 2 x 2 = 4 left, two 2-GPU pods fit;
+        // had the cache kept g-1 where Basalt meant it, only one would.
+        server.seed(pod("late-a", "basalt-scheduler", 2, null));
+        server.seed(pod("late-b", "basalt-scheduler", 2, null));
+        Await.until("both late pods bound into the room g-1 left", WAIT,
+            () -> nodeOf(server, "late-a") != null && nodeOf(server, "late-b") != null);
       }
     }
   }
@@ -132,7 +134,7 @@ class RunCommandFailureTest {
         assertEquals(1, bindingPosts(server, "g-2"));
         assertEquals(6, bindingPosts(server, "g-3"), "five failed attempts, then placed again and bound once");
         assertEquals(0, bindingPosts(server, "intruder"), "the room held for g-3 was never offered to another pod");
-        Await.until("four binds counted", WAIT, () -> run.metrics().contains("basalt_binds_total 4"));
+        Await.until("four binds counted", WAIT, () -> run.metric("basalt_binds_total") == 4);
         assertNotNull(server.get(Resources.PODGROUPS, "ml", "g").getAsJsonObject("status"));
       }
     }

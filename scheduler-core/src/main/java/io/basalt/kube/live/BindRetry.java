@@ -1,6 +1,7 @@
 package io.basalt.kube.live;
 
 import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Which failures are worth another try and how long to wait: no answer (I/O error, timeout), 408, 429 and 5xx are
@@ -27,7 +28,9 @@ record BindRetry(int maxAttempts, Duration initialBackoff, Duration maxBackoff) 
   Duration delay(int attempt, Duration retryAfter) {
     Duration asked = retryAfter.compareTo(MAX_RETRY_AFTER) > 0 ? MAX_RETRY_AFTER : retryAfter;
     Duration backoff = backoff(attempt);
-    return asked.compareTo(backoff) > 0 ? asked : backoff;
+    Duration wait = asked.compareTo(backoff) > 0 ? asked : backoff;
+    // Up to a fifth more, at random, so many workers throttled at once do not come back at once.
+    return wait.plusMillis(ThreadLocalRandom.current().nextLong(wait.toMillis() / 5 + 1));
   }
 
   /** The wait after failed attempt {@code attempt} (1-based): initial, 2x, 4x ... capped. */
