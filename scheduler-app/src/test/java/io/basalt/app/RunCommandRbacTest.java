@@ -96,7 +96,8 @@ class RunCommandRbacTest {
       Set<String> made = new TreeSet<>();
       Set<String> other = new TreeSet<>();
       for (RecordedRequest r : server.requests()) {
-        ApiCalls.of(r.method(), r.path(), r.isWatch(), NS, NS).ifPresentOrElse(c -> made.add(c.toString()),
+        ApiCalls.of(r.method(), r.path(), r.queryParam("fieldSelector"), r.isWatch(), NS, "basalt-scheduler", NS,
+            "basalt-scheduler").ifPresentOrElse(c -> made.add(c.toString()),
             () -> other.add(r.method() + " " + r.path()));
       }
       Set<String> granted = ApiCalls.GRANTED.stream().map(ApiCall::toString)

@@ -23,11 +23,16 @@ public final class ApiCalls {
     CONFIG_NAMESPACE
   }
 
-  /** One API call: {@code verb} on {@code resource} (with subresource, e.g. {@code pods/binding}) in {@code apiGroup}. */
-  public record ApiCall(String apiGroup, String resource, String verb, Scope scope) {
+  /**
+   * One API call: {@code verb} on {@code resource} (with subresource, e.g. {@code pods/binding}) in {@code apiGroup};
+   * {@code named} when it is on the one object the flags name (the ConfigMap of --config-map, the Lease of
+   * --lease-name), so the Role can grant it with {@code resourceNames}.
+   */
+  public record ApiCall(String apiGroup, String resource, String verb, Scope scope, boolean named) {
     @Override
     public String toString() {
-      return (apiGroup.isEmpty() ? "core" : apiGroup) + " " + resource + " " + verb + " (" + scope + ")";
+      return (apiGroup.isEmpty() ? "core" : apiGroup) + " " + resource + " " + verb + (named ? " (named)" : "")
+          + " (" + scope + ")";
     }
   }
 
@@ -53,22 +58,31 @@ public final class ApiCalls {
       calls(Scope.CLUSTER, "scheduling.volcano.sh", "podgroups/status", "patch"),
       calls(Scope.CLUSTER, "scheduling.volcano.sh", "queues", "list", "watch"),
       calls(Scope.CLUSTER, "scheduling.volcano.sh", "queues/status", "patch"),
-      // Leader election (--leader-elect --lease-namespace --lease-name).
-      calls(Scope.LEASE_NAMESPACE, "coordination.k8s.io", "leases", "get", "create", "update"),
-      // --config-map NS/NAME, watched for edits.
-      calls(Scope.CONFIG_NAMESPACE, "", "configmaps", "list", "watch"))
+      // Leader election (--leader-elect --lease-namespace --lease-name): only that Lease, except create (RBAC cannot
+      // name an object that does not exist yet).
+      calls(Scope.LEASE_NAMESPACE, "coordination.k8s.io", "leases", "create"),
+      named(Scope.LEASE_NAMESPACE, "coordination.k8s.io", "leases", "get", "update"),
+      // --config-map NS/NAME, watched for edits with a metadata.name field selector, which RBAC matches against
+      // resourceNames: only that ConfigMap.
+      named(Scope.CONFIG_NAMESPACE, "", "configmaps", "list", "watch"))
       .flatMap(List::stream).toList();
 
   private static List<ApiCall> calls(Scope scope, String group, String resource, String... verbs) {
-    return Stream.of(verbs).map(v -> new ApiCall(group, resource, v, scope)).toList();
+    return Stream.of(verbs).map(v -> new ApiCall(group, resource, v, scope, false)).toList();
+  }
+
+  private static List<ApiCall> named(Scope scope, String group, String resource, String... verbs) {
+    return Stream.of(verbs).map(v -> new ApiCall(group, resource, v, scope, true)).toList();
   }
 
   /**
    * The RBAC attributes of one request, as the API server's authorizer derives them (group, resource/subresource,
-   * verb from the method, with GET split into get/list/watch); empty for non-resource paths such as discovery.
-   * {@code leaseNs} and {@code configNs} tell which namespaced calls fall under which Role.
+   * verb from the method, with GET split into get/list/watch, the object's name from the path or a metadata.name field
+   * selector); empty for non-resource paths such as discovery. The lease and config namespace and name tell which
+   * namespaced calls fall under which Role, and which are on the one object the Role names.
    */
-  public static Optional<ApiCall> of(String method, String path, boolean watch, String leaseNs, String configNs) {
+  public static Optional<ApiCall> of(String method, String path, String fieldSelector, boolean watch, String leaseNs,
+      String leaseName, String configNs, String configName) {
     String[] p = path.replaceAll("^/+|/+$", "").split("/");
     int i;
     String group;
@@ -97,12 +111,21 @@ public final class ApiCalls {
       case "DELETE" -> name == null ? "deletecollection" : "delete";
       default -> method.toLowerCase(java.util.Locale.ROOT);
     };
+    // For list and watch the authorizer takes the name from a metadata.name field selector.
+    String objectName = name;
+    if (objectName == null && fieldSelector != null && fieldSelector.startsWith("metadata.name=")
+        && !fieldSelector.contains(",")) {
+      objectName = fieldSelector.substring("metadata.name=".length());
+    }
     Scope scope = Scope.CLUSTER;
+    boolean named = false;
     if (resource.equals("leases") && leaseNs.equals(namespace)) {
       scope = Scope.LEASE_NAMESPACE;
+      named = leaseName.equals(objectName);
     } else if (resource.equals("configmaps") && configNs.equals(namespace)) {
       scope = Scope.CONFIG_NAMESPACE;
+      named = configName.equals(objectName);
     }
-    return Optional.of(new ApiCall(group, sub == null ? resource : resource + "/" + sub, verb, scope));
+    return Optional.of(new ApiCall(group, sub == null ? resource : resource + "/" + sub, verb, scope, named));
   }
 }

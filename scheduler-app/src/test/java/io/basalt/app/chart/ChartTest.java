@@ -334,6 +334,7 @@ class ChartTest {
     V1ClusterRole agent = r.all(V1ClusterRole.class).stream()
         .filter(cr -> cr.getMetadata().getName().endsWith("-topology-agent")).findFirst().orElseThrow();
     assertEquals(Set.of("core nodes get", "core nodes patch"), expand(agent.getRules()));
+    assertTrue(wantNoNames(agent.getRules()), "the agent patches whichever node it runs on");
     V1ClusterRoleBinding binding = r.all(V1ClusterRoleBinding.class).stream()
         .filter(b -> b.getRoleRef().getName().equals(agent.getMetadata().getName())).findFirst().orElseThrow();
     RbacV1Subject subject = binding.getSubjects().get(0);
@@ -486,17 +487,23 @@ class ChartTest {
     assertEquals(fields, props.getProperties().keySet(), part + " fields");
   }
 
-  /** Every (group, resource, verb) a set of rules grants, as "group resource verb" strings. */
+  /**
+   * Every (group, resource, verb) a set of rules grants, as "group resource verb" strings, with " name=N" appended
+   * for each name a rule restricts it to.
+   */
   private static Set<String> expand(List<V1PolicyRule> rules) {
     Set<String> out = new TreeSet<>();
     for (V1PolicyRule rule : rules) {
       assertNone(rule.getNonResourceURLs(), "nonResourceURLs");
-      assertNone(rule.getResourceNames(), "resourceNames");
+      List<String> names = rule.getResourceNames() == null || rule.getResourceNames().isEmpty() ? List.of("")
+          : rule.getResourceNames().stream().map(n -> " name=" + n).toList();
       for (String g : rule.getApiGroups()) {
         for (String res : rule.getResources()) {
           for (String verb : rule.getVerbs()) {
             assertFalse(g.equals("*") || res.equals("*") || verb.equals("*"), "wildcard in " + rule);
-            out.add((g.isEmpty() ? "core" : g) + " " + res + " " + verb);
+            for (String n : names) {
+              out.add((g.isEmpty() ? "core" : g) + " " + res + " " + verb + n);
+            }
           }
         }
       }
@@ -504,8 +511,9 @@ class ChartTest {
     return out;
   }
 
-  private static String key(ApiCall c) {
-    return (c.apiGroup().isEmpty() ? "core" : c.apiGroup()) + " " + c.resource() + " " + c.verb();
+  private static String key(ApiCall c, String name) {
+    return (c.apiGroup().isEmpty() ? "core" : c.apiGroup()) + " " + c.resource() + " " + c.verb()
+        + (c.named() ? " name=" + name : "");
   }
 
   /**
@@ -541,19 +549,29 @@ class ChartTest {
       }
     }
 
+    // The one Lease and ConfigMap the Deployment's flags name are all the namespaced grants may reach.
+    Map<String, List<String>> flags = flags(scheduler(r.one(V1Deployment.class)).getArgs());
+    String leaseName = flags.get("--lease-name").get(0);
+    String configName = flags.get("--config-map").get(0).split("/", 2)[1];
     Set<String> wantCluster = new TreeSet<>();
     Map<String, Set<String>> wantNamespaced = new LinkedHashMap<>();
     for (ApiCall c : ApiCalls.GRANTED) {
       switch (c.scope()) {
-        case CLUSTER -> wantCluster.add(key(c));
-        case LEASE_NAMESPACE -> wantNamespaced.computeIfAbsent(releaseNs, k -> new TreeSet<>()).add(key(c));
-        case CONFIG_NAMESPACE -> wantNamespaced.computeIfAbsent(configNs, k -> new TreeSet<>()).add(key(c));
+        case CLUSTER -> wantCluster.add(key(c, null));
+        case LEASE_NAMESPACE -> wantNamespaced.computeIfAbsent(releaseNs, k -> new TreeSet<>())
+            .add(key(c, leaseName));
+        case CONFIG_NAMESPACE -> wantNamespaced.computeIfAbsent(configNs, k -> new TreeSet<>())
+            .add(key(c, configName));
         default -> fail(c.toString());
       }
     }
     assertEquals(wantCluster, cluster, "ClusterRole grants (missing: " + minus(wantCluster, cluster) + ", extra: "
         + minus(cluster, wantCluster) + ")");
     assertEquals(wantNamespaced, namespaced, "Role grants per namespace");
+  }
+
+  private static boolean wantNoNames(List<V1PolicyRule> rules) {
+    return rules.stream().allMatch(r -> r.getResourceNames() == null || r.getResourceNames().isEmpty());
   }
 
   private static boolean bindsTo(List<RbacV1Subject> subjects, String sa, String ns) {
