@@ -38,8 +38,16 @@ final class EventSender implements AutoCloseable {
         });
   }
 
-  /** Queues an event of {@code type} (Normal or Warning) on {@code kind namespace/name}; never blocks. */
+  /**
+   * Queues an event of {@code type} (Normal or Warning) on {@code kind namespace/name}; never blocks. The last fifth
+   * of the queue is kept for Warnings: in a burst of {@code Scheduled} events, a {@code FailedScheduling} still goes
+   * out.
+   */
   void send(String kind, String namespace, String name, String uid, String type, String reason, String message) {
+    if (!"Warning".equals(type) && pool.getQueue().size() >= QUEUE - QUEUE / 5) {
+      drop();
+      return;
+    }
     pool.execute(() -> EventRecorder.record(api, kind, namespace, name, uid, type, reason, message));
   }
 

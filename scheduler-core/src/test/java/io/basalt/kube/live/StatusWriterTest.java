@@ -94,7 +94,8 @@ class StatusWriterTest {
       for (int i = 0; i < EventSender.SENDERS + EventSender.QUEUE + 10; i++) {
         writer.bound(pod, "n1");
       }
-      assertEquals(10, writer.eventsDropped());
+      // Scheduled (Normal) events fill the queue only up to the part kept for Warnings.
+      assertEquals(EventSender.QUEUE / 5 + 10, writer.eventsDropped());
       writer.close();
       assertTrue(server.requests("POST", ".*/events").size() < EventSender.QUEUE,
           "close gives events a few seconds, then drops the rest");
