@@ -56,8 +56,14 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
   private final Map<String, String> pendingGroups = new LinkedHashMap<>();
   private final Map<String, String> pendingQueues = new LinkedHashMap<>();
   private boolean drainQueued;
-  /** Until a 404 says otherwise: PodGroup status goes to the status subresource (a CRD may define one). */
-  private volatile boolean podGroupStatusSubresource = true;
+  /**
+   * Until a 404 says otherwise PodGroup status goes to the status subresource (a CRD may define one); when it was
+   * found missing, the object itself is patched, and the subresource is tried again after {@link #REPROBE} in case
+   * the CRD was upgraded meanwhile (status patched on the object would then be ignored). Writer thread only.
+   */
+  private boolean noSubresource;
+  private long noSubresourceSince;
+  static final Duration REPROBE = Duration.ofMinutes(10);
 
   /** One pod condition to write; {@code first} when no condition was written for it before (sets the time). */
   private record PodWrite(SessionResult.PendingPod pending, boolean first) {}
@@ -174,7 +180,7 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
       V1Patch body = new V1Patch(e.getValue());
       try {
         try {
-          if (!podGroupStatusSubresource) {
+          if (noSubresource && System.nanoTime() - noSubresourceSince < REPROBE.toNanos()) {
             throw new ApiException(404, "no status subresource");
           }
           PatchUtils.patch(Object.class, () -> custom.patchNamespacedCustomObjectStatus(V1beta1PodGroup.GROUP,
@@ -189,7 +195,10 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
           PatchUtils.patch(Object.class, () -> custom.patchNamespacedCustomObject(V1beta1PodGroup.GROUP,
               V1beta1PodGroup.VERSION, key[0], V1beta1PodGroup.PLURAL, key[1], body).buildCall(null),
               V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
-          podGroupStatusSubresource = false;
+          if (!noSubresource || System.nanoTime() - noSubresourceSince >= REPROBE.toNanos()) {
+            noSubresource = true;
+            noSubresourceSince = System.nanoTime();
+          }
         }
       } catch (ApiException ex) {
         forget(lastPhase, e.getKey());
