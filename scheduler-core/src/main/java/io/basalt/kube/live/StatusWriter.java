@@ -61,8 +61,8 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
    * found missing, the object itself is patched, and the subresource is tried again after {@link #REPROBE} in case
    * the CRD was upgraded meanwhile (status patched on the object would then be ignored). Writer thread only.
    */
-  private boolean noSubresource;
-  private long noSubresourceSince;
+  private boolean subresourceMissing;
+  private long subresourceMissingSince;
   static final Duration REPROBE = Duration.ofMinutes(10);
 
   /** One pod condition to write; {@code first} when no condition was written for it before (sets the time). */
@@ -180,7 +180,7 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
       V1Patch body = new V1Patch(e.getValue());
       try {
         try {
-          if (noSubresource && System.nanoTime() - noSubresourceSince < REPROBE.toNanos()) {
+          if (subresourceMissing && System.nanoTime() - subresourceMissingSince < REPROBE.toNanos()) {
             throw new ApiException(404, "no status subresource");
           }
           PatchUtils.patch(Object.class, () -> custom.patchNamespacedCustomObjectStatus(V1beta1PodGroup.GROUP,
@@ -195,9 +195,9 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
           PatchUtils.patch(Object.class, () -> custom.patchNamespacedCustomObject(V1beta1PodGroup.GROUP,
               V1beta1PodGroup.VERSION, key[0], V1beta1PodGroup.PLURAL, key[1], body).buildCall(null),
               V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
-          if (!noSubresource || System.nanoTime() - noSubresourceSince >= REPROBE.toNanos()) {
-            noSubresource = true;
-            noSubresourceSince = System.nanoTime();
+          if (!subresourceMissing || System.nanoTime() - subresourceMissingSince >= REPROBE.toNanos()) {
+            subresourceMissing = true;
+            subresourceMissingSince = System.nanoTime();
           }
         }
       } catch (ApiException ex) {
