@@ -143,8 +143,8 @@ final class RunCommand implements Callable<Integer> {
     InformerSource source = new InformerSource(client);
     SchedulerMetrics metrics = new SchedulerMetrics();
     HttpServer health = health(source, metrics);
-    source.start(cache);
     KubeBinder binder = new KubeBinder(calls, cache, KubeBinder.Options.defaults().withBindWorkers(bindWorkers));
+    source.keepAssumed(binder::bindInFlight).start(cache);
     StatusWriter status = new StatusWriter(calls, eventCalls);
     metrics.watchBinder(binder::counters);
     metrics.watchEvents(status::eventsDropped);

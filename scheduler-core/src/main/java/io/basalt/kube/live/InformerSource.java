@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * Live mode's {@link ClusterSource}: shared informers keep a {@link ClusterCache} current with the cluster, so each
@@ -58,6 +59,7 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
   private SharedInformerFactory factory;
   private volatile boolean started;
   private volatile boolean stopped;
+  private Predicate<String> bindInFlight = uid -> false;
 
   /** A source without periodic resync (the informers' watches keep the cache current). */
   public InformerSource(ApiClient client) {
@@ -71,6 +73,15 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
     }
     this.client = client;
     this.resyncMillis = resyncPeriod.toMillis();
+  }
+
+  /**
+   * Tells the source which pods have a bind in flight (e.g. {@link KubeBinder#bindInFlight}), so an update that
+   * still shows such a pod unbound keeps the binder's assumption. Call before {@link #start}.
+   */
+  public InformerSource keepAssumed(Predicate<String> bindInFlight) {
+    this.bindInFlight = bindInFlight;
+    return this;
   }
 
   /** {@link #start(ClusterCache, Duration)} with {@link #DEFAULT_SYNC_TIMEOUT}. */
@@ -98,7 +109,7 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
     register("pods", V1Pod.class, V1PodList.class, p -> core.listPodForAllNamespaces()
         .fieldSelector(NON_TERMINAL_PODS).resourceVersion(p.resourceVersion).watch(p.watch)
         .timeoutSeconds(p.timeoutSeconds).allowWatchBookmarks(p.watch).buildCall(null),
-        new InformerHandler<>("Pod", true, new InformerPodSink(cache), problems));
+        new InformerHandler<>("Pod", true, new InformerPodSink(cache, bindInFlight), problems));
     register("nodes", V1Node.class, V1NodeList.class, p -> core.listNode().resourceVersion(p.resourceVersion)
         .watch(p.watch).timeoutSeconds(p.timeoutSeconds).allowWatchBookmarks(p.watch).buildCall(null),
         new InformerHandler<>("Node", false, sink(o -> cache.putNode(KubeConverter.toNode(o)),

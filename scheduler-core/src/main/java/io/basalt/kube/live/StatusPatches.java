@@ -5,8 +5,9 @@ import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import io.basalt.framework.JobCondition;
 import io.basalt.framework.SessionResult;
-import io.basalt.model.ResourceNames;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** The patch bodies StatusWriter sends, as kube-scheduler and Volcano shape them. */
 final class StatusPatches {
@@ -55,20 +56,16 @@ final class StatusPatches {
   }
 
   /**
-   * A merge patch of a Queue's status: allocated per resource and its PodGroups by phase. With {@code clearUnused},
-   * every resource the cluster knows but the queue no longer holds is sent as null, since a merge patch keeps every
-   * key it does not mention: so a resource that drops to zero leaves the Queue even when an earlier process (a
-   * previous leader) wrote it. Without, the body is the canonical form used to detect change.
+   * A merge patch of a Queue's status: allocated per resource and its PodGroups by phase. The resources in
+   * {@code clear} are sent as null: a merge patch keeps every key it does not mention, so a resource the queue no
+   * longer holds must be named to leave {@code status.allocated}.
    */
-  static String queue(SessionResult.QueueStatus q, boolean clearUnused) {
+  static String queue(SessionResult.QueueStatus q, Set<String> clear) {
     JsonObject allocated = new JsonObject();
     Map<String, String> now = q.allocated().toQuantities();
-    if (clearUnused) {
-      for (int i = 0; i < ResourceNames.count(); i++) {
-        String name = ResourceNames.name(i);
-        if (!now.containsKey(name)) {
-          allocated.add(name, JsonNull.INSTANCE);
-        }
+    for (String name : new TreeSet<>(clear)) {
+      if (!now.containsKey(name)) {
+        allocated.add(name, JsonNull.INSTANCE);
       }
     }
     now.forEach(allocated::addProperty);
@@ -78,6 +75,26 @@ final class StatusPatches {
     status.addProperty("inqueue", q.inqueue());
     status.addProperty("running", q.running());
     return wrap(status);
+  }
+
+  /** A merge patch removing {@code names} from a Queue's {@code status.allocated}. */
+  static String clearAllocated(Set<String> names) {
+    JsonObject allocated = new JsonObject();
+    new TreeSet<>(names).forEach(n -> allocated.add(n, JsonNull.INSTANCE));
+    JsonObject status = new JsonObject();
+    status.add("allocated", allocated);
+    return wrap(status);
+  }
+
+  /** The resource names under {@code status.allocated} of a Queue as the API server returned it (a Gson tree). */
+  static Set<String> allocatedNames(Object queue) {
+    if (queue instanceof Map<?, ?> q && q.get("status") instanceof Map<?, ?> status
+        && status.get("allocated") instanceof Map<?, ?> allocated) {
+      Set<String> names = new TreeSet<>();
+      allocated.keySet().forEach(k -> names.add(String.valueOf(k)));
+      return names;
+    }
+    return Set.of();
   }
 
   private static String wrap(JsonObject status) {

@@ -20,6 +20,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -54,7 +55,9 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
   // What waits to be written (guarded by this), newest per object; drained by the writer thread.
   private final Map<String, PodWrite> pendingPods = new LinkedHashMap<>();
   private final Map<String, String> pendingGroups = new LinkedHashMap<>();
-  private final Map<String, String> pendingQueues = new LinkedHashMap<>();
+  private final Map<String, SessionResult.QueueStatus> pendingQueues = new LinkedHashMap<>();
+  /** Per queue, the resources the API server last showed under status.allocated (writer thread only). */
+  private final Map<String, Set<String>> serverAllocated = new HashMap<>();
   private boolean drainQueued;
   /**
    * Until a 404 says otherwise PodGroup status goes to the status subresource (a CRD may define one); when it was
@@ -92,8 +95,10 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
         pendingPods.put(p.pod().uid(), new PodWrite(p, before == null || queued != null && queued.first()));
       }
     }
-    // Forget pods no longer pending (bound or gone) and finished jobs, so memory follows the cluster, not history.
+    // Forget pods no longer pending (bound or gone) and finished jobs, so memory follows the cluster, not history;
+    // a write still queued for a pod that has since been placed is dropped (it would mark a bound pod Unschedulable).
     lastReason.keySet().retainAll(pendingNow);
+    pendingPods.keySet().retainAll(pendingNow);
     Set<String> jobsNow = new HashSet<>();
     for (SessionResult.JobStatus j : result.jobs()) {
       jobsNow.add(j.key());
@@ -103,9 +108,11 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
       }
     }
     lastPhase.keySet().retainAll(jobsNow);
+    pendingGroups.keySet().retainAll(jobsNow);
     for (SessionResult.QueueStatus q : result.queues()) {
-      if (!StatusPatches.queue(q, false).equals(lastQueue.put(q.name(), StatusPatches.queue(q, false)))) {
-        pendingQueues.put(q.name(), StatusPatches.queue(q, true));
+      String canonical = StatusPatches.queue(q, Set.of());
+      if (!canonical.equals(lastQueue.put(q.name(), canonical))) {
+        pendingQueues.put(q.name(), q);
       }
     }
     boolean work = !pendingPods.isEmpty() || !pendingGroups.isEmpty() || !pendingQueues.isEmpty();
@@ -139,7 +146,7 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
   private void drain() {
     Map<String, PodWrite> pods;
     Map<String, String> groups;
-    Map<String, String> queues;
+    Map<String, SessionResult.QueueStatus> queues;
     synchronized (this) {
       pods = new LinkedHashMap<>(pendingPods);
       groups = new LinkedHashMap<>(pendingGroups);
@@ -165,7 +172,7 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
         PatchUtils.patch(V1Pod.class, () -> core.patchNamespacedPodStatus(pod.name(), pod.namespace(),
             new V1Patch(body)).buildCall(null), V1Patch.PATCH_FORMAT_STRATEGIC_MERGE_PATCH, client);
       } catch (ApiException e) {
-        forget(lastReason, pod.uid());
+        forget(lastReason, pod.uid(), reason);
         LOG.log(System.Logger.Level.WARNING, "pod " + pod.key() + ": status not written: HTTP " + e.getCode());
         continue;
       }
@@ -201,31 +208,55 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
           }
         }
       } catch (ApiException ex) {
-        forget(lastPhase, e.getKey());
+        forget(lastPhase, e.getKey(), e.getValue());
         LOG.log(System.Logger.Level.WARNING, "PodGroup " + e.getKey() + ": status not written: HTTP " + ex.getCode());
       }
     }
   }
 
-  private void writeQueues(Map<String, String> queues) {
+  /**
+   * Merge-patches each Queue's status. Resources the API server showed under status.allocated that the queue no
+   * longer holds are cleared: those from an earlier write are nulled in the patch, and any the reply still shows
+   * (written by an earlier leader, or before a restart) are nulled by a second patch at once.
+   */
+  private void writeQueues(Map<String, SessionResult.QueueStatus> queues) {
     CustomObjectsApi custom = new CustomObjectsApi(client);
-    for (Map.Entry<String, String> e : queues.entrySet()) {
+    for (SessionResult.QueueStatus q : queues.values()) {
       try {
-        PatchUtils.patch(Object.class, () -> custom.patchClusterCustomObjectStatus(V1beta1Queue.GROUP,
-            V1beta1Queue.VERSION, V1beta1Queue.PLURAL, e.getKey(), new V1Patch(e.getValue())).buildCall(null),
-            V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+        Object reply = patchQueue(custom, q.name(),
+            StatusPatches.queue(q, serverAllocated.getOrDefault(q.name(), Set.of())));
+        Set<String> stale = new TreeSet<>(StatusPatches.allocatedNames(reply));
+        stale.removeAll(q.allocated().toQuantities().keySet());
+        if (!stale.isEmpty()) {
+          reply = patchQueue(custom, q.name(), StatusPatches.clearAllocated(stale));
+        }
+        serverAllocated.put(q.name(), StatusPatches.allocatedNames(reply));
       } catch (ApiException ex) {
         // 404: the implicit default queue has no Queue object; nothing to write.
         if (ex.getCode() != 404) {
-          forget(lastQueue, e.getKey());
-          LOG.log(System.Logger.Level.WARNING, "Queue " + e.getKey() + ": status not written: HTTP " + ex.getCode());
+          forget(lastQueue, q.name(), null);
+          LOG.log(System.Logger.Level.WARNING, "Queue " + q.name() + ": status not written: HTTP " + ex.getCode());
         }
       }
     }
   }
 
-  private synchronized void forget(Map<String, String> last, String key) {
-    last.remove(key);
+  private Object patchQueue(CustomObjectsApi custom, String name, String body) throws ApiException {
+    return PatchUtils.patch(Object.class, () -> custom.patchClusterCustomObjectStatus(V1beta1Queue.GROUP,
+        V1beta1Queue.VERSION, V1beta1Queue.PLURAL, name, new V1Patch(body)).buildCall(null),
+        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+  }
+
+  /**
+   * A write failed: forget that it was written, so the next cycle writes it again, unless a newer value has been
+   * recorded meanwhile ({@code value} null: whatever is recorded).
+   */
+  private synchronized void forget(Map<String, String> last, String key, String value) {
+    if (value == null) {
+      last.remove(key);
+    } else {
+      last.remove(key, value);
+    }
   }
 
   /** Finishes pending status writes (up to ten seconds), then events (up to five more); drops the rest. */

@@ -79,6 +79,13 @@ class StatusWriterContractTest {
         + "\"spec\":{\"minMember\":2,\"queue\":\"team-a\"},\"status\":{\"phase\":\"Inqueue\",\"running\":1}}";
   }
 
+  /** The Queue as the API server returns it after a status patch, with {@code allocated} (a JSON object). */
+  private static String queueWith(String name, String allocated) {
+    JsonObject q = KubeReplies.parse(queue(name));
+    q.getAsJsonObject("status").add("allocated", KubeReplies.parse(allocated));
+    return q.toString();
+  }
+
   private static String queue(String name) {
     return "{\"apiVersion\":\"scheduling.volcano.sh/v1beta1\",\"kind\":\"Queue\",\"metadata\":{\"name\":\"" + name
         + "\",\"uid\":\"q-" + name + "\",\"resourceVersion\":\"9\",\"generation\":1},\"spec\":{\"weight\":1},"
@@ -286,16 +293,20 @@ class StatusWriterContractTest {
 
   @Test
   void aResourceAnEarlierLeaderWroteIsRemovedToo() throws Exception {
-    wm.stubFor(patch(urlEqualTo(QUEUE_STATUS)).willReturn(KubeReplies.json(200, queue("team-a"))));
-    JsonObject stored = KubeReplies.parse(queue("team-a"));
-    KubeReplies.mergePatch(stored, KubeReplies.parse(
-        "{\"status\":{\"allocated\":{\"cpu\":\"8\",\"nvidia.com/gpu\":\"8\"}}}"));
+    // The Queue still shows 8 GPUs from a leader before this one; this process has never written nvidia.com/gpu.
+    KubeReplies.inTurn(wm, () -> patch(urlEqualTo(QUEUE_STATUS)),
+        KubeReplies.json(200, queueWith("team-a", "{\"cpu\":\"2\",\"nvidia.com/gpu\":\"8\"}")),
+        KubeReplies.json(200, queueWith("team-a", "{\"cpu\":\"2\"}")));
+    JsonObject stored = KubeReplies.parse(queueWith("team-a", "{\"cpu\":\"8\",\"nvidia.com/gpu\":\"8\"}"));
     writer.update(queues(queueStatus("team-a", Map.of("cpu", "2"))));
     writer.close();
 
-    KubeReplies.mergePatch(stored, KubeReplies.sent(wm.findAll(patchRequestedFor(urlEqualTo(QUEUE_STATUS))).get(0)));
-    assertEquals(KubeReplies.parse("{\"cpu\":\"2\"}"), stored.getAsJsonObject("status").getAsJsonObject("allocated"),
-        "this process never wrote nvidia.com/gpu, yet it is cleared");
+    List<LoggedRequest> patches = wm.findAll(patchRequestedFor(urlEqualTo(QUEUE_STATUS)));
+    assertEquals(2, patches.size(), "the write, then the stale resource the reply still showed, nulled at once");
+    for (LoggedRequest r : patches) {
+      KubeReplies.mergePatch(stored, KubeReplies.sent(r));
+    }
+    assertEquals(KubeReplies.parse("{\"cpu\":\"2\"}"), stored.getAsJsonObject("status").getAsJsonObject("allocated"));
   }
 
   @Test
@@ -318,7 +329,9 @@ class StatusWriterContractTest {
 
   @Test
   void aResourceNoLongerAllocatedIsRemovedFromTheQueueStatus() throws Exception {
-    wm.stubFor(patch(urlEqualTo(QUEUE_STATUS)).willReturn(KubeReplies.json(200, queue("team-a"))));
+    KubeReplies.inTurn(wm, () -> patch(urlEqualTo(QUEUE_STATUS)),
+        KubeReplies.json(200, queueWith("team-a", "{\"cpu\":\"2\",\"nvidia.com/gpu\":\"4\"}")),
+        KubeReplies.json(200, queueWith("team-a", "{\"cpu\":\"2\"}")));
     writer.update(queues(queueStatus("team-a", Map.of("cpu", "2", "nvidia.com/gpu", "4"))));
     assertTrue(writer.awaitWrites(WAIT));
     writer.update(queues(queueStatus("team-a", Map.of("cpu", "2"))));
