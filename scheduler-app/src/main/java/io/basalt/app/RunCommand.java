@@ -220,6 +220,9 @@ final class RunCommand implements Callable<Integer> {
         elector.run(schedule, () -> {
           lostLease[0] = !stopping.get();
           loop.stop();
+          if (lostLease[0]) {
+            binder.abort();
+          }
         });
       }
     } finally {

@@ -101,6 +101,7 @@ public final class KubeBinder implements Binder, AutoCloseable {
   private final Object idle = new Object();
   private int outstanding;
   private volatile boolean closed;
+  private volatile boolean aborted;
 
   public KubeBinder(ApiClient client, ClusterCache cache) {
     this(client, cache, Options.defaults());
@@ -209,11 +210,25 @@ public final class KubeBinder implements Binder, AutoCloseable {
   }
 
   /**
+   * Stops at once: no new work, queued calls and waiting retries dropped (a call already on the wire still lands).
+   * For a leader that lost its Lease: from now on the new leader decides, and binds it cannot see must not follow.
+   */
+  public void abort() {
+    closed = true;
+    aborted = true;
+    int dropped = pool.shutdownNow().size();
+    LOG.log(System.Logger.Level.WARNING, "binder aborted: " + dropped + " queued bind/evict call(s) dropped");
+  }
+
+  /**
    * Stops taking work, lets in-flight calls (and their retries) finish within the close timeout, then stops the
    * pool. Work still unfinished then is abandoned: its cache assumptions stay, which no longer matters on shutdown.
    */
   @Override
   public void close() throws InterruptedException {
+    if (aborted) {
+      return;
+    }
     closed = true;
     boolean finished = awaitIdle(closeTimeout);
     pool.shutdownNow();

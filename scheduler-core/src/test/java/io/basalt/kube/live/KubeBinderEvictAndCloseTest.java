@@ -103,4 +103,19 @@ class KubeBinderEvictAndCloseTest {
     assertNull(cache.pod(other.uid()).nodeName(), "no assumption after close");
     assertEquals(0, server.requests("POST", ".*/pods/p2/binding").size());
   }
+
+  @Test
+  void abortDropsWaitingRetriesAtOnce() throws Exception {
+    binder = new KubeBinder(server.apiClient(), cache, KubeBinder.Options.defaults()
+        .withRetries(5, Duration.ofMillis(500), Duration.ofMillis(500)));
+    Pod pod = KubeBinderTest.seedPod(server, cache, "p1", null, null);
+    server.faults().failNext(5, 500, "POST", ".*/p1/binding");
+    binder.bind(List.of(new Binding(pod, "n1", Map.of())));
+    io.basalt.kube.fake.Await.until("the first attempt", Duration.ofSeconds(5),
+        () -> server.requests("POST", ".*/pods/p1/binding").size() == 1);
+    binder.abort();
+    Thread.sleep(1200);
+    assertEquals(1, server.requests("POST", ".*/pods/p1/binding").size(), "the retry waiting was dropped");
+    binder.close(); // returns at once after an abort
+  }
 }
