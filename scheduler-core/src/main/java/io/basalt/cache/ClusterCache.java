@@ -39,8 +39,9 @@ public final class ClusterCache {
   private final Map<String, Queue> queues = new LinkedHashMap<>();
   private final Map<String, PriorityClass> priorityClasses = new HashMap<>();
   /**
-   * Pending pod uid to the node held for it (after a preemption, or a bind the API refused). A hold no cycle has
-   * used within {@link #NOMINATION_TTL} is dropped, so a pod that stays unschedulable cannot reserve a node forever.
+   * Pending pod uid to the node held for it (after a preemption, or a bind the API refused). A hold is dropped
+   * {@link #NOMINATION_TTL} after it was made (not counting time its node spends releasing terminating pods), so a
+   * pod that stays unschedulable cannot reserve a node forever.
    */
   private final Map<String, Nomination> nominations = new HashMap<>();
   private LongSupplier clock = System::nanoTime;
@@ -129,7 +130,7 @@ public final class ClusterCache {
   public synchronized void nominate(String uid, String node) {
     if (node == null) {
       nominations.remove(uid);
-    } else if (pods.containsKey(uid)) {
+    } else if (pods.containsKey(uid) && !pods.get(uid).isAssigned()) {
       Nomination held = nominations.get(uid);
       if (held == null || !held.node().equals(node)) {
         nominations.put(uid, new Nomination(node, clock.getAsLong()));
@@ -137,21 +138,35 @@ public final class ClusterCache {
     }
   }
 
+  /** {@link #nominate} for each pending pod uid (a null node clears its hold), under one lock. */
+  public synchronized void nominateAll(Map<String, String> holds) {
+    holds.forEach(this::nominate);
+  }
+
   /** For tests: the nanosecond clock nominations age by. */
   synchronized void clock(LongSupplier nanos) {
     this.clock = nanos;
   }
 
-  /** The live nominations, dropping those past {@link #NOMINATION_TTL}. */
+  /**
+   * The live nominations, dropping those past {@link #NOMINATION_TTL}. A hold does not age while pods on its node
+   * are still terminating: a preemptor waits for its victims however long their grace period is.
+   */
   private Map<String, String> liveNominations() {
     long now = clock.getAsLong();
     Map<String, String> live = new HashMap<>();
     for (Iterator<Map.Entry<String, Nomination>> it = nominations.entrySet().iterator(); it.hasNext(); ) {
       Map.Entry<String, Nomination> e = it.next();
+      CachedNode node = nodes.get(e.getValue().node());
+      if (node != null && Arrays.stream(node.releasing).anyMatch(v -> v > 0)) {
+        e.setValue(new Nomination(e.getValue().node(), now));
+        live.put(e.getKey(), e.getValue().node());
+        continue;
+      }
       if (now - e.getValue().since() > NOMINATION_TTL.toNanos()) {
         Pod p = pods.get(e.getKey());
         LOG.log(System.Logger.Level.INFO, "pod " + (p == null ? e.getKey() : p.key()) + ": hold on node "
-            + e.getValue().node() + " dropped after " + NOMINATION_TTL.toMinutes() + " min unused");
+            + e.getValue().node() + " dropped after " + NOMINATION_TTL.toMinutes() + " min without being bound");
         it.remove();
       } else {
         live.put(e.getKey(), e.getValue().node());

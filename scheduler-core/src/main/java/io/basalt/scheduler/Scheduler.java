@@ -9,6 +9,8 @@ import io.basalt.framework.ExplainRecorder;
 import io.basalt.framework.PluginRegistry;
 import io.basalt.framework.Session;
 import io.basalt.framework.SessionResult;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -58,9 +60,11 @@ public final class Scheduler {
     }
     SessionResult result = session.close();
     // Holds carry over: a preemptor keeps the node its victims free, a hold the cycle found unusable is dropped.
+    Map<String, String> holds = new HashMap<>();
     for (SessionResult.PendingPod p : result.pending()) {
-      cache.nominate(p.pod().uid(), p.nominatedNode());
+      holds.put(p.pod().uid(), p.nominatedNode());
     }
+    cache.nominateAll(holds);
     binder.evict(result.evictions());
     binder.bind(result.bindings());
     status.update(result);

@@ -85,4 +85,29 @@ class ClusterCacheTest {
     cache.nominate(p, null);
     assertEquals(java.util.Map.of(), cache.snapshot().nominations());
   }
+
+  @Test
+  void aHoldDoesNotAgeWhileItsNodeIsStillReleasingVictims() {
+    long[] now = {0};
+    cache.clock(() -> now[0]);
+    cache.putNode(TestNodes.node("n1").cpu("8").build());
+    cache.putPod(TestPods.pod("ns/victim").cpu("4").onNode("n1").terminating().build());
+    cache.putPod(TestPods.pod("ns/p").cpu("4").build());
+    cache.nominate("ns-p-uid", "n1");
+    now[0] = ClusterCache.NOMINATION_TTL.toNanos() * 3;
+    assertEquals(java.util.Map.of("ns-p-uid", "n1"), cache.snapshot().nominations(), "the victim is still going");
+    cache.removePod("ns-victim-uid");
+    now[0] += ClusterCache.NOMINATION_TTL.toNanos() - 1;
+    assertEquals(java.util.Map.of("ns-p-uid", "n1"), cache.snapshot().nominations(), "the clock restarted");
+    now[0] += 2;
+    assertEquals(java.util.Map.of(), cache.snapshot().nominations());
+  }
+
+  @Test
+  void aBoundPodIsNotNominated() {
+    cache.putNode(TestNodes.node("n1").cpu("8").build());
+    cache.putPod(TestPods.pod("ns/p").cpu("1").onNode("n1").build());
+    cache.nominate("ns-p-uid", "n1");
+    assertEquals(java.util.Map.of(), cache.snapshot().nominations());
+  }
 }
