@@ -54,8 +54,10 @@ final class LeaderElection implements AutoCloseable {
         }
       }
     } catch (ApiException e) {
-      LOG.log(System.Logger.Level.WARNING, "Lease not released (HTTP " + e.getCode() + "); a standby takes over when "
-          + "it expires");
+      if (e.getCode() != 404) { // 404: there is no Lease, so nothing of ours to release
+        LOG.log(System.Logger.Level.WARNING, "Lease not released (HTTP " + e.getCode() + "); a standby takes over "
+            + "when it expires");
+      }
     }
   }
 }

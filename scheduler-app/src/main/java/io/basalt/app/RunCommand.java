@@ -191,6 +191,13 @@ final class RunCommand implements Callable<Integer> {
       }
       if (elector != null) {
         elector.close();
+        if (!loopStarted.get()) {
+          // A standby waits for the Lease on the thread that called run(); closing the elector does not wake it.
+          Thread waiting = electorThread;
+          if (waiting != null) {
+            waiting.interrupt();
+          }
+        }
       }
       try {
         stopped.await(10, TimeUnit.SECONDS);
@@ -217,6 +224,7 @@ final class RunCommand implements Callable<Integer> {
         // Like kube-scheduler: a leader that loses its lease stops and exits, and Kubernetes restarts it as a
         // standby; nothing it half-decided is bound after that.
         // Releasing the lease on SIGTERM also ends leadership: that is a clean stop, not a lost lease.
+        electorThread = Thread.currentThread();
         elector.run(schedule, () -> {
           lostLease[0] = !stopping.get();
           loop.stop();
@@ -261,13 +269,33 @@ final class RunCommand implements Callable<Integer> {
   private final CountDownLatch running = new CountDownLatch(1);
   private final AtomicBoolean stopping = new AtomicBoolean();
 
-  /** What SIGTERM does: stop taking work, finish in-flight binds, release the lease. Safe to call twice. */
+  /**
+   * What SIGTERM does: stop taking work, finish in-flight binds, release the lease. Safe to call twice: a second
+   * caller (the JVM's shutdown hook after a crash stop began) waits for the first to finish rather than let the JVM
+   * halt halfway.
+   */
   void stop() {
     Runnable s = shutdown;
-    if (s != null && stopping.compareAndSet(false, true)) {
-      s.run();
+    if (s == null) {
+      return;
+    }
+    if (stopping.compareAndSet(false, true)) {
+      try {
+        s.run();
+      } finally {
+        stopDone.countDown();
+      }
+    } else {
+      try {
+        stopDone.await(90, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
+
+  private final CountDownLatch stopDone = new CountDownLatch(1);
+  private volatile Thread electorThread;
 
   /** Waits until the command has started its loop (for tests). */
   boolean awaitRunning(Duration timeout) throws InterruptedException {

@@ -102,6 +102,23 @@ class RunCommandTest {
     }
   }
 
+  @Test
+  void aStandbyStopsPromptly(@TempDir Path dir) throws Exception {
+    try (FakeApiServer server = FakeApiServer.start()) {
+      server.seed(node("gpu-1", 8));
+      server.seed(pod("first", "basalt-scheduler", 1, null));
+      try (LiveRun a = LiveRun.launch(server, dir, LEADER_ELECT)) {
+        Await.until("a leads and binds", Duration.ofSeconds(20), () -> "gpu-1".equals(nodeOf(server, "first")));
+        try (LiveRun b = LiveRun.start(server, dir, LEADER_ELECT)) {
+          long start = System.nanoTime();
+          assertEquals(0, b.stop(), "a standby's SIGTERM is a clean exit");
+          long millis = (System.nanoTime() - start) / 1_000_000;
+          assertTrue(millis < 5000, "a standby holds nothing to finish: stopped in " + millis + " ms");
+        }
+      }
+    }
+  }
+
   private static List<RecordedRequest> leaseWrites(FakeApiServer server) {
     return server.requests("PUT", "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/basalt");
   }
