@@ -131,7 +131,7 @@ class ChartTest {
     assertEquals(2, d.getSpec().getReplicas());
     V1PodSpec pod = d.getSpec().getTemplate().getSpec();
     assertEquals("system-cluster-critical", pod.getPriorityClassName());
-    assertEquals(60L, pod.getTerminationGracePeriodSeconds(), "room to finish in-flight binds before the Lease goes");
+    assertEquals(90L, pod.getTerminationGracePeriodSeconds(), "room to finish in-flight binds before the Lease goes");
     assertEquals(r.one(V1ServiceAccount.class).getMetadata().getName(), pod.getServiceAccountName());
     V1Container c = scheduler(d);
     assertEquals("registry.example.com/basalt/basalt-scheduler:0.1.0", c.getImage(), "tag defaults to appVersion");
