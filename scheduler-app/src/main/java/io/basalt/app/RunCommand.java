@@ -148,7 +148,10 @@ final class RunCommand implements Callable<Integer> {
     StatusWriter status = new StatusWriter(calls, eventCalls);
     metrics.watchBinder(binder::counters);
     metrics.watchEvents(status::eventsDropped);
-    binder.onBound(status::bound);
+    binder.onBound((pod, node) -> {
+      status.bound(pod, node);
+      metrics.bound(pod);
+    });
     SchedulingLoop loop = this.loop = new SchedulingLoop(
         new Scheduler(cache, conf, plugins, ActionRegistry.builtin(), binder, status).observedBy(metrics),
         schedulePeriod);

@@ -2,6 +2,7 @@ package io.basalt.app;
 
 import io.basalt.framework.SessionResult;
 import io.basalt.kube.live.KubeBinder;
+import io.basalt.model.Pod;
 import io.basalt.scheduler.CycleObserver;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
@@ -32,7 +33,7 @@ final class SchedulerMetrics implements CycleObserver {
       .help("Scheduling attempts by result: scheduled (bound or being bound) or unschedulable (left pending).")
       .labelNames("result").register(registry);
   private final Histogram e2e = Histogram.builder().name("basalt_e2e_scheduling_duration_seconds")
-      .help("From pod creation to the scheduling decision that bound it.").classicOnly()
+      .help("From pod creation to its binding confirmed by the API server.").classicOnly()
       .classicUpperBounds(SECONDS).register(registry);
   private final Histogram cycle = Histogram.builder().name("basalt_cycle_duration_seconds")
       .help("One scheduling cycle: snapshot, session, actions, close, hand-off to the binder.").classicOnly()
@@ -68,6 +69,13 @@ final class SchedulerMetrics implements CycleObserver {
         .callback(cb -> cb.call(dropped.getAsLong())).register(registry);
   }
 
+  /** A pod's binding landed: its end-to-end latency, creation to bound. */
+  void bound(Pod pod) {
+    if (pod.creationTimestamp() != null) {
+      e2e.observe(Math.max(0, Duration.between(pod.creationTimestamp(), Instant.now()).toNanos() / 1e9));
+    }
+  }
+
   @Override
   public void actionDone(String name, long nanos) {
     action.labelValues(name).observe(nanos / 1e9);
@@ -78,12 +86,6 @@ final class SchedulerMetrics implements CycleObserver {
     cycle.observe(nanos / 1e9);
     attempts.labelValues("scheduled").inc(result.bindings().size());
     attempts.labelValues("unschedulable").inc(result.pending().size());
-    Instant now = Instant.now();
-    for (SessionResult.Binding b : result.bindings()) {
-      if (b.pod().creationTimestamp() != null) {
-        e2e.observe(Math.max(0, Duration.between(b.pod().creationTimestamp(), now).toNanos() / 1e9));
-      }
-    }
     Map<String, Integer> perQueue = new HashMap<>();
     for (SessionResult.PendingPod p : result.pending()) {
       perQueue.merge(p.queue(), 1, Integer::sum);

@@ -54,6 +54,8 @@ class RunCommandTest {
         assertTrue(metrics.body().contains("basalt_cycle_duration_seconds_count"), metrics.body());
         assertTrue(metrics.body().contains("basalt_binds_total 1"), metrics.body());
         assertTrue(metrics.body().contains("basalt_events_dropped_total 0"), metrics.body());
+        Await.until("the bind's latency observed once it landed", Duration.ofSeconds(10),
+            () -> run.metric("basalt_e2e_scheduling_duration_seconds_count") == 1);
         assertEquals(1, bindingPosts(server, "ours"), "bound once, not every cycle");
         Await.until("a Scheduled event", Duration.ofSeconds(10), () -> server.list(Resources.EVENTS, "ml").stream()
             .anyMatch(e -> e.get("reason").getAsString().equals("Scheduled")
