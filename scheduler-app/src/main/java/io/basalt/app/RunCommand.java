@@ -1,6 +1,5 @@
 package io.basalt.app;
 
-import com.sun.net.httpserver.HttpServer;
 import io.basalt.actions.ActionRegistry;
 import io.basalt.app.logging.LogOptions;
 import io.basalt.cache.ClusterCache;
@@ -14,11 +13,8 @@ import io.basalt.kube.live.StatusWriter;
 import io.basalt.scheduler.Scheduler;
 import io.basalt.scheduler.SchedulingLoop;
 import io.kubernetes.client.openapi.ApiClient;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import okhttp3.OkHttpClient;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -142,7 +138,12 @@ final class RunCommand implements Callable<Integer> {
     ClusterCache cache = new ClusterCache(new LinkedHashSet<>(schedulerNames), defaultQueue);
     InformerSource source = new InformerSource(client);
     SchedulerMetrics metrics = new SchedulerMetrics();
-    HttpServer health = health(source, metrics);
+    // Liveness: a cycle running far longer than any should; a standby never runs cycles and stays healthy.
+    Duration stuck = Duration.ofMinutes(2).compareTo(schedulePeriod.multipliedBy(20)) > 0 ? Duration.ofMinutes(2)
+        : schedulePeriod.multipliedBy(20);
+    HealthServer health = new HealthServer(metricsAddr, source::hasSynced,
+        this::cycleRunningFor, stuck, metrics);
+    healthServer = health;
     KubeBinder binder = new KubeBinder(calls, cache, KubeBinder.Options.defaults().withBindWorkers(bindWorkers));
     source.keepAssumed(binder::bindInFlight).start(cache);
     StatusWriter status = new StatusWriter(calls, eventCalls);
@@ -215,7 +216,7 @@ final class RunCommand implements Callable<Integer> {
           LOG.log(System.Logger.Level.DEBUG, "closing the config watch failed", e);
         }
       }
-      health.stop(0);
+      health.close();
     };
     Thread hook = new Thread(this::stop, "basalt-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
@@ -256,6 +257,9 @@ final class RunCommand implements Callable<Integer> {
     }
     if (schedulePeriod.isNegative() || schedulePeriod.isZero()) {
       problems.add("--schedule-period must be positive, got " + schedulePeriod);
+    }
+    if (!HealthServer.validAddress(metricsAddr)) {
+      problems.add("--metrics-addr must be [HOST]:PORT, got '" + metricsAddr + "'");
     }
     if (configMap != null && config != null) {
       problems.add("--config-map and --config both given: use one");
@@ -307,12 +311,18 @@ final class RunCommand implements Callable<Integer> {
 
   /** The port /healthz and /readyz listen on. */
   int healthPort() {
-    return healthServer == null ? -1 : healthServer.getAddress().getPort();
+    HealthServer h = healthServer;
+    return h == null ? -1 : h.port();
   }
 
-  private HttpServer healthServer;
+  private volatile HealthServer healthServer;
   /** For /healthz; null until the loop exists. */
   private volatile SchedulingLoop loop;
+
+  private Duration cycleRunningFor() {
+    SchedulingLoop l = loop;
+    return l == null ? Duration.ZERO : l.cycleRunningFor();
+  }
 
   /** Per-call limit for everything but watches. */
   private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
@@ -347,49 +357,6 @@ final class RunCommand implements Callable<Integer> {
     SchedulerConf fixed = ConfigOption.load(config, plugins, warnings);
     warnings.forEach(w -> System.err.println("warning: " + w));
     return () -> fixed;
-  }
-
-  /** /healthz: the process is alive; /readyz: caches are synced (on the standby too, so rollouts progress). */
-  private HttpServer health(InformerSource source, SchedulerMetrics metrics) throws IOException {
-    int colon = metricsAddr.lastIndexOf(':');
-    String host = colon <= 0 ? "0.0.0.0" : metricsAddr.substring(0, colon);
-    int port = Integer.parseInt(metricsAddr.substring(colon + 1));
-    HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
-    // Liveness: a cycle running far longer than any should (a deadlock, a call without timeout) gets the process
-    // restarted instead of silently ending scheduling; a standby never runs cycles and stays healthy.
-    Duration stuck = Duration.ofMinutes(2).compareTo(schedulePeriod.multipliedBy(20)) > 0 ? Duration.ofMinutes(2)
-        : schedulePeriod.multipliedBy(20);
-    server.createContext("/healthz", ex -> {
-      SchedulingLoop l = loop;
-      Duration age = l == null ? Duration.ZERO : l.cycleRunningFor();
-      if (age.compareTo(stuck) > 0) {
-        reply(ex, 500, "scheduling cycle running for " + age.toSeconds() + "s (limit " + stuck.toSeconds() + "s)");
-      } else {
-        reply(ex, 200, "ok");
-      }
-    });
-    server.createContext("/readyz", ex -> reply(ex, source.hasSynced() ? 200 : 503,
-        source.hasSynced() ? "ok" : "informers not synced"));
-    server.createContext("/metrics", ex -> {
-      ByteArrayOutputStream buf = new ByteArrayOutputStream();
-      metrics.write(buf);
-      ex.getResponseHeaders().set("Content-Type", metrics.contentType());
-      ex.sendResponseHeaders(200, buf.size());
-      try (var out = ex.getResponseBody()) {
-        buf.writeTo(out);
-      }
-    });
-    server.start();
-    healthServer = server;
-    return server;
-  }
-
-  private static void reply(com.sun.net.httpserver.HttpExchange ex, int code, String body) throws IOException {
-    byte[] bytes = (body + "\n").getBytes(StandardCharsets.UTF_8);
-    ex.sendResponseHeaders(code, bytes.length);
-    try (var out = ex.getResponseBody()) {
-      out.write(bytes);
-    }
   }
 
   /** Reads 1s, 500ms, 2m, or ISO-8601 (PT1S). */
