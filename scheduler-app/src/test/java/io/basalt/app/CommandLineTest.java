@@ -1,13 +1,11 @@
 package io.basalt.app;
 
+import static io.basalt.app.CliRun.basalt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,33 +15,15 @@ import org.junit.jupiter.api.io.TempDir;
 /** The commands as a user runs them: exit codes, and what they print. */
 class CommandLineTest {
   /** Exit code plus what went to stdout and stderr. */
-  private record Run(int exit, String out, String err) {}
-
-  private static Run basalt(String... args) {
-    PrintStream out = System.out;
-    PrintStream err = System.err;
-    ByteArrayOutputStream o = new ByteArrayOutputStream();
-    ByteArrayOutputStream e = new ByteArrayOutputStream();
-    try {
-      System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-      System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-      int exit = BasaltMain.run(args);
-      return new Run(exit, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
-    } finally {
-      System.setOut(out);
-      System.setErr(err);
-    }
-  }
-
   private static String config(String name) {
     return Scenarios.fixture("../config/" + name).normalize().toString();
   }
 
   @Test
   void validateAcceptsTheMetaxGpuAwareConfigAndNamesThePluginNotBuiltYetInTheSupernodeOne() {
-    Run aware = basalt("validate", "--config", config("metax-gpu-aware-configmap.yaml"));
+    CliRun aware = basalt("validate", "--config", config("metax-gpu-aware-configmap.yaml"));
     assertEquals(0, aware.exit(), aware.out());
-    Run supernode = basalt("validate", "--config", config("metax-supernode-configmap.yaml"));
+    CliRun supernode = basalt("validate", "--config", config("metax-supernode-configmap.yaml"));
     assertEquals(1, supernode.exit());
     List<String> lines = supernode.out().lines().toList();
     assertEquals(1, lines.size(), supernode.out());
@@ -55,7 +35,7 @@ class CommandLineTest {
   void validateAcceptsTheShippedConfigs() {
     for (String c : List.of("basalt-default.conf", "gpu-binpack.conf", "gpu-aware.conf", "capacity-reclaim.conf",
         "preempt.conf")) {
-      Run r = basalt("validate", "--config", config(c));
+      CliRun r = basalt("validate", "--config", config(c));
       assertEquals(0, r.exit(), r.out());
       assertTrue(r.out().endsWith(": OK\n"), r.out());
     }
@@ -74,7 +54,7 @@ class CommandLineTest {
             arguments:
               binpack.weight: heavy
         """);
-    Run r = basalt("validate", "--config", bad.toString());
+    CliRun r = basalt("validate", "--config", bad.toString());
     assertEquals(1, r.exit());
     assertTrue(r.out().contains("tiers[0].plugins[0] (gang): unknown field 'enableJobReadyy'"), r.out());
     // Structure problems come first; a config that parses is then checked for names and arguments.
@@ -97,7 +77,7 @@ class CommandLineTest {
 
   @Test
   void simulateJsonHasEveryFieldAndPrintsEmptyArrays() {
-    Run r = basalt("simulate", "--cluster", Scenarios.fixture("gang-partial").toString(), "--output", "json");
+    CliRun r = basalt("simulate", "--cluster", Scenarios.fixture("gang-partial").toString(), "--output", "json");
     assertEquals(0, r.exit(), r.err());
     JsonObject json = JsonParser.parseString(r.out()).getAsJsonObject();
     assertEquals(0, json.getAsJsonArray("bindings").size());
@@ -116,7 +96,7 @@ class CommandLineTest {
 
   @Test
   void explainShowsFilterVerdictsAndPerPluginScores() {
-    Run r = basalt("simulate", "--cluster", Scenarios.fixture("node-constraints").toString(), "--output", "json",
+    CliRun r = basalt("simulate", "--cluster", Scenarios.fixture("node-constraints").toString(), "--output", "json",
         "--explain", "--config", config("gpu-binpack.conf"));
     assertEquals(0, r.exit(), r.err());
     JsonObject json = JsonParser.parseString(r.out()).getAsJsonObject();
@@ -141,7 +121,7 @@ class CommandLineTest {
   void simulateWithABrokenConfigFailsWithTheProblemNotAStackTrace(@TempDir Path dir) throws Exception {
     Path bad = dir.resolve("bad.conf");
     Files.writeString(bad, "actions: \"enqueue, allocate\"\ntiers:\n- plugins:\n  - name: gpu-awre\n");
-    Run r = basalt("simulate", "--config", bad.toString());
+    CliRun r = basalt("simulate", "--config", bad.toString());
     assertEquals(2, r.exit());
     assertTrue(r.err().contains("tiers[0].plugins[0] (gpu-awre): unknown plugin 'gpu-awre'"), r.err());
     assertTrue(!r.err().contains("Exception"), r.err());
@@ -149,7 +129,7 @@ class CommandLineTest {
 
   @Test
   void runRefusesFlagsThatCannotWorkBeforeConnecting() {
-    Run r = basalt("run", "--kube-api-qps", "0", "--bind-workers", "0", "--leader-elect", "--lease-duration", "5s",
+    CliRun r = basalt("run", "--kube-api-qps", "0", "--bind-workers", "0", "--leader-elect", "--lease-duration", "5s",
         "--renew-deadline", "10s", "--config-map", "kube-system/basalt", "--config", "x.conf");
     assertEquals(2, r.exit());
     for (String problem : List.of("--kube-api-qps must be above 0, got 0.0", "--bind-workers must be at least 1",
@@ -161,7 +141,7 @@ class CommandLineTest {
 
   @Test
   void runWithAMissingKubeconfigSaysSo(@TempDir Path dir) {
-    Run r = basalt("run", "--kubeconfig", dir.resolve("nope").toString());
+    CliRun r = basalt("run", "--kubeconfig", dir.resolve("nope").toString());
     assertEquals(2, r.exit());
     assertTrue(r.err().contains("basalt run: --kubeconfig " + dir.resolve("nope") + ": no such readable file"),
         r.err());
@@ -169,7 +149,7 @@ class CommandLineTest {
 
   @Test
   void simulateWithAMissingClusterPathSaysSo() {
-    Run r = basalt("simulate", "--cluster", "/no/such/dir");
+    CliRun r = basalt("simulate", "--cluster", "/no/such/dir");
     assertEquals(2, r.exit());
     assertTrue(r.err().contains("--cluster /no/such/dir: no such file or directory"), r.err());
   }
@@ -195,7 +175,7 @@ class CommandLineTest {
           - name: c
             resources: {requests: {cpu: "-2"}}
         """);
-    Run r = basalt("simulate", "--cluster", dir.toString(), "--output", "json");
+    CliRun r = basalt("simulate", "--cluster", dir.toString(), "--output", "json");
     assertEquals(0, r.exit(), r.err());
     JsonObject json = JsonParser.parseString(r.out()).getAsJsonObject();
     String warnings = json.getAsJsonArray("warnings").toString();

@@ -1,19 +1,17 @@
 package io.basalt.app.topology;
 
+import static io.basalt.app.CliRun.basalt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import io.basalt.app.BasaltMain;
+import io.basalt.app.CliRun;
 import io.basalt.gpu.GpuAnnotations;
 import io.basalt.kube.fake.FakeApiServer;
 import io.basalt.kube.fake.RecordedRequest;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -30,24 +28,6 @@ import org.junit.jupiter.api.io.TempDir;
 class TopologyAgentCommandTest {
   @TempDir
   Path dir;
-
-  private record Run(int exit, String out, String err) {}
-
-  private static Run basalt(String... args) {
-    PrintStream out = System.out;
-    PrintStream err = System.err;
-    ByteArrayOutputStream o = new ByteArrayOutputStream();
-    ByteArrayOutputStream e = new ByteArrayOutputStream();
-    try {
-      System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-      System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-      int exit = BasaltMain.run(args);
-      return new Run(exit, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
-    } finally {
-      System.setOut(out);
-      System.setErr(err);
-    }
-  }
 
   /**
    * A stand-in for nvidia-smi that cats {@code topo} for the matrix and {@code csv} for anything asking to query,
@@ -86,7 +66,7 @@ class TopologyAgentCommandTest {
   @Test
   void printWritesTheAnnotationJsonThatReadsBackToTheSameScores() throws Exception {
     for (String machine : List.of("dgx-h100", "pcie-2socket", "nvlink-pairs-4gpu")) {
-      Run r = basalt("topology-agent", "--print", "--smi", fakeSmi(machine + "-topo.txt", machine + "-query.csv"));
+      CliRun r = basalt("topology-agent", "--print", "--smi", fakeSmi(machine + "-topo.txt", machine + "-query.csv"));
       assertEquals(0, r.exit(), r.err());
       assertEquals("", r.err());
       TopologyAnnotationTest.assertReadsBackAs(machine, r.out().strip());
@@ -98,7 +78,7 @@ class TopologyAgentCommandTest {
 
   @Test
   void topoAndQueryArgumentsAreConfigurable() throws Exception {
-    Run r = basalt("topology-agent", "--print", "--smi", fakeSmi("nvlink-pairs-4gpu-topo.txt",
+    CliRun r = basalt("topology-agent", "--print", "--smi", fakeSmi("nvlink-pairs-4gpu-topo.txt",
         "nvlink-pairs-4gpu-query.csv"), "--topo-args", "topo --matrix", "--query-args",
         "--query-gpu=index,uuid,name,memory.total --format=csv");
     assertEquals(0, r.exit(), r.err());
@@ -111,7 +91,7 @@ class TopologyAgentCommandTest {
       String smi = fakeSmi("dgx-h100-topo.txt", "dgx-h100-query.csv");
       String kubeconfig = server.writeKubeconfig(dir).toString();
 
-      Run first = basalt("topology-agent", "--once", "--node", "gpu-7", "--kubeconfig", kubeconfig, "--smi", smi);
+      CliRun first = basalt("topology-agent", "--once", "--node", "gpu-7", "--kubeconfig", kubeconfig, "--smi", smi);
       assertEquals(0, first.exit(), first.err());
       assertEquals("topology-agent: node gpu-7: basalt.io/gpu-topology written (8 GPUs)\n", first.out());
       List<RecordedRequest> r = server.requests();
@@ -128,7 +108,7 @@ class TopologyAgentCommandTest {
       assertEquals(patch, JsonParser.parseString(r.get(1).body()));
       String resourceVersion = KubeNodeAnnotatorTest.metadata(server, "gpu-7").get("resourceVersion").getAsString();
 
-      Run second = basalt("topology-agent", "--once", "--node", "gpu-7", "--kubeconfig", kubeconfig, "--smi", smi);
+      CliRun second = basalt("topology-agent", "--once", "--node", "gpu-7", "--kubeconfig", kubeconfig, "--smi", smi);
       assertEquals(0, second.exit(), second.err());
       assertEquals("topology-agent: node gpu-7: basalt.io/gpu-topology unchanged (8 GPUs)\n", second.out());
       assertEquals(List.of("GET /api/v1/nodes/gpu-7", "PATCH /api/v1/nodes/gpu-7", "GET /api/v1/nodes/gpu-7"),
@@ -143,7 +123,7 @@ class TopologyAgentCommandTest {
     try (FakeApiServer server = serverWithNode()) {
       String kubeconfig = server.writeKubeconfig(dir).toString();
       for (String bad : List.of("malformed-ragged-topo.txt", "malformed-unknown-code-topo.txt")) {
-        Run r = basalt("topology-agent", "--once", "--node", "gpu-7", "--kubeconfig", kubeconfig,
+        CliRun r = basalt("topology-agent", "--once", "--node", "gpu-7", "--kubeconfig", kubeconfig,
             "--smi", fakeSmi(bad, "nvlink-pairs-4gpu-query.csv"));
         assertEquals(1, r.exit(), r.err());
         assertEquals("", r.out());
@@ -153,7 +133,7 @@ class TopologyAgentCommandTest {
         assertTrue(r.err().strip().endsWith("; nothing written to node gpu-7"), r.err());
       }
       assertEquals(List.of(), server.requests());
-      Run print = basalt("topology-agent", "--print", "--smi", fakeSmi("malformed-ragged-topo.txt",
+      CliRun print = basalt("topology-agent", "--print", "--smi", fakeSmi("malformed-ragged-topo.txt",
           "nvlink-pairs-4gpu-query.csv"));
       assertEquals(1, print.exit());
       assertEquals("", print.out());
@@ -162,7 +142,7 @@ class TopologyAgentCommandTest {
 
   @Test
   void gpuCountMismatchIsAParseError() throws Exception {
-    Run r = basalt("topology-agent", "--print", "--smi", fakeSmi("dgx-h100-topo.txt", "pcie-2socket-query.csv"));
+    CliRun r = basalt("topology-agent", "--print", "--smi", fakeSmi("dgx-h100-topo.txt", "pcie-2socket-query.csv"));
     assertEquals(0, r.exit(), "both list 8 GPUs");
     r = basalt("topology-agent", "--print", "--smi", fakeSmi("dgx-h100-topo.txt", "nvlink-pairs-4gpu-query.csv"));
     assertEquals(1, r.exit());
@@ -175,12 +155,12 @@ class TopologyAgentCommandTest {
     Files.writeString(failing, "#!/bin/sh\necho 'NVIDIA-SMI has failed because it couldn'\"'\"'t communicate with "
         + "the NVIDIA driver.'\nexit 9\n");
     assertTrue(failing.toFile().setExecutable(true));
-    Run r = basalt("topology-agent", "--print", "--smi", failing.toString());
+    CliRun r = basalt("topology-agent", "--print", "--smi", failing.toString());
     assertEquals(1, r.exit());
     assertEquals("topology-agent: `" + failing + " topo -m` exited with 9: NVIDIA-SMI has failed because it "
         + "couldn't communicate with the NVIDIA driver.\n", r.err());
 
-    Run missing = basalt("topology-agent", "--print", "--smi", dir.resolve("no-such-smi").toString());
+    CliRun missing = basalt("topology-agent", "--print", "--smi", dir.resolve("no-such-smi").toString());
     assertEquals(1, missing.exit());
     assertTrue(missing.err().startsWith("topology-agent: cannot run `" + dir.resolve("no-such-smi") + " topo -m`"),
         missing.err());
@@ -192,7 +172,7 @@ class TopologyAgentCommandTest {
     Files.writeString(hung, "#!/bin/sh\nexec sleep 30\n");
     assertTrue(hung.toFile().setExecutable(true));
     long start = System.nanoTime();
-    Run r = basalt("topology-agent", "--print", "--smi", hung.toString(), "--smi-timeout", "300ms");
+    CliRun r = basalt("topology-agent", "--print", "--smi", hung.toString(), "--smi-timeout", "300ms");
     assertEquals(1, r.exit());
     assertTrue(r.err().contains("did not finish within"), r.err());
     assertTrue(System.nanoTime() - start < 10_000_000_000L, "killed, not waited for");
@@ -202,14 +182,14 @@ class TopologyAgentCommandTest {
   void clusterErrorsExitTwo() throws Exception {
     try (FakeApiServer server = serverWithNode()) {
       server.faults().failNextMatching(Integer.MAX_VALUE, 403, r -> true);
-      Run r = basalt("topology-agent", "--once", "--node", "gpu-7", "--kubeconfig",
+      CliRun r = basalt("topology-agent", "--once", "--node", "gpu-7", "--kubeconfig",
           server.writeKubeconfig(dir).toString(), "--smi", fakeSmi("dgx-h100-topo.txt", "dgx-h100-query.csv"));
       assertEquals(2, r.exit(), r.err());
       assertEquals("topology-agent: GET node gpu-7 (HTTP 403): fake API server: injected HTTP 403\n", r.err());
       assertEquals(List.of("GET /api/v1/nodes/gpu-7"), calls(server));
       assertNull(KubeNodeAnnotatorTest.annotation(server, "gpu-7", GpuAnnotations.TOPOLOGY));
     }
-    Run noConfig = basalt("topology-agent", "--once", "--node", "gpu-7", "--kubeconfig",
+    CliRun noConfig = basalt("topology-agent", "--once", "--node", "gpu-7", "--kubeconfig",
         dir.resolve("missing-kubeconfig").toString(), "--smi", fakeSmi("dgx-h100-topo.txt", "dgx-h100-query.csv"));
     assertEquals(2, noConfig.exit(), noConfig.err());
     assertTrue(noConfig.err().startsWith("topology-agent: cannot load the kube config"), noConfig.err());
@@ -217,7 +197,7 @@ class TopologyAgentCommandTest {
 
   @Test
   void writingNeedsANodeName() throws Exception {
-    Run r = basalt("topology-agent", "--once", "--node", "", "--smi", fakeSmi("dgx-h100-topo.txt",
+    CliRun r = basalt("topology-agent", "--once", "--node", "", "--smi", fakeSmi("dgx-h100-topo.txt",
         "dgx-h100-query.csv"));
     assertEquals(2, r.exit());
     assertTrue(r.err().contains("--node is required (or set NODE_NAME), unless --print"), r.err());
