@@ -43,11 +43,27 @@ public final class LogOptions {
     }
     StderrHandler handler = new StderrHandler(new LineFormatter(format == Format.JSON));
     handler.setLevel(level);
-    ROOT.addHandler(handler);
     boolean debug = level.intValue() <= Level.FINE.intValue();
+    if (!debug) {
+      handler.setFilter(r -> !shutdownNoise(r));
+    }
+    ROOT.addHandler(handler);
     ROOT.setLevel(debug ? Level.INFO : level);
     BASALT.setLevel(level);
     CLIENT_JAVA.setLevel(debug ? level : Level.WARNING);
+  }
+
+  /**
+   * client-java's informers log an ERROR with a stack trace for every thread a stop interrupts ("processLoop get
+   * interrupted", "processor interrupted"): on every rollout, about ten of them, all harmless. Shown at debug only.
+   */
+  static boolean shutdownNoise(LogRecord r) {
+    String logger = r.getLoggerName();
+    if (logger == null || !logger.startsWith("io.kubernetes.client.informer")) {
+      return false;
+    }
+    String message = String.valueOf(r.getMessage());
+    return r.getThrown() instanceof InterruptedException || message.contains("interrupted");
   }
 
   /** Writes to whatever System.err is at the time of each record (tests swap it), one flushed line each. */

@@ -75,4 +75,19 @@ class LineFormatterTest {
     assertEquals(LogOptions.Format.JSON, options.format);
     assertEquals(Level.FINE, options.level);
   }
+
+  @Test
+  void clientJavasInterruptedStopsAreNoiseOnlyForItsInformers() {
+    LogRecord stop = new LogRecord(Level.SEVERE, "DefaultController#processLoop get interrupted {0}");
+    stop.setLoggerName("io.kubernetes.client.informer.cache.Controller");
+    stop.setThrown(new InterruptedException());
+    assertTrue(LogOptions.shutdownNoise(stop));
+    LogRecord real = new LogRecord(Level.SEVERE, "list failed");
+    real.setLoggerName("io.kubernetes.client.informer.cache.ReflectorRunnable");
+    real.setThrown(new IllegalStateException("boom"));
+    assertFalse(LogOptions.shutdownNoise(real));
+    LogRecord ours = new LogRecord(Level.SEVERE, "pod ml/a interrupted");
+    ours.setLoggerName("io.basalt.kube.live.KubeBinder");
+    assertFalse(LogOptions.shutdownNoise(ours));
+  }
 }
