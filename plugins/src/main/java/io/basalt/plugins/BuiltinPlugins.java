@@ -4,7 +4,6 @@ import io.basalt.config.Arguments;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginProvider;
 import io.basalt.plugins.binpack.BinpackPlugin;
-import io.basalt.plugins.capacity.CapacityPlugin;
 import io.basalt.plugins.conformance.ConformancePlugin;
 import io.basalt.plugins.deviceshare.DeviceSharePlugin;
 import io.basalt.plugins.drf.DrfPlugin;
@@ -14,7 +13,8 @@ import io.basalt.plugins.nodeorder.NodeOrderPlugin;
 import io.basalt.plugins.overcommit.OvercommitPlugin;
 import io.basalt.plugins.predicates.PredicatesPlugin;
 import io.basalt.plugins.priority.PriorityPlugin;
-import io.basalt.plugins.proportion.ProportionPlugin;
+import io.basalt.plugins.queueshare.CapacityPlugin;
+import io.basalt.plugins.queueshare.ProportionPlugin;
 import java.util.Map;
 import java.util.function.Function;
 

@@ -1,9 +1,9 @@
 package io.basalt.app;
 
-import io.basalt.framework.SessionResult;
 import io.basalt.kube.live.KubeBinder;
 import io.basalt.model.Pod;
 import io.basalt.scheduler.CycleObserver;
+import io.basalt.session.SessionResult;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.Gauge;

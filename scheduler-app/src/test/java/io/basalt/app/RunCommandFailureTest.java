@@ -10,10 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basalt.kube.fake.Await;
 import io.basalt.kube.fake.FakeApiServer;
 import io.basalt.kube.fake.RecordedRequest;
 import io.basalt.kube.fake.Resources;
+import io.basalt.testing.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

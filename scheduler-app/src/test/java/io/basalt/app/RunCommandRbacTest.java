@@ -6,12 +6,12 @@ import static io.basalt.app.LiveRun.podGroup;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.google.gson.JsonObject;
-import io.basalt.app.chart.ApiCalls;
 import io.basalt.app.chart.ApiCalls.ApiCall;
-import io.basalt.kube.fake.Await;
+import io.basalt.app.chart.ApiCalls;
 import io.basalt.kube.fake.FakeApiServer;
 import io.basalt.kube.fake.RecordedRequest;
 import io.basalt.kube.fake.Resources;
+import io.basalt.testing.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;

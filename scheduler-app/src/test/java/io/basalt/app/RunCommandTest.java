@@ -10,10 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
-import io.basalt.kube.fake.Await;
 import io.basalt.kube.fake.FakeApiServer;
 import io.basalt.kube.fake.RecordedRequest;
 import io.basalt.kube.fake.Resources;
+import io.basalt.testing.Await;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;

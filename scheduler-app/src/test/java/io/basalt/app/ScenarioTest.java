@@ -80,7 +80,7 @@ class ScenarioTest {
         "actions: \"enqueue, allocate\"\ntiers:\n- plugins:\n  - name: predicates\n");
     io.basalt.cache.ClusterCache cache = new io.basalt.cache.ClusterCache(Set.of("basalt-scheduler"), "default");
     io.basalt.sim.FixtureSource.fromPaths(java.util.List.of(Scenarios.fixture("pipelining"))).start(cache);
-    io.basalt.framework.SessionResult first = new io.basalt.scheduler.Scheduler(cache, () -> conf,
+    io.basalt.session.SessionResult first = new io.basalt.scheduler.Scheduler(cache, () -> conf,
         io.basalt.framework.PluginRegistry.load(), io.basalt.actions.ActionRegistry.builtin(),
         new io.basalt.sim.InMemoryBinder(cache), io.basalt.scheduler.StatusSink.NONE).runOnce();
     assertEquals(0, first.bindings().size());

@@ -1,9 +1,9 @@
 package io.basalt.actions;
 
+import io.basalt.api.JobInfo;
+import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
-import io.basalt.framework.JobInfo;
-import io.basalt.framework.Session;
-import io.basalt.framework.TaskInfo;
+import io.basalt.session.Session;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,9 +1,9 @@
 package io.basalt.actions;
 
-import io.basalt.framework.JobInfo;
-import io.basalt.framework.QueueInfo;
-import io.basalt.framework.Session;
+import io.basalt.api.JobInfo;
+import io.basalt.api.QueueInfo;
 import io.basalt.framework.Vote;
+import io.basalt.session.Session;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,11 +1,11 @@
 package io.basalt.actions;
 
-import io.basalt.framework.JobInfo;
-import io.basalt.framework.QueueInfo;
-import io.basalt.framework.Session;
-import io.basalt.framework.Statement;
-import io.basalt.framework.TaskInfo;
-import io.basalt.framework.TaskStatus;
+import io.basalt.api.JobInfo;
+import io.basalt.api.QueueInfo;
+import io.basalt.api.TaskInfo;
+import io.basalt.api.TaskStatus;
+import io.basalt.session.Session;
+import io.basalt.session.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;

@@ -1,12 +1,12 @@
 package io.basalt.actions;
 
-import io.basalt.framework.ExplainRecorder;
+import io.basalt.api.NodeInfo;
+import io.basalt.api.TaskInfo;
 import io.basalt.framework.FilterResult;
-import io.basalt.framework.NodeInfo;
-import io.basalt.framework.Session;
-import io.basalt.framework.TaskInfo;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
+import io.basalt.session.ExplainRecorder;
+import io.basalt.session.Session;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

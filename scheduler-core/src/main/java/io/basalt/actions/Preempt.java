@@ -1,7 +1,7 @@
 package io.basalt.actions;
 
-import io.basalt.framework.Session;
-import io.basalt.framework.TaskInfo;
+import io.basalt.api.TaskInfo;
+import io.basalt.session.Session;
 import java.util.List;
 
 /**

@@ -1,6 +1,6 @@
 package io.basalt.actions;
 
-import io.basalt.framework.TaskInfo;
+import io.basalt.api.TaskInfo;
 import io.basalt.model.NodeSelectorTerm;
 import io.basalt.model.Pod;
 import io.basalt.model.ResourceVector;

@@ -1,12 +1,12 @@
 package io.basalt.actions;
 
-import io.basalt.framework.JobInfo;
-import io.basalt.framework.NodeInfo;
-import io.basalt.framework.Session;
-import io.basalt.framework.TaskInfo;
-import io.basalt.framework.TaskStatus;
+import io.basalt.api.JobInfo;
+import io.basalt.api.NodeInfo;
+import io.basalt.api.TaskInfo;
+import io.basalt.api.TaskStatus;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
+import io.basalt.session.Session;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;

@@ -1,7 +1,7 @@
 package io.basalt.cache;
 
-import io.basalt.framework.ClusterSnapshot;
-import io.basalt.framework.NodeInfo;
+import io.basalt.api.ClusterSnapshot;
+import io.basalt.api.NodeInfo;
 import io.basalt.gpu.GpuTopology;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;

@@ -1,5 +1,7 @@
 package io.basalt.framework;
 
+import io.basalt.api.TaskInfo;
+
 /** Told about every tentative placement and its undo, so fair-share plugins keep shares current mid-session. */
 public interface AllocationListener {
   void onAllocate(TaskInfo task);

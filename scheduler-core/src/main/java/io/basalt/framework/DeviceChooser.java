@@ -1,5 +1,7 @@
 package io.basalt.framework;
 
+import io.basalt.api.NodeInfo;
+import io.basalt.api.TaskInfo;
 import io.basalt.gpu.DeviceClaim;
 
 /**

@@ -1,5 +1,7 @@
 package io.basalt.framework;
 
+import io.basalt.api.JobInfo;
+
 /** Job valid: returns null when the job may be scheduled, else why not. */
 @FunctionalInterface
 public interface JobValidator {

@@ -1,5 +1,7 @@
 package io.basalt.framework;
 
+import io.basalt.session.Session;
+
 /**
  * A scheduling plugin. One instance is built per session from its {@code arguments}; when the session opens it
  * registers the callbacks it implements ({@code session.addFilter(this, ...)} and friends). The session decides,

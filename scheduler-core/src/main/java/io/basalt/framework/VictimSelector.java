@@ -1,5 +1,6 @@
 package io.basalt.framework;
 
+import io.basalt.api.TaskInfo;
 import java.util.List;
 
 /**

@@ -1,6 +1,6 @@
 package io.basalt.scheduler;
 
-import io.basalt.framework.SessionResult;
+import io.basalt.session.SessionResult;
 import java.util.List;
 
 /**

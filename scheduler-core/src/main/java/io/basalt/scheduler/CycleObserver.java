@@ -1,6 +1,6 @@
 package io.basalt.scheduler;
 
-import io.basalt.framework.SessionResult;
+import io.basalt.session.SessionResult;
 
 /** Told what each cycle took and decided, for metrics; the engine does not depend on a metrics library. */
 public interface CycleObserver {

@@ -2,13 +2,13 @@ package io.basalt.scheduler;
 
 import io.basalt.actions.Action;
 import io.basalt.actions.ActionRegistry;
+import io.basalt.api.ClusterSnapshot;
 import io.basalt.cache.ClusterCache;
 import io.basalt.config.SchedulerConf;
-import io.basalt.framework.ClusterSnapshot;
-import io.basalt.framework.ExplainRecorder;
 import io.basalt.framework.PluginRegistry;
-import io.basalt.framework.Session;
-import io.basalt.framework.SessionResult;
+import io.basalt.session.ExplainRecorder;
+import io.basalt.session.Session;
+import io.basalt.session.SessionResult;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;

@@ -1,6 +1,6 @@
 package io.basalt.scheduler;
 
-import io.basalt.framework.SessionResult;
+import io.basalt.session.SessionResult;
 
 /** Receives the status a session wants written back: PodGroup phases and conditions, pending pods' reasons. */
 public interface StatusSink {

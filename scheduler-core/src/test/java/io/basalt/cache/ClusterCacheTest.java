@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import io.basalt.framework.ClusterSnapshot;
-import io.basalt.framework.NodeInfo;
+import io.basalt.api.ClusterSnapshot;
+import io.basalt.api.NodeInfo;
 import io.basalt.model.ResourceNames;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;

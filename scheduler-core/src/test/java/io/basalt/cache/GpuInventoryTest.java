@@ -2,7 +2,7 @@ package io.basalt.cache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.basalt.framework.NodeInfo;
+import io.basalt.api.NodeInfo;
 import io.basalt.gpu.GpuAnnotations;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;

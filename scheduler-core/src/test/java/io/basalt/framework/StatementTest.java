@@ -3,7 +3,13 @@ package io.basalt.framework;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.basalt.api.NodeInfo;
+import io.basalt.api.TaskInfo;
+import io.basalt.api.TaskStatus;
 import io.basalt.model.ResourceNames;
+import io.basalt.session.Session;
+import io.basalt.session.SessionResult;
+import io.basalt.session.Statement;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;

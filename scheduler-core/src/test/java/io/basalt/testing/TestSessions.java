@@ -1,19 +1,19 @@
 package io.basalt.testing;
 
+import io.basalt.api.NodeInfo;
+import io.basalt.api.TaskInfo;
 import io.basalt.cache.ClusterCache;
 import io.basalt.config.ConfLoader;
 import io.basalt.config.ConfigException;
 import io.basalt.config.SchedulerConf;
-import io.basalt.framework.ExplainRecorder;
-import io.basalt.framework.NodeInfo;
 import io.basalt.framework.PluginRegistry;
-import io.basalt.framework.Session;
-import io.basalt.framework.TaskInfo;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
 import io.basalt.model.PriorityClass;
 import io.basalt.model.Queue;
+import io.basalt.session.ExplainRecorder;
+import io.basalt.session.Session;
 import java.util.Set;
 
 /**

@@ -1,13 +1,13 @@
 package io.basalt.plugins.binpack;
 
+import io.basalt.api.NodeInfo;
+import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
-import io.basalt.framework.NodeInfo;
 import io.basalt.framework.NodeScorer;
 import io.basalt.framework.Plugin;
-import io.basalt.framework.Session;
-import io.basalt.framework.TaskInfo;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
+import io.basalt.session.Session;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,7 +61,6 @@ public final class BinpackPlugin implements Plugin {
     }
     this.resourceWeights = weights;
   }
-
 
   @Override
   public String name() {

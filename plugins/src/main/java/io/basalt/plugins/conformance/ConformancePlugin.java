@@ -1,10 +1,10 @@
 package io.basalt.plugins.conformance;
 
+import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.Plugin;
-import io.basalt.framework.Session;
-import io.basalt.framework.TaskInfo;
 import io.basalt.framework.VictimSelector;
+import io.basalt.session.Session;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

@@ -1,14 +1,14 @@
 package io.basalt.plugins.deviceshare;
 
+import io.basalt.api.NodeInfo;
+import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.FilterResult;
-import io.basalt.framework.NodeInfo;
 import io.basalt.framework.Plugin;
-import io.basalt.framework.Session;
-import io.basalt.framework.TaskInfo;
 import io.basalt.gpu.DeviceClaim;
+import io.basalt.gpu.DeviceConstraints;
 import io.basalt.model.ResourceNames;
-import io.basalt.plugins.gpuaware.DeviceConstraints;
+import io.basalt.session.Session;
 import java.util.List;
 
 /**
@@ -148,7 +148,7 @@ public final class DeviceSharePlugin implements Plugin {
       lastTask = task;
       lastRequest = resources.requestOf(task);
       lastConstraints = lastRequest == null ? DeviceConstraints.NONE
-          : DeviceConstraints.of(task, List.of(lastRequest.domain()));
+          : DeviceConstraints.of(task.pod().annotations(), List.of(lastRequest.domain()));
     }
     return lastRequest;
   }

@@ -1,7 +1,7 @@
 package io.basalt.plugins.deviceshare;
 
+import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
-import io.basalt.framework.TaskInfo;
 import io.basalt.gpu.GpuResources;
 import io.basalt.model.ResourceVector;
 import java.util.List;

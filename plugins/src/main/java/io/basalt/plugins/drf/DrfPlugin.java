@@ -1,13 +1,13 @@
 package io.basalt.plugins.drf;
 
+import io.basalt.api.JobInfo;
+import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.AllocationListener;
-import io.basalt.framework.JobInfo;
 import io.basalt.framework.Plugin;
-import io.basalt.framework.Session;
-import io.basalt.framework.TaskInfo;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
+import io.basalt.session.Session;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -49,7 +49,7 @@ public final class DrfPlugin implements Plugin {
     for (JobInfo job : session.jobs()) {
       Holding h = new Holding();
       for (TaskInfo t : job.tasks()) {
-        if (t.status().isOnNode() && t.status() != io.basalt.framework.TaskStatus.RELEASING) {
+        if (t.status().isOnNode() && t.status() != io.basalt.api.TaskStatus.RELEASING) {
           add(h, t.request(), 1);
         }
       }
@@ -60,7 +60,7 @@ public final class DrfPlugin implements Plugin {
       hierarchy = new QueueHierarchy(total, session.queues());
       for (JobInfo job : session.jobs()) {
         for (TaskInfo t : job.tasks()) {
-          if (t.status().isOnNode() && t.status() != io.basalt.framework.TaskStatus.RELEASING) {
+          if (t.status().isOnNode() && t.status() != io.basalt.api.TaskStatus.RELEASING) {
             hierarchy.add(job.queue(), t.request(), 1);
           }
         }

@@ -1,6 +1,6 @@
 package io.basalt.plugins.drf;
 
-import io.basalt.framework.QueueInfo;
+import io.basalt.api.QueueInfo;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
 import java.util.ArrayList;

@@ -1,13 +1,13 @@
 package io.basalt.plugins.gang;
 
+import io.basalt.api.JobCondition;
+import io.basalt.api.JobInfo;
+import io.basalt.api.TaskInfo;
+import io.basalt.api.TaskStatus;
 import io.basalt.config.Arguments;
-import io.basalt.framework.JobCondition;
-import io.basalt.framework.JobInfo;
 import io.basalt.framework.Plugin;
-import io.basalt.framework.Session;
-import io.basalt.framework.TaskInfo;
-import io.basalt.framework.TaskStatus;
 import io.basalt.framework.Vote;
+import io.basalt.session.Session;
 import java.util.HashMap;
 import java.util.Map;
 

@@ -1,16 +1,17 @@
 package io.basalt.plugins.gpuaware;
 
+import io.basalt.api.NodeInfo;
+import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.FilterResult;
-import io.basalt.framework.NodeInfo;
 import io.basalt.framework.Plugin;
-import io.basalt.framework.Session;
-import io.basalt.framework.TaskInfo;
 import io.basalt.gpu.DeviceClaim;
+import io.basalt.gpu.DeviceConstraints;
 import io.basalt.gpu.DeviceSet;
 import io.basalt.gpu.GpuResources;
 import io.basalt.gpu.GpuTopology;
 import io.basalt.model.ResourceNames;
+import io.basalt.session.Session;
 
 /**
  * Topology-aware GPU placement (the MetaX guide's {@code gpu-aware}): picks the exact GPUs each pod gets, preferring
@@ -118,7 +119,7 @@ public final class GpuAwarePlugin implements Plugin {
   private DeviceConstraints constraints(TaskInfo task) {
     if (task != lastTask) {
       lastTask = task;
-      lastConstraints = DeviceConstraints.of(task, domains);
+      lastConstraints = DeviceConstraints.of(task.pod().annotations(), domains);
     }
     return lastConstraints;
   }

@@ -1,13 +1,13 @@
 package io.basalt.plugins.nodeorder;
 
+import io.basalt.api.NodeInfo;
+import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
-import io.basalt.framework.NodeInfo;
 import io.basalt.framework.NodeScorer;
 import io.basalt.framework.Plugin;
-import io.basalt.framework.Session;
-import io.basalt.framework.TaskInfo;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
+import io.basalt.session.Session;
 
 /**
  * Volcano's {@code nodeorder}: kube-scheduler's resource scores, each 0..100 times its weight, summed.
@@ -63,7 +63,6 @@ public final class NodeOrderPlugin implements Plugin {
     args.getWeight(IMAGE_LOCALITY_WEIGHT, 1);
     args.getWeight(POD_TOPOLOGY_SPREAD_WEIGHT, 2);
   }
-
 
   @Override
   public String name() {

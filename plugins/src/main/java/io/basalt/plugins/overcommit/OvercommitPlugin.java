@@ -1,14 +1,14 @@
 package io.basalt.plugins.overcommit;
 
+import io.basalt.api.JobInfo;
+import io.basalt.api.NodeInfo;
+import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
-import io.basalt.framework.JobInfo;
-import io.basalt.framework.NodeInfo;
 import io.basalt.framework.Plugin;
-import io.basalt.framework.Session;
-import io.basalt.framework.TaskInfo;
 import io.basalt.framework.Vote;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
+import io.basalt.session.Session;
 
 /**
  * Admission against the whole cluster: a job is enqueued only while the minResources of all admitted-but-unplaced

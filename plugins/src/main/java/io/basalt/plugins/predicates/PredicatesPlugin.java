@@ -1,16 +1,16 @@
 package io.basalt.plugins.predicates;
 
+import io.basalt.api.NodeInfo;
+import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.FilterResult;
-import io.basalt.framework.NodeInfo;
 import io.basalt.framework.Plugin;
-import io.basalt.framework.Session;
-import io.basalt.framework.TaskInfo;
 import io.basalt.model.Node;
 import io.basalt.model.NodeSelectorTerm;
 import io.basalt.model.Pod;
 import io.basalt.model.Taint;
 import io.basalt.model.Toleration;
+import io.basalt.session.Session;
 import java.util.List;
 import java.util.Map;
 

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basalt.config.Arguments;
 import io.basalt.framework.PluginRegistry;
-import io.basalt.framework.Session;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
+import io.basalt.session.Session;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;

@@ -2,9 +2,9 @@ package io.basalt.plugins.conformance;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.basalt.api.TaskInfo;
 import io.basalt.framework.PluginRegistry;
-import io.basalt.framework.Session;
-import io.basalt.framework.TaskInfo;
+import io.basalt.session.Session;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;

@@ -9,13 +9,13 @@ import static io.basalt.plugins.deviceshare.ShareCluster.where;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basalt.framework.Session;
-import io.basalt.framework.SessionResult;
-import io.basalt.framework.Statement;
-import io.basalt.framework.TaskInfo;
+import io.basalt.api.TaskInfo;
 import io.basalt.gpu.DeviceClaim;
 import io.basalt.gpu.DeviceUsage;
 import io.basalt.gpu.GpuAnnotations;
+import io.basalt.session.Session;
+import io.basalt.session.SessionResult;
+import io.basalt.session.Statement;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;

@@ -1,12 +1,12 @@
 package io.basalt.plugins.deviceshare;
 
 import io.basalt.actions.ActionRegistry;
+import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.PluginRegistry;
-import io.basalt.framework.Session;
-import io.basalt.framework.TaskInfo;
 import io.basalt.gpu.GpuAnnotations;
 import io.basalt.plugins.gpuaware.GpuAwarePlugin;
+import io.basalt.session.Session;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;

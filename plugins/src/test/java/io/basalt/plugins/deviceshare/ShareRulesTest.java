@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basalt.config.Arguments;
-import io.basalt.framework.Session;
 import io.basalt.gpu.DeviceClaim;
 import io.basalt.model.ResourceNames;
+import io.basalt.session.Session;
 import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;
 import java.util.List;

@@ -3,10 +3,10 @@ package io.basalt.plugins.drf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.basalt.api.TaskInfo;
 import io.basalt.framework.PluginRegistry;
-import io.basalt.framework.Session;
-import io.basalt.framework.Statement;
-import io.basalt.framework.TaskInfo;
+import io.basalt.session.Session;
+import io.basalt.session.Statement;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;

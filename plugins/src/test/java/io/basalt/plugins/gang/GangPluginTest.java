@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basalt.framework.JobInfo;
+import io.basalt.api.JobInfo;
 import io.basalt.framework.PluginRegistry;
-import io.basalt.framework.Session;
-import io.basalt.framework.Statement;
 import io.basalt.model.PodGroup;
+import io.basalt.session.Session;
+import io.basalt.session.Statement;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;

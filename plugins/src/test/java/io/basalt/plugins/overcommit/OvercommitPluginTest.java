@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basalt.config.Arguments;
 import io.basalt.framework.PluginRegistry;
-import io.basalt.framework.Session;
 import io.basalt.framework.Vote;
 import io.basalt.model.PodGroup;
 import io.basalt.model.ResourceVector;
+import io.basalt.session.Session;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;

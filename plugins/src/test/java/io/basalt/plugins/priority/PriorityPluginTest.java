@@ -3,12 +3,12 @@ package io.basalt.plugins.priority;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.basalt.api.TaskInfo;
 import io.basalt.framework.PluginRegistry;
-import io.basalt.framework.Session;
-import io.basalt.framework.TaskInfo;
 import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
 import io.basalt.model.PriorityClass;
+import io.basalt.session.Session;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;

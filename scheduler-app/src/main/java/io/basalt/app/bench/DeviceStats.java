@@ -1,12 +1,12 @@
 package io.basalt.app.bench;
 
 import io.basalt.cache.ClusterCache;
-import io.basalt.framework.SessionResult;
 import io.basalt.gpu.DeviceSet;
 import io.basalt.gpu.GpuAnnotations;
 import io.basalt.gpu.GpuTopology;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
+import io.basalt.session.SessionResult;
 import io.basalt.sim.InMemoryBinder;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,0 +1,175 @@
+package io.basalt.plugins.queueshare;
+
+import io.basalt.api.JobInfo;
+import io.basalt.api.QueueInfo;
+import io.basalt.api.TaskInfo;
+import io.basalt.api.TaskStatus;
+import io.basalt.framework.AllocationListener;
+import io.basalt.framework.Plugin;
+import io.basalt.framework.Vote;
+import io.basalt.model.ResourceNames;
+import io.basalt.model.ResourceVector;
+import io.basalt.session.Session;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What proportion and capacity have in common: each queue's allocated, requested, admitted-but-unplaced (inqueue)
+ * and elastic resources, kept current through the session; queue order by share (allocated / deserved); enqueue
+ * within realCapability; reclaim from queues above their deserved share; and the queue's share reported at close.
+ * Subclasses decide how deserved and realCapability are set, and what may be allocated.
+ */
+public abstract class QueueSharingPlugin implements Plugin {
+  protected final Map<String, QueueShare> queues = new HashMap<>();
+
+  /** The open session, for answers that depend on what other plugins registered. */
+  protected Session session;
+
+  @Override
+  public final void onSessionOpen(Session session) {
+    this.session = session;
+    int slots = ResourceNames.count();
+    long[] cluster = session.clusterAllocatable();
+    double[] total = new double[slots];
+    for (int r = 0; r < slots; r++) {
+      total[r] = r == ResourceNames.PODS ? 0 : cluster[r];
+    }
+    for (QueueInfo q : session.queues()) {
+      queues.put(q.name(), new QueueShare(q.name(), Math.max(1, q.weight()), q.queue().guarantee(),
+          q.queue().capability(), slots));
+    }
+    for (JobInfo job : session.jobs()) {
+      QueueShare qs = queues.get(job.queue());
+      if (qs != null) {
+        account(qs, job);
+      }
+    }
+    divide(total, session);
+    for (QueueShare qs : queues.values()) {
+      qs.updateShare();
+    }
+    session.addQueueOrder(this, (a, b) -> Double.compare(share(a), share(b)));
+    session.addJobEnqueueable(this, this::enqueueable);
+    session.addJobEnqueued(this, job -> {
+      QueueShare qs = queues.get(job.queue());
+      if (qs != null && job.podGroup().minResources() != null) {
+        QueueShare.add(qs.inqueue, job.podGroup().minResources(), 1);
+      }
+    });
+    session.addReclaimable(this, this::reclaimable);
+    session.addAllocationListener(this, AllocationListener.of(this::update));
+    register(session);
+  }
+
+  /** Sets every queue's {@code realCapability} and {@code deserved} from the cluster total. */
+  protected abstract void divide(double[] total, Session session);
+
+  /** Registers what differs: overused, allocatable, preemptive. */
+  protected abstract void register(Session session);
+
+  @Override
+  public void onSessionClose(Session session) {
+    for (QueueInfo q : session.queues()) {
+      QueueShare qs = queues.get(q.name());
+      if (qs != null) {
+        q.reportShare(reportedDeserved(q, qs), qs.allocatedVector(), qs.overused());
+      }
+    }
+  }
+
+  /** The deserved share as queue status shows it. */
+  protected ResourceVector reportedDeserved(QueueInfo queue, QueueShare share) {
+    return share.deservedVector();
+  }
+
+  /** The queue's accounting this session, or null; for subclasses and tests. */
+  public QueueShare share(String queue) {
+    return queues.get(queue);
+  }
+
+  private double share(QueueInfo q) {
+    QueueShare qs = queues.get(q.name());
+    return qs == null ? 0 : qs.share;
+  }
+
+  private static void account(QueueShare qs, JobInfo job) {
+    ResourceVector jobAllocated = ResourceVector.ZERO;
+    for (TaskInfo t : job.tasks()) {
+      TaskStatus s = t.status();
+      if (s == TaskStatus.ALLOCATED || s == TaskStatus.BINDING || s == TaskStatus.BOUND || s == TaskStatus.RUNNING) {
+        QueueShare.add(qs.allocated, t.request(), 1);
+        QueueShare.add(qs.request, t.request(), 1);
+        jobAllocated = jobAllocated.plus(t.request());
+      } else if (s == TaskStatus.PENDING) {
+        QueueShare.add(qs.request, t.request(), 1);
+      }
+    }
+    ResourceVector min = job.podGroup().minResources();
+    if (min == null) {
+      return;
+    }
+    if ("Inqueue".equals(job.phase())) {
+      QueueShare.add(qs.inqueue, min, 1);
+    }
+    // Elastic: what the job holds beyond its minimum, which it could give back.
+    long[] elastic = new long[Math.max(min.size(), jobAllocated.size())];
+    for (int i = 0; i < elastic.length; i++) {
+      elastic[i] = Math.max(0, jobAllocated.get(i) - min.get(i));
+    }
+    QueueShare.add(qs.elastic, ResourceVector.of(elastic), 1);
+  }
+
+  /** minResources + allocated + inqueue - elastic must stay within realCapability on what minResources names. */
+  private Vote enqueueable(JobInfo job) {
+    QueueShare qs = queues.get(job.queue());
+    ResourceVector min = job.podGroup().minResources();
+    if (qs == null || min == null) {
+      return Vote.PERMIT;
+    }
+    boolean[] skip = session.deviceManagedResources();
+    for (int i = 0; i < Math.min(min.size(), qs.realCapability.length); i++) {
+      if (i == ResourceNames.PODS || min.get(i) <= 0 || (skip != null && i < skip.length && skip[i])) {
+        continue;
+      }
+      double wanted = min.get(i) + qs.allocated[i] + qs.inqueue[i] - qs.elastic[i];
+      if (wanted > qs.realCapability[i] + 1e-9) {
+        return Vote.reject("queue " + qs.name + " " + ResourceNames.name(i) + " would exceed its capability: needs "
+            + io.basalt.model.Quantities.format(i, (long) wanted) + ", capability "
+            + io.basalt.model.Quantities.format(i, (long) qs.realCapability[i]));
+      }
+    }
+    return Vote.PERMIT;
+  }
+
+  /** Victims from queues above their deserved share, each queue counted down as its pods are taken. */
+  private List<TaskInfo> reclaimable(TaskInfo reclaimer, List<TaskInfo> candidates) {
+    Map<String, double[]> left = new HashMap<>();
+    List<TaskInfo> victims = new ArrayList<>();
+    for (TaskInfo t : candidates) {
+      QueueShare qs = queues.get(t.job().queue());
+      if (qs == null) {
+        continue;
+      }
+      double[] allocated = left.computeIfAbsent(qs.name, n -> qs.allocated.clone());
+      if (QueueShare.exceeds(allocated, qs.deserved)) {
+        QueueShare.subtract(allocated, t.request());
+        victims.add(t);
+      }
+    }
+    return victims;
+  }
+
+  private void update(TaskInfo task, int sign) {
+    QueueShare qs = queues.get(task.job().queue());
+    if (qs != null) {
+      QueueShare.add(qs.allocated, task.request(), sign);
+      qs.updateShare();
+      afterUpdate(qs, task, sign);
+    }
+  }
+
+  /** Hook for hierarchical accounting: {@code task} was placed (+1) or given back (-1) in {@code queue}. */
+  protected void afterUpdate(QueueShare queue, TaskInfo task, int sign) {}
+}

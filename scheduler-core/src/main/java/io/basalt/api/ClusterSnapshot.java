@@ -1,0 +1,23 @@
+package io.basalt.api;
+
+import io.basalt.model.Pod;
+import io.basalt.model.PodGroup;
+import io.basalt.model.PriorityClass;
+import io.basalt.model.Queue;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a session starts from: node accounting copies and the scheduler's own pods (pending or placed; pods of other
+ * schedulers only count in the nodes' usage).
+ *
+ * @param nominations pending pod uid to the node a preemption freed for it (kube's {@code status.nominatedNodeName})
+ */
+public record ClusterSnapshot(
+    List<NodeInfo> nodes,
+    List<Pod> pods,
+    Map<String, PodGroup> podGroups,
+    Map<String, Queue> queues,
+    Map<String, PriorityClass> priorityClasses,
+    String defaultQueue,
+    Map<String, String> nominations) {}

@@ -1,0 +1,167 @@
+package io.basalt.api;
+
+import io.basalt.model.PodGroup;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A gang: the pods of one PodGroup, or one pod on its own (an implicit job with minMember 1). Keeps counts per task
+ * status so readiness checks are O(1) on the hot path.
+ */
+public final class JobInfo {
+  private final String key;
+  private final PodGroup podGroup;
+  private final boolean implicit;
+  private final int priority;
+  private final List<TaskInfo> tasks = new ArrayList<>();
+  private final int[] statusCounts = new int[TaskStatus.values().length];
+  private String phase;
+  private String fitError;
+  private String unschedulableMessage;
+  private final List<JobCondition> conditions = new ArrayList<>();
+
+  public JobInfo(String key, PodGroup podGroup, boolean implicit, int priority) {
+    this.key = key;
+    this.podGroup = podGroup;
+    this.implicit = implicit;
+    this.priority = priority;
+    this.phase = podGroup.phase() == null ? "Pending" : podGroup.phase();
+  }
+
+  /** {@code namespace/name} of the PodGroup, or of the pod for an implicit job. */
+  public String key() {
+    return key;
+  }
+
+  public PodGroup podGroup() {
+    return podGroup;
+  }
+
+  /** True for a pod without a PodGroup: nothing to write back, no gang. */
+  public boolean isImplicit() {
+    return implicit;
+  }
+
+  public String queue() {
+    return podGroup.queue();
+  }
+
+  public int minMember() {
+    return podGroup.minMember();
+  }
+
+  public Map<String, Integer> minTaskMember() {
+    return podGroup.minTaskMember();
+  }
+
+  /** PodGroup's PriorityClass value, else the highest pod priority. */
+  public int priority() {
+    return priority;
+  }
+
+  public Instant creationTimestamp() {
+    return podGroup.creationTimestamp();
+  }
+
+  public List<TaskInfo> tasks() {
+    return Collections.unmodifiableList(tasks);
+  }
+
+  /** PodGroup phase as the session sees it: Pending until enqueue admits it, then Inqueue, then Running. */
+  public String phase() {
+    return phase;
+  }
+
+  public void setPhase(String phase) {
+    this.phase = phase;
+  }
+
+  public int count(TaskStatus status) {
+    return statusCounts[status.ordinal()];
+  }
+
+  /** Tasks placed or running: what counts toward minMember. */
+  public int readyTaskNum() {
+    return count(TaskStatus.ALLOCATED) + count(TaskStatus.BINDING) + count(TaskStatus.BOUND)
+        + count(TaskStatus.RUNNING) + count(TaskStatus.SUCCEEDED);
+  }
+
+  /** Tasks reserved on nodes whose resources are still being released. */
+  public int waitingTaskNum() {
+    return count(TaskStatus.PIPELINED);
+  }
+
+  /** Tasks that can still be part of the gang (everything but failed and releasing). */
+  public int validTaskNum() {
+    return tasks.size() - count(TaskStatus.FAILED) - count(TaskStatus.RELEASING);
+  }
+
+  public List<TaskInfo> tasksWithStatus(TaskStatus status) {
+    List<TaskInfo> r = new ArrayList<>();
+    for (TaskInfo t : tasks) {
+      if (t.status() == status) {
+        r.add(t);
+      }
+    }
+    return r;
+  }
+
+  /** Ready tasks per role, for {@code minTaskMember}. */
+  public Map<String, Integer> readyByRole() {
+    Map<String, Integer> r = new HashMap<>();
+    for (TaskInfo t : tasks) {
+      if (t.status().isReady()) {
+        r.merge(t.role(), 1, Integer::sum);
+      }
+    }
+    return r;
+  }
+
+  /** Why the last attempt to place a task failed ("0/8 nodes are available: ..."), or null. */
+  public String fitError() {
+    return fitError;
+  }
+
+  public void setFitError(String fitError) {
+    this.fitError = fitError;
+  }
+
+  /** A job-level explanation (e.g. the gang's), preferred over {@link #fitError()} in pending reasons. */
+  public String unschedulableMessage() {
+    return unschedulableMessage;
+  }
+
+  public void setUnschedulableMessage(String message) {
+    this.unschedulableMessage = message;
+  }
+
+  /** Conditions plugins set on the PodGroup this session. */
+  public List<JobCondition> conditions() {
+    return Collections.unmodifiableList(conditions);
+  }
+
+  public void addCondition(JobCondition condition) {
+    conditions.removeIf(c -> c.type().equals(condition.type()));
+    conditions.add(condition);
+  }
+
+  public void addTask(TaskInfo task) {
+    tasks.add(task);
+    task.setJob(this);
+    statusCounts[task.status().ordinal()]++;
+  }
+
+  void onStatusChange(TaskStatus from, TaskStatus to) {
+    statusCounts[from.ordinal()]--;
+    statusCounts[to.ordinal()]++;
+  }
+
+  @Override
+  public String toString() {
+    return "Job[" + key + " " + phase + " ready=" + readyTaskNum() + "/" + minMember() + "]";
+  }
+}

@@ -1,0 +1,211 @@
+package io.basalt.api;
+
+import io.basalt.model.Node;
+import io.basalt.model.ResourceNames;
+import io.basalt.model.ResourceVector;
+import java.util.Arrays;
+
+/**
+ * A node's accounting within a session: allocatable, used (running and placed pods, including releasing ones),
+ * releasing (terminating pods whose resources will free up) and pipelined (reserved for tasks waiting on releasing
+ * resources). Kept as raw arrays because every placement decision reads them.
+ *
+ * <p>Only a {@link Statement} changes a session's nodes; the cache makes new ones from the cluster.
+ */
+public final class NodeInfo {
+  private final Node node;
+  private final long generation;
+  private long[] allocatable;
+  private long[] used;
+  private long[] releasing;
+  private long[] pipelined;
+  private boolean touched;
+  private final io.basalt.gpu.GpuTopology gpus;
+  private final io.basalt.gpu.DeviceUsage devices;
+
+  /**
+   * A node with the given accounting; the arrays are copied.
+   *
+   * @param generation the cache's stamp for this node's state, so a snapshot copies only nodes that changed
+   */
+  public NodeInfo(Node node, long generation, long[] used, long[] releasing) {
+    this(node, generation, used, releasing, null, null);
+  }
+
+  /**
+   * @param gpus the node's GPU inventory and links, or null for a node without GPUs
+   * @param devices which GPUs pods on the node hold (whole or shared); this node takes ownership
+   */
+  public NodeInfo(Node node, long generation, long[] used, long[] releasing, io.basalt.gpu.GpuTopology gpus,
+      io.basalt.gpu.DeviceUsage devices) {
+    this.gpus = gpus;
+    this.devices = gpus == null ? null
+        : devices != null ? devices : new io.basalt.gpu.DeviceUsage(gpus.size());
+    this.node = node;
+    this.generation = generation;
+    int n = Math.max(ResourceNames.count(), Math.max(used.length, releasing.length));
+    this.allocatable = node.allocatable().toArray(n);
+    this.used = Arrays.copyOf(used, n);
+    this.releasing = Arrays.copyOf(releasing, n);
+    this.pipelined = new long[n];
+  }
+
+  public Node node() {
+    return node;
+  }
+
+  public String name() {
+    return node.name();
+  }
+
+  public long generation() {
+    return generation;
+  }
+
+  /** True once a session changed this copy; the next snapshot then takes a fresh one from the cache. */
+  public boolean touched() {
+    return touched;
+  }
+
+  public long allocatable(int r) {
+    return r < allocatable.length ? allocatable[r] : 0;
+  }
+
+  public long used(int r) {
+    return r < used.length ? used[r] : 0;
+  }
+
+  public long releasing(int r) {
+    return r < releasing.length ? releasing[r] : 0;
+  }
+
+  public long pipelined(int r) {
+    return r < pipelined.length ? pipelined[r] : 0;
+  }
+
+  /** The node's GPUs and their links, or null when it has none. */
+  public io.basalt.gpu.GpuTopology gpus() {
+    return gpus;
+  }
+
+  /** GPUs no pod holds or shares, as a bit mask of indices. */
+  public long freeDevices() {
+    return devices == null ? 0 : devices.untouched();
+  }
+
+  /** Who holds the node's GPUs (null for a node without GPUs). Read-only: change it through a Statement. */
+  public io.basalt.gpu.DeviceUsage deviceUsage() {
+    return devices;
+  }
+
+  public void claimDevices(io.basalt.gpu.DeviceClaim claim, int sign) {
+    if (devices != null && !claim.isEmpty()) {
+      devices.add(claim, sign);
+      touched = true;
+    }
+  }
+
+  /** Free now: allocatable minus used. */
+  public long idle(int r) {
+    return allocatable(r) - used(r);
+  }
+
+  /** Free once releasing pods are gone, minus what pipelined tasks reserved. */
+  public long futureIdle(int r) {
+    return allocatable(r) - used(r) + releasing(r) - pipelined(r);
+  }
+
+  public ResourceVector usedVector() {
+    return ResourceVector.of(used);
+  }
+
+  public ResourceVector idleVector() {
+    long[] r = new long[allocatable.length];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = idle(i);
+    }
+    return ResourceVector.of(r);
+  }
+
+  /** The first resource {@code request} needs more of than is idle now, or -1 when it fits. */
+  public int firstShortOfIdle(ResourceVector request) {
+    return firstShortOfIdle(request, null);
+  }
+
+  /** As {@link #firstShortOfIdle(ResourceVector)}, not counting the slots {@code skip} marks. */
+  public int firstShortOfIdle(ResourceVector request, boolean[] skip) {
+    for (int i = 0, n = request.size(); i < n; i++) {
+      long q = request.get(i);
+      if (q > 0 && q > idle(i) && (skip == null || i >= skip.length || !skip[i])) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The first resource {@code request} needs more of than will be free, or -1 when it fits in the future. */
+  public int firstShortOfFuture(ResourceVector request) {
+    return firstShortOfFuture(request, null);
+  }
+
+  /** As {@link #firstShortOfFuture(ResourceVector)}, not counting the slots {@code skip} marks. */
+  public int firstShortOfFuture(ResourceVector request, boolean[] skip) {
+    for (int i = 0, n = request.size(); i < n; i++) {
+      long q = request.get(i);
+      if (q > 0 && q > futureIdle(i) && (skip == null || i >= skip.length || !skip[i])) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * For a task holding a reservation here: -1 when it fits once releasing pods are gone, counting what it holds as
+   * its own; else the first resource short.
+   */
+  public int firstShortOfFutureWithReservation(ResourceVector request) {
+    for (int i = 0, n = request.size(); i < n; i++) {
+      long q = request.get(i);
+      if (q > 0 && futureIdle(i) < 0) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Adds ({@code sign} 1) or takes back (-1) what running and placed pods use. */
+  public void adjustUsed(ResourceVector r, int sign) {
+    used = add(used, r, sign);
+    touched = true;
+  }
+
+  /** Adds or takes back what pipelined tasks hold here until releasing pods are gone. */
+  public void adjustPipelined(ResourceVector r, int sign) {
+    pipelined = add(pipelined, r, sign);
+    touched = true;
+  }
+
+  /** Adds or takes back what terminating (or evicted) pods will free. */
+  public void adjustReleasing(ResourceVector r, int sign) {
+    releasing = add(releasing, r, sign);
+    touched = true;
+  }
+
+  private long[] add(long[] target, ResourceVector r, int sign) {
+    if (r.size() > target.length) {
+      target = Arrays.copyOf(target, r.size());
+      if (r.size() > allocatable.length) {
+        allocatable = node.allocatable().toArray(r.size());
+      }
+    }
+    for (int i = 0, n = r.size(); i < n; i++) {
+      target[i] += sign * r.get(i);
+    }
+    return target;
+  }
+
+  @Override
+  public String toString() {
+    return "Node[" + name() + " used=" + usedVector() + "]";
+  }
+}

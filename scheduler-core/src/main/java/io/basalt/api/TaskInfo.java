@@ -1,0 +1,103 @@
+package io.basalt.api;
+
+import io.basalt.model.Pod;
+import io.basalt.model.ResourceVector;
+
+/**
+ * One pod within a session: the immutable {@link Pod} plus where the session has put it. Status and node change
+ * only through a {@link Statement}, so a discarded gang leaves no trace.
+ */
+public final class TaskInfo {
+  private final Pod pod;
+  private final int priority;
+  private JobInfo job;
+  private TaskStatus status;
+  private String nodeName;
+  private NodeInfo reservation;
+  private io.basalt.gpu.DeviceClaim devices = io.basalt.gpu.DeviceClaim.NONE;
+
+  public TaskInfo(Pod pod, int priority, TaskStatus status) {
+    this.pod = pod;
+    this.priority = priority;
+    this.status = status;
+    this.nodeName = pod.nodeName();
+  }
+
+  public Pod pod() {
+    return pod;
+  }
+
+  public String key() {
+    return pod.key();
+  }
+
+  public String uid() {
+    return pod.uid();
+  }
+
+  public ResourceVector request() {
+    return pod.request();
+  }
+
+  /** Pod priority: {@code spec.priority}, else its PriorityClass, else the global default class, else 0. */
+  public int priority() {
+    return priority;
+  }
+
+  public JobInfo job() {
+    return job;
+  }
+
+  public TaskStatus status() {
+    return status;
+  }
+
+  /** The node the task runs on, is placed on, or is pipelined to; null while pending. */
+  public String nodeName() {
+    return nodeName;
+  }
+
+  /** The pod's role in its job ({@code volcano.sh/task-spec}), or "" when it has none. */
+  public String role() {
+    String r = pod.taskSpec();
+    return r == null ? "" : r;
+  }
+
+  /** The GPUs chosen for this task on its node this session. */
+  public io.basalt.gpu.DeviceSet devices() {
+    return devices.devices();
+  }
+
+  /** The same, with whether it is a share and how much of the device. */
+  public io.basalt.gpu.DeviceClaim deviceClaim() {
+    return devices;
+  }
+
+  public void setDevices(io.basalt.gpu.DeviceClaim devices) {
+    this.devices = devices;
+  }
+
+  /** The node held for this pending task since an earlier preemption nominated it there, or null. */
+  public NodeInfo reservation() {
+    return reservation;
+  }
+
+  public void reserve(NodeInfo node) {
+    this.reservation = node;
+  }
+
+  void setJob(JobInfo job) {
+    this.job = job;
+  }
+
+  public void place(TaskStatus newStatus, String node) {
+    job.onStatusChange(status, newStatus);
+    this.status = newStatus;
+    this.nodeName = node;
+  }
+
+  @Override
+  public String toString() {
+    return key() + "[" + status + (nodeName == null ? "" : "@" + nodeName) + "]";
+  }
+}

@@ -1,0 +1,27 @@
+package io.basalt.api;
+
+/** Where a task (one pod) stands within a session, following Volcano's task lifecycle. */
+public enum TaskStatus {
+  PENDING,
+  /** Placed in this session on a node with enough idle resources; bound when its job's statement commits. */
+  ALLOCATED,
+  /** Placed on a node that fits only once releasing pods are gone: reserved, not bound. */
+  PIPELINED,
+  BINDING,
+  BOUND,
+  RUNNING,
+  /** Terminating (or being evicted): still holds resources that will free up. */
+  RELEASING,
+  SUCCEEDED,
+  FAILED;
+
+  /** Counted toward a gang's minMember: placed or running. */
+  public boolean isReady() {
+    return this == ALLOCATED || this == BINDING || this == BOUND || this == RUNNING || this == SUCCEEDED;
+  }
+
+  /** Occupies resources on a node. */
+  public boolean isOnNode() {
+    return this == ALLOCATED || this == BINDING || this == BOUND || this == RUNNING || this == RELEASING;
+  }
+}

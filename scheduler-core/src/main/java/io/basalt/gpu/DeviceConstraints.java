@@ -1,0 +1,90 @@
+package io.basalt.gpu;
+
+import io.basalt.gpu.GpuDevice;
+import io.basalt.gpu.GpuTopology;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Which GPUs a pod accepts, from HAMi's annotations on the pod, per resource domain ({@code nvidia.com/...},
+ * {@code metax-tech.com/...}): {@code use-gputype} / {@code nouse-gputype} (comma-separated substrings of the model
+ * name, case-insensitive) and {@code use-gpuuuid} / {@code nouse-gpuuuid} (exact UUIDs).
+ */
+public final class DeviceConstraints {
+  static final List<String> KEYS = List.of("use-gputype", "nouse-gputype", "use-gpuuuid", "nouse-gpuuuid");
+
+  /** One annotation that limits the devices, e.g. nvidia.com/use-gputype=H100,A100. */
+  private record Rule(String annotation, String key, List<String> values) {}
+
+  private final List<Rule> rules;
+
+  private DeviceConstraints(List<Rule> rules) {
+    this.rules = rules;
+  }
+
+  /** The constraints a pod's {@code annotations} set on GPUs of the given resource domains; none when unset. */
+  public static DeviceConstraints of(Map<String, String> annotations, List<String> domains) {
+    List<Rule> rules = null;
+    for (String domain : domains) {
+      for (String key : KEYS) {
+        String annotation = domain + "/" + key;
+        String value = annotations.get(annotation);
+        if (value != null && !value.isBlank()) {
+          if (rules == null) {
+            rules = new ArrayList<>();
+          }
+          List<String> values = new ArrayList<>();
+          for (String v : value.split(",")) {
+            if (!v.isBlank()) {
+              values.add(key.endsWith("gputype") ? v.trim().toLowerCase(Locale.ROOT) : v.trim());
+            }
+          }
+          rules.add(new Rule(annotation, key, values));
+        }
+      }
+    }
+    return rules == null ? NONE : new DeviceConstraints(rules);
+  }
+
+  public static final DeviceConstraints NONE = new DeviceConstraints(List.of());
+
+  public boolean isNone() {
+    return rules.isEmpty();
+  }
+
+  /** The devices of {@code t} this pod accepts, as a bit mask. */
+  public long allowed(GpuTopology t) {
+    long mask = 0;
+    for (int i = 0; i < t.size(); i++) {
+      if (accepts(t.device(i))) {
+        mask |= 1L << i;
+      }
+    }
+    return mask;
+  }
+
+  private boolean accepts(GpuDevice d) {
+    String model = d.model().toLowerCase(Locale.ROOT);
+    for (Rule r : rules) {
+      boolean match = switch (r.key()) {
+        case "use-gputype", "nouse-gputype" -> r.values().stream().anyMatch(model::contains);
+        default -> r.values().contains(d.uuid());
+      };
+      if (r.key().startsWith("use-") != match) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Names the annotations, for a pending pod's reason. */
+  public String describe() {
+    StringBuilder sb = new StringBuilder();
+    for (Rule r : rules) {
+      sb.append(sb.length() == 0 ? "" : ", ").append(r.annotation()).append('=').append(String.join(",", r.values()));
+    }
+    return sb.toString();
+  }
+}

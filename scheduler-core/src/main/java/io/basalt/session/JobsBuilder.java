@@ -1,0 +1,148 @@
+package io.basalt.session;
+
+import io.basalt.api.ClusterSnapshot;
+import io.basalt.api.JobInfo;
+import io.basalt.api.NodeInfo;
+import io.basalt.api.QueueInfo;
+import io.basalt.api.TaskInfo;
+import io.basalt.api.TaskStatus;
+import io.basalt.model.Pod;
+import io.basalt.model.PodGroup;
+import io.basalt.model.PriorityClass;
+import io.basalt.model.Queue;
+import io.basalt.model.ResourceNames;
+import io.basalt.model.ResourceVector;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns a snapshot's pods into the session's jobs: pods of one PodGroup form a gang, a pod without one is a job of
+ * its own. Also resolves priorities and re-reserves nodes for pods nominated to them by an earlier preemption.
+ */
+final class JobsBuilder {
+  private static final ResourceVector ONE_POD = ResourceVector.builder().add(ResourceNames.PODS, 1).build();
+
+  private final ClusterSnapshot snapshot;
+  private final Map<String, QueueInfo> queues;
+  private final Map<String, JobInfo> jobs;
+  private final Map<String, List<TaskInfo>> tasksByNode;
+  private final Map<String, String> invalidJobs;
+  private final Map<String, NodeInfo> nodes;
+  private final Map<String, PriorityClass> priorityClasses;
+
+  JobsBuilder(ClusterSnapshot snapshot, Map<String, QueueInfo> queues, Map<String, JobInfo> jobs,
+      Map<String, List<TaskInfo>> tasksByNode, Map<String, String> invalidJobs, Map<String, NodeInfo> nodes) {
+    this.snapshot = snapshot;
+    this.queues = queues;
+    this.jobs = jobs;
+    this.tasksByNode = tasksByNode;
+    this.invalidJobs = invalidJobs;
+    this.nodes = nodes;
+    this.priorityClasses = snapshot.priorityClasses();
+  }
+
+  void build() {
+    buildQueues();
+    buildJobs();
+  }
+
+  private void buildQueues() {
+    for (Queue q : snapshot.queues().values()) {
+      queues.put(q.name(), new QueueInfo(q));
+    }
+    queues.computeIfAbsent(snapshot.defaultQueue(), n -> new QueueInfo(Queue.implicitDefault(n)));
+  }
+
+  private void buildJobs() {
+    String defaultQueue = snapshot.defaultQueue();
+    for (Pod pod : snapshot.pods()) {
+      if (pod.isFinished() && !pod.isAssigned()) {
+        continue;
+      }
+      TaskInfo task = new TaskInfo(pod, podPriority(pod), initialStatus(pod));
+      String group = pod.groupName();
+      JobInfo job;
+      if (group != null && !group.isEmpty()) {
+        String key = pod.namespace() + "/" + group;
+        job = jobs.get(key);
+        if (job == null) {
+          PodGroup pg = snapshot.podGroups().get(key);
+          if (pg == null) {
+            pg = new PodGroup(pod.namespace(), group, 1, Map.of(), defaultQueue, null, null, "Pending",
+                pod.creationTimestamp());
+            invalidJobs.put(key, "PodGroup " + key + " not found");
+          }
+          job = new JobInfo(key, pg, false, jobPriority(pg, pod));
+          jobs.put(key, job);
+        }
+      } else {
+        String queue = pod.annotations().getOrDefault(Pod.QUEUE_NAME_ANNOTATION, defaultQueue);
+        // As Volcano's PodGroup controller does for a lone pod: minResources are its requests (the pod slot aside,
+        // which is a node limit, not a resource to admit against).
+        PodGroup pg = new PodGroup(pod.namespace(), pod.name(), 1, Map.of(), queue, pod.priorityClassName(),
+            pod.request().minus(ONE_POD), pod.isAssigned() ? "Running" : "Pending", pod.creationTimestamp());
+        job = new JobInfo(pod.key(), pg, true, task.priority());
+        jobs.put(pod.key(), job);
+      }
+      job.addTask(task);
+      if (task.nodeName() != null) {
+        tasksByNode.computeIfAbsent(task.nodeName(), n -> new ArrayList<>()).add(task);
+      } else {
+        reserveNominated(task);
+      }
+    }
+    for (JobInfo job : jobs.values()) {
+      if (!queues.containsKey(job.queue())) {
+        invalidJobs.putIfAbsent(job.key(), "queue " + job.queue() + " not found");
+      }
+    }
+  }
+
+  private static TaskStatus initialStatus(Pod pod) {
+    if ("Succeeded".equals(pod.phase())) {
+      return TaskStatus.SUCCEEDED;
+    }
+    if ("Failed".equals(pod.phase())) {
+      return TaskStatus.FAILED;
+    }
+    if (!pod.isAssigned()) {
+      return TaskStatus.PENDING;
+    }
+    return pod.terminating() ? TaskStatus.RELEASING : TaskStatus.RUNNING;
+  }
+
+  private int podPriority(Pod pod) {
+    if (pod.priority() != null) {
+      return pod.priority();
+    }
+    PriorityClass pc = pod.priorityClassName() == null ? null : priorityClasses.get(pod.priorityClassName());
+    if (pc != null) {
+      return pc.value();
+    }
+    for (PriorityClass c : priorityClasses.values()) {
+      if (c.globalDefault()) {
+        return c.value();
+      }
+    }
+    return 0;
+  }
+
+  private int jobPriority(PodGroup pg, Pod firstPod) {
+    PriorityClass pc = pg.priorityClassName() == null ? null : priorityClasses.get(pg.priorityClassName());
+    return pc != null ? pc.value() : podPriority(firstPod);
+  }
+
+  /**
+   * A pending pod nominated to a node (its victims are being evicted for it) gets that node's resources held for it,
+   * so no other pod takes what was freed on its behalf.
+   */
+  private void reserveNominated(TaskInfo task) {
+    String nominated = snapshot.nominations().get(task.uid());
+    NodeInfo node = nominated == null ? null : nodes.get(nominated);
+    if (node != null && task.status() == TaskStatus.PENDING) {
+      node.adjustPipelined(task.request(), 1);
+      task.reserve(node);
+    }
+  }
+}

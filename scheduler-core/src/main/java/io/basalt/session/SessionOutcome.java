@@ -1,0 +1,138 @@
+package io.basalt.session;
+
+import io.basalt.api.JobInfo;
+import io.basalt.api.NodeInfo;
+import io.basalt.api.QueueInfo;
+import io.basalt.api.TaskInfo;
+import io.basalt.api.TaskStatus;
+import io.basalt.model.ResourceNames;
+import io.basalt.model.ResourceVector;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Turns what a session decided into its {@link SessionResult}: bindings, evictions, pending reasons, statuses. */
+final class SessionOutcome {
+  private final Session session;
+  private final Map<String, String> enqueueRejections;
+
+  private SessionOutcome(Session session, Map<String, String> enqueueRejections) {
+    this.session = session;
+    this.enqueueRejections = enqueueRejections;
+  }
+
+  static SessionResult of(Session session, List<TaskInfo> toBind, List<SessionResult.Eviction> toEvict,
+      Map<String, String> enqueueRejections) {
+    SessionOutcome o = new SessionOutcome(session, enqueueRejections);
+    List<SessionResult.Binding> bindings = new ArrayList<>(toBind.size());
+    for (TaskInfo t : toBind) {
+      bindings.add(new SessionResult.Binding(t.pod(), t.nodeName(), deviceAnnotations(session, t)));
+      t.place(TaskStatus.BINDING, t.nodeName());
+    }
+    List<SessionResult.PendingPod> pending = new ArrayList<>();
+    List<SessionResult.JobStatus> statuses = new ArrayList<>();
+    for (JobInfo job : session.jobs()) {
+      for (TaskInfo t : job.tasks()) {
+        if (t.status() == TaskStatus.PENDING || t.status() == TaskStatus.PIPELINED
+            || t.status() == TaskStatus.ALLOCATED) {
+          pending.add(new SessionResult.PendingPod(t.pod(), o.pendingReason(job, t), nominatedNode(t), job.queue()));
+        }
+      }
+      statuses.add(new SessionResult.JobStatus(job.key(), job.isImplicit(), closingPhase(job), job.minMember(),
+          job.readyTaskNum(), job.conditions()));
+    }
+    return new SessionResult(bindings, List.copyOf(toEvict), pending, statuses, queueStatuses(session, statuses));
+  }
+
+  private static List<SessionResult.QueueStatus> queueStatuses(Session session,
+      List<SessionResult.JobStatus> statuses) {
+    Map<String, int[]> phases = new HashMap<>();
+    Map<String, ResourceVector> held = new HashMap<>();
+    for (JobInfo job : session.jobs()) {
+      for (TaskInfo t : job.tasks()) {
+        if (t.status() == TaskStatus.BINDING || t.status() == TaskStatus.BOUND || t.status() == TaskStatus.RUNNING) {
+          held.merge(job.queue(), t.request(), ResourceVector::plus);
+        }
+      }
+    }
+    int i = 0;
+    for (JobInfo job : session.jobs()) {
+      String phase = statuses.get(i++).phase();
+      int[] counts = phases.computeIfAbsent(job.queue(), q -> new int[3]);
+      counts["Pending".equals(phase) ? 0 : "Inqueue".equals(phase) ? 1 : 2] += "Completed".equals(phase) ? 0 : 1;
+    }
+    List<SessionResult.QueueStatus> out = new ArrayList<>();
+    for (QueueInfo q : session.queues()) {
+      int[] c = phases.getOrDefault(q.name(), new int[3]);
+      ResourceVector allocated = held.getOrDefault(q.name(), ResourceVector.ZERO).without(ResourceNames.PODS);
+      out.add(new SessionResult.QueueStatus(q.name(), q.weight(), q.deserved(), allocated, q.overused(), c[0], c[1],
+          c[2]));
+    }
+    return out;
+  }
+
+  /** {@code basalt.io/gpu-devices} (and {@code gpu-uuids} when the node reported them) for a task given GPUs. */
+  private static Map<String, String> deviceAnnotations(Session session, TaskInfo t) {
+    io.basalt.gpu.DeviceSet d = t.devices();
+    if (d.size() == 0) {
+      return Map.of();
+    }
+    NodeInfo node = session.node(t.nodeName());
+    StringBuilder uuids = new StringBuilder();
+    for (long m = d.mask(); m != 0 && node != null && node.gpus() != null; m &= m - 1) {
+      String uuid = node.gpus().device(Long.numberOfTrailingZeros(m)).uuid();
+      if (uuid.isEmpty()) {
+        uuids.setLength(0);
+        break;
+      }
+      uuids.append(uuids.length() == 0 ? "" : ",").append(uuid);
+    }
+    return uuids.length() == 0 ? Map.of(io.basalt.gpu.GpuAnnotations.DEVICES, d.format())
+        : Map.of(io.basalt.gpu.GpuAnnotations.DEVICES, d.format(), io.basalt.gpu.GpuAnnotations.UUIDS,
+            uuids.toString());
+  }
+
+  /** Where the pod waits for resources to free up: pipelined there this session, or still holding its nomination. */
+  private static String nominatedNode(TaskInfo t) {
+    if (t.status() == TaskStatus.PIPELINED) {
+      return t.nodeName();
+    }
+    return t.reservation() == null ? null : t.reservation().name();
+  }
+
+  private static String closingPhase(JobInfo job) {
+    int running = job.count(TaskStatus.BINDING) + job.count(TaskStatus.BOUND) + job.count(TaskStatus.RUNNING)
+        + job.count(TaskStatus.SUCCEEDED);
+    if (running >= job.minMember() && running > 0) {
+      return running == job.count(TaskStatus.SUCCEEDED) ? "Completed" : "Running";
+    }
+    return job.phase().equals("Running") ? "Inqueue" : job.phase();
+  }
+
+  private String pendingReason(JobInfo job, TaskInfo task) {
+    String invalid = session.jobInvalidReason(job);
+    if (invalid != null) {
+      return invalid;
+    }
+    if (task.status() == TaskStatus.PIPELINED) {
+      return "pipelined to node " + task.nodeName() + ": waiting for terminating pods there to release resources";
+    }
+    if (task.status() == TaskStatus.ALLOCATED) {
+      return "reserved on node " + task.nodeName() + ": waiting for the rest of its gang";
+    }
+    if ("Pending".equals(job.phase())) {
+      String r = enqueueRejections.get(job.key());
+      String who = job.isImplicit() ? "pod" : "PodGroup " + job.key();
+      return r != null ? who + " not admitted to queue " + job.queue() + ": " + r
+          : who + " is waiting to be admitted (enqueue)";
+    }
+    if (job.unschedulableMessage() != null) {
+      return job.unschedulableMessage();
+    }
+    if (job.fitError() != null) {
+      return job.fitError();
+    }
+    return "not scheduled yet";
+  }
+}

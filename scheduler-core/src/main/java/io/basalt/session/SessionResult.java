@@ -1,0 +1,40 @@
+package io.basalt.session;
+
+import io.basalt.api.JobCondition;
+import io.basalt.model.Pod;
+import io.basalt.model.ResourceVector;
+import java.util.List;
+
+/** What a closed session decided: what to bind, what to evict, and the status to write back. */
+public record SessionResult(
+    List<Binding> bindings,
+    List<Eviction> evictions,
+    List<PendingPod> pending,
+    List<JobStatus> jobs,
+    List<QueueStatus> queues) {
+
+  /** Bind {@code pod} to {@code node}, first adding {@code annotations} (e.g. the GPUs chosen for it). */
+  public record Binding(Pod pod, String node, java.util.Map<String, String> annotations) {
+    public Binding {
+      annotations = java.util.Map.copyOf(annotations);
+    }
+  }
+
+  public record Eviction(Pod pod, String reason) {}
+
+  /** A pod left pending, why, the node it is pipelined to (null if none), and its job's queue. */
+  public record PendingPod(Pod pod, String reason, String nominatedNode, String queue) {}
+
+  /**
+   * A job's status after the session: PodGroup phase, minMember, how many tasks are placed or running, and conditions.
+   */
+  /**
+   * A queue's status after the session: its share (null when no plugin divides the cluster), what it holds, and
+   * its PodGroups by phase.
+   */
+  public record QueueStatus(String name, int weight, ResourceVector deserved, ResourceVector allocated,
+      boolean overused, int pending, int inqueue, int running) {}
+
+  public record JobStatus(String key, boolean implicit, String phase, int minMember, int scheduled,
+      List<JobCondition> conditions) {}
+}

@@ -1,0 +1,139 @@
+package io.basalt.session;
+
+import io.basalt.api.NodeInfo;
+import io.basalt.api.TaskInfo;
+import io.basalt.api.TaskStatus;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A transaction over a session: tentative placements recorded with enough to undo them. A gang is placed inside one
+ * statement and either committed (bound when the session closes) or discarded in O(changes), so it is never
+ * partially bound.
+ */
+public final class Statement {
+  private enum Kind { ALLOCATE, PIPELINE, EVICT }
+
+  /**
+   * One change; {@code held} is the nominated node whose reservation the task gave up by being placed, and
+   * {@code devices} the GPUs it took there.
+   */
+  private record Op(Kind kind, TaskInfo task, NodeInfo node, TaskStatus previous, String previousNode,
+      String reason, NodeInfo held, io.basalt.gpu.DeviceClaim devices) {
+    Op(Kind kind, TaskInfo task, NodeInfo node, TaskStatus previous, String previousNode, String reason,
+        NodeInfo held) {
+      this(kind, task, node, previous, previousNode, reason, held, io.basalt.gpu.DeviceClaim.NONE);
+    }
+  }
+
+  private final Session session;
+  private final List<Op> ops = new ArrayList<>();
+
+  Statement(Session session) {
+    this.session = session;
+  }
+
+  /** Places {@code task} on {@code node}, whose idle resources must fit it. */
+  public void allocate(TaskInfo task, NodeInfo node) {
+    io.basalt.gpu.DeviceClaim devices = session.chooseDevices(task, node);
+    if (devices == null) {
+      devices = io.basalt.gpu.DeviceClaim.NONE;
+    }
+    ops.add(new Op(Kind.ALLOCATE, task, node, task.status(), task.nodeName(), null, releaseReservation(task),
+        devices));
+    node.adjustUsed(task.request(), 1);
+    node.claimDevices(devices, 1);
+    task.setDevices(devices);
+    task.place(TaskStatus.ALLOCATED, node.name());
+    session.onPlaced(task, node);
+  }
+
+  /** Reserves {@code node} for {@code task} until releasing resources there are gone. */
+  public void pipeline(TaskInfo task, NodeInfo node) {
+    ops.add(new Op(Kind.PIPELINE, task, node, task.status(), task.nodeName(), null, releaseReservation(task)));
+    node.adjustPipelined(task.request(), 1);
+    task.place(TaskStatus.PIPELINED, node.name());
+    session.onPlaced(task, node);
+  }
+
+  /** Marks a running task for eviction; its resources become releasing. */
+  public void evict(TaskInfo task, String reason) {
+    NodeInfo node = session.node(task.nodeName());
+    ops.add(new Op(Kind.EVICT, task, node, task.status(), task.nodeName(), reason, null));
+    if (node != null) {
+      node.adjustReleasing(task.request(), 1);
+    }
+    task.place(TaskStatus.RELEASING, task.nodeName());
+    session.notifyDeallocate(task);
+    session.resourcesFreed();
+  }
+
+  public boolean isEmpty() {
+    return ops.isEmpty();
+  }
+
+  /** Makes the placements final: allocations are bound and evictions carried out when the session closes. */
+  public void commit() {
+    for (Op op : ops) {
+      switch (op.kind()) {
+        case ALLOCATE -> session.recordBinding(op.task());
+        case EVICT -> session.recordEviction(op.task(), op.reason());
+        case PIPELINE -> { }
+      }
+    }
+    ops.clear();
+  }
+
+  /**
+   * Keeps the placements for the rest of the session without binding anything: a gang that is pipelined (enough
+   * members reserved) but not yet ready holds its nodes so later jobs in this cycle cannot take them.
+   */
+  public void hold() {
+    ops.clear();
+  }
+
+  /** Undoes every change, newest first. */
+  public void discard() {
+    if (!ops.isEmpty()) {
+      session.resourcesFreed();
+    }
+    for (int i = ops.size() - 1; i >= 0; i--) {
+      Op op = ops.get(i);
+      TaskInfo task = op.task();
+      switch (op.kind()) {
+        case ALLOCATE -> {
+          op.node().adjustUsed(task.request(), -1);
+          op.node().claimDevices(op.devices(), -1);
+          task.setDevices(io.basalt.gpu.DeviceClaim.NONE);
+          session.onUnplaced(task, op.node());
+        }
+        case PIPELINE -> {
+          op.node().adjustPipelined(task.request(), -1);
+          session.onUnplaced(task, op.node());
+        }
+        case EVICT -> {
+          if (op.node() != null) {
+            op.node().adjustReleasing(task.request(), -1);
+          }
+          session.notifyAllocate(task);
+        }
+      }
+      task.place(op.previous(), op.previousNode());
+      if (op.held() != null) {
+        op.held().adjustPipelined(task.request(), 1);
+        task.reserve(op.held());
+      }
+    }
+    ops.clear();
+  }
+
+  /** A nominated task being placed gives up the reservation it held; returns the node it was held on. */
+  private static NodeInfo releaseReservation(TaskInfo task) {
+    NodeInfo held = task.reservation();
+    if (held != null) {
+      held.adjustPipelined(task.request(), -1);
+      task.reserve(null);
+    }
+    return held;
+  }
+}

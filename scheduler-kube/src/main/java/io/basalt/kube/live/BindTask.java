@@ -1,0 +1,99 @@
+package io.basalt.kube.live;
+
+import io.basalt.model.Pod;
+import io.basalt.session.SessionResult;
+
+/**
+ * Binds one pod with one POST of the binding, which carries the pod's new annotations (the chosen GPUs): the API
+ * server writes them together with the node, so no observer ever sees the pod bound without them, or annotated but
+ * unbound (which would let a cycle place it again while its bind is in flight). A 409 is read back: already on our
+ * node is success (an earlier attempt landed), elsewhere is a lost race. Success leaves the assumption in the cache
+ * for the informer to confirm; failure rolls it back and, unless another scheduler won the pod, nominates it to the
+ * node it was meant for, so the next cycle places it there before anyone else takes the room (a gang's bound members
+ * are waiting on it).
+ */
+final class BindTask extends BindOp {
+  private static final System.Logger LOG = System.getLogger(KubeBinder.class.getName());
+
+  private final SessionResult.Binding binding;
+  private final Pod original;
+  private final Pod assumed;
+  private BindGang gang = BindGang.NONE;
+  private boolean lostRace;
+
+  BindTask(KubeBinder binder, SessionResult.Binding binding, Pod original, Pod assumed) {
+    super(binder);
+    this.binding = binding;
+    this.original = original;
+    this.assumed = assumed;
+  }
+
+  /** Set before the task is submitted. */
+  void gang(BindGang g) {
+    this.gang = g;
+  }
+
+  /** The pod as it was pending in the cache. */
+  Pod pod() {
+    return original;
+  }
+
+  @Override
+  String uid() {
+    return original.uid();
+  }
+
+  @Override
+  void attempt() {
+    BindCalls calls = binder.calls();
+    BindCalls.Reply r = calls.bind(original, binding.node(), binding.annotations());
+    if (r.ok()) {
+      succeeded();
+    } else if (r.code() == 409) {
+      conflict(calls, r);
+    } else {
+      onError("binding refused", r);
+    }
+  }
+
+  /** 409: the pod is already bound (or being deleted); where it is decides. */
+  private void conflict(BindCalls calls, BindCalls.Reply reply) {
+    BindCalls.NodeOf now = calls.nodeOf(original);
+    if (now.node() == null) {
+      onError("conflict, then pod not readable", now.reply());
+    } else if (now.node().equals(binding.node())) {
+      succeeded();
+    } else if (now.node().isEmpty()) {
+      failed("conflict: " + KubeBinder.brief(reply));
+    } else {
+      binder.countLostRace();
+      lostRace = true;
+      failed("lost race: already bound to node " + now.node());
+    }
+  }
+
+  private void onError(String what, BindCalls.Reply r) {
+    if (binder.retry().again(r.code(), attempt)) {
+      retry(attempt, r);
+    } else {
+      failed(what + " after " + attempt + " attempt(s): " + KubeBinder.brief(r));
+    }
+  }
+
+  @Override
+  void onSuccess() {
+    binder.countBind(true);
+    binder.notifyBound(original, binding.node());
+    gang.done(original, null);
+  }
+
+  @Override
+  void onFailure(String reason) {
+    binder.countBind(false);
+    binder.rollBack(assumed, original, lostRace ? null : binding.node());
+    LOG.log(System.Logger.Level.WARNING, "pod " + original.key() + " not bound to " + binding.node() + ": " + reason
+        + (lostRace ? "; left where the other scheduler put it" : "; back to pending, its place on "
+        + binding.node() + " held for the next cycle"));
+    gang.done(original, reason);
+  }
+}

@@ -1,0 +1,105 @@
+package io.basalt.kube.live;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonNull;
+import com.google.gson.JsonObject;
+import io.basalt.api.JobCondition;
+import io.basalt.session.SessionResult;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** The patch bodies StatusWriter sends, as kube-scheduler and Volcano shape them. */
+final class StatusPatches {
+  private StatusPatches() {
+  }
+
+  /**
+   * A strategic merge patch setting {@code PodScheduled=False}, reason {@code Unschedulable}, with the reason as
+   * message. {@code transitionTime} is null when the condition was False already (only the reason changed), so the
+   * time it became False stays.
+   */
+  static String podUnschedulable(String reason, String transitionTime) {
+    JsonObject c = new JsonObject();
+    c.addProperty("type", "PodScheduled");
+    c.addProperty("status", "False");
+    c.addProperty("reason", "Unschedulable");
+    c.addProperty("message", reason);
+    if (transitionTime != null) {
+      c.addProperty("lastTransitionTime", transitionTime);
+    }
+    JsonArray conditions = new JsonArray();
+    conditions.add(c);
+    JsonObject status = new JsonObject();
+    status.add("conditions", conditions);
+    return wrap(status);
+  }
+
+  /** A merge patch of a PodGroup's status: phase, running count, conditions as Volcano writes them. */
+  static String podGroup(SessionResult.JobStatus j) {
+    JsonObject status = new JsonObject();
+    status.addProperty("phase", j.phase());
+    status.addProperty("running", j.scheduled());
+    JsonArray conditions = new JsonArray();
+    for (JobCondition c : j.conditions()) {
+      JsonObject o = new JsonObject();
+      o.addProperty("type", c.type());
+      o.addProperty("status", c.status());
+      o.addProperty("reason", c.reason());
+      o.addProperty("message", c.message());
+      conditions.add(o);
+    }
+    if (!conditions.isEmpty()) {
+      status.add("conditions", conditions);
+    }
+    return wrap(status);
+  }
+
+  /**
+   * A merge patch of a Queue's status: allocated per resource and its PodGroups by phase. The resources in
+   * {@code clear} are sent as null: a merge patch keeps every key it does not mention, so a resource the queue no
+   * longer holds must be named to leave {@code status.allocated}.
+   */
+  static String queue(SessionResult.QueueStatus q, Set<String> clear) {
+    JsonObject allocated = new JsonObject();
+    Map<String, String> now = q.allocated().toQuantities();
+    for (String name : new TreeSet<>(clear)) {
+      if (!now.containsKey(name)) {
+        allocated.add(name, JsonNull.INSTANCE);
+      }
+    }
+    now.forEach(allocated::addProperty);
+    JsonObject status = new JsonObject();
+    status.add("allocated", allocated);
+    status.addProperty("pending", q.pending());
+    status.addProperty("inqueue", q.inqueue());
+    status.addProperty("running", q.running());
+    return wrap(status);
+  }
+
+  /** A merge patch removing {@code names} from a Queue's {@code status.allocated}. */
+  static String clearAllocated(Set<String> names) {
+    JsonObject allocated = new JsonObject();
+    new TreeSet<>(names).forEach(n -> allocated.add(n, JsonNull.INSTANCE));
+    JsonObject status = new JsonObject();
+    status.add("allocated", allocated);
+    return wrap(status);
+  }
+
+  /** The resource names under {@code status.allocated} of a Queue as the API server returned it (a Gson tree). */
+  static Set<String> allocatedNames(Object queue) {
+    if (queue instanceof Map<?, ?> q && q.get("status") instanceof Map<?, ?> status
+        && status.get("allocated") instanceof Map<?, ?> allocated) {
+      Set<String> names = new TreeSet<>();
+      allocated.keySet().forEach(k -> names.add(String.valueOf(k)));
+      return names;
+    }
+    return Set.of();
+  }
+
+  private static String wrap(JsonObject status) {
+    JsonObject body = new JsonObject();
+    body.add("status", status);
+    return body.toString();
+  }
+}

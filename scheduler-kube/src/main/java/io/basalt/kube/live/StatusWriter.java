@@ -1,0 +1,270 @@
+package io.basalt.kube.live;
+
+import io.basalt.kube.volcano.V1beta1PodGroup;
+import io.basalt.kube.volcano.V1beta1Queue;
+import io.basalt.model.Pod;
+import io.basalt.scheduler.StatusSink;
+import io.basalt.session.SessionResult;
+import io.kubernetes.client.custom.V1Patch;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.CustomObjectsApi;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.util.PatchUtils;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Writes back what a session decided, as users know it from kube-scheduler and Volcano: a pending pod gets condition
+ * {@code PodScheduled=False}, reason {@code Unschedulable}, with the reason as message (so Cluster Autoscaler and
+ * Karpenter react) and a {@code FailedScheduling} Warning event; a bound pod a {@code Scheduled} event; a PodGroup
+ * its {@code status.phase}, {@code running} count and conditions; a Queue its {@code status.allocated} and PodGroup
+ * counts.
+ *
+ * <p>Only what changed since the last write is written. Writes go out on one background thread, coalesced: at most
+ * one pending write per object, the newest, so a slow or hung API server costs memory per object, never per cycle.
+ * Events go through an {@link EventSender} on their own client and rate limit, best effort.
+ */
+public final class StatusWriter implements StatusSink, AutoCloseable {
+  private static final System.Logger LOG = System.getLogger(StatusWriter.class.getName());
+
+  private final ApiClient client;
+  private final EventSender events;
+  private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "basalt-status");
+    t.setDaemon(true);
+    return t;
+  });
+  // What was last decided per object (guarded by this), to write only on change.
+  private final Map<String, String> lastReason = new HashMap<>();
+  private final Map<String, String> lastPhase = new HashMap<>();
+  private final Map<String, String> lastQueue = new HashMap<>();
+  // What waits to be written (guarded by this), newest per object; drained by the writer thread.
+  private final Map<String, PodWrite> pendingPods = new LinkedHashMap<>();
+  private final Map<String, String> pendingGroups = new LinkedHashMap<>();
+  private final Map<String, SessionResult.QueueStatus> pendingQueues = new LinkedHashMap<>();
+  /** Per queue, the resources the API server last showed under status.allocated (writer thread only). */
+  private final Map<String, Set<String>> serverAllocated = new HashMap<>();
+  private boolean drainQueued;
+  /**
+   * Until a 404 says otherwise PodGroup status goes to the status subresource (a CRD may define one); when it was
+   * found missing, the object itself is patched, and the subresource is tried again after {@link #REPROBE} in case
+   * the CRD was upgraded meanwhile (status patched on the object would then be ignored). Writer thread only.
+   */
+  private boolean subresourceMissing;
+  private long subresourceMissingSince;
+  static final Duration REPROBE = Duration.ofMinutes(10);
+
+  /** One pod condition to write; {@code first} when no condition was written for it before (sets the time). */
+  private record PodWrite(SessionResult.PendingPod pending, boolean first) {}
+
+  public StatusWriter(ApiClient client) {
+    this(client, client);
+  }
+
+  /**
+   * @param eventClient for events only: a client with its own rate limit, as kube-scheduler keeps one, so a burst
+   *     of events never slows binding and status writes down
+   */
+  public StatusWriter(ApiClient client, ApiClient eventClient) {
+    this.client = client;
+    this.events = new EventSender(eventClient, EventSender.SENDERS);
+  }
+
+  @Override
+  public synchronized void update(SessionResult result) {
+    Set<String> pendingNow = new HashSet<>();
+    for (SessionResult.PendingPod p : result.pending()) {
+      pendingNow.add(p.pod().uid());
+      String before = lastReason.put(p.pod().uid(), p.reason());
+      if (!p.reason().equals(before)) {
+        PodWrite queued = pendingPods.get(p.pod().uid());
+        pendingPods.put(p.pod().uid(), new PodWrite(p, before == null || queued != null && queued.first()));
+      }
+    }
+    // Forget pods no longer pending (bound or gone) and finished jobs, so memory follows the cluster, not history;
+    // a write still queued for a pod that has since been placed is dropped (it would mark a bound pod Unschedulable).
+    lastReason.keySet().retainAll(pendingNow);
+    pendingPods.keySet().retainAll(pendingNow);
+    Set<String> jobsNow = new HashSet<>();
+    for (SessionResult.JobStatus j : result.jobs()) {
+      jobsNow.add(j.key());
+      String body = j.implicit() ? null : StatusPatches.podGroup(j);
+      if (body != null && !body.equals(lastPhase.put(j.key(), body))) {
+        pendingGroups.put(j.key(), body);
+      }
+    }
+    lastPhase.keySet().retainAll(jobsNow);
+    pendingGroups.keySet().retainAll(jobsNow);
+    for (SessionResult.QueueStatus q : result.queues()) {
+      String canonical = StatusPatches.queue(q, Set.of());
+      if (!canonical.equals(lastQueue.put(q.name(), canonical))) {
+        pendingQueues.put(q.name(), q);
+      }
+    }
+    boolean work = !pendingPods.isEmpty() || !pendingGroups.isEmpty() || !pendingQueues.isEmpty();
+    if (work && !drainQueued) {
+      drainQueued = true;
+      writer.execute(this::drain);
+    }
+  }
+
+  /** Records {@code Scheduled} once the binder says the pod is bound. */
+  public void bound(Pod pod, String node) {
+    events.send("Pod", pod.namespace(), pod.name(), pod.uid(), "Normal", "Scheduled",
+        "Successfully assigned " + pod.key() + " to " + node);
+  }
+
+  /** Events dropped so far because the event queue was full. */
+  public long eventsDropped() {
+    return events.dropped();
+  }
+
+  /** Waits until every write queued so far is done (for tests); false on timeout. */
+  boolean awaitWrites(Duration timeout) throws InterruptedException {
+    try {
+      writer.submit(() -> { }).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      return true;
+    } catch (ExecutionException | TimeoutException e) {
+      return false;
+    }
+  }
+
+  private void drain() {
+    Map<String, PodWrite> pods;
+    Map<String, String> groups;
+    Map<String, SessionResult.QueueStatus> queues;
+    synchronized (this) {
+      pods = new LinkedHashMap<>(pendingPods);
+      groups = new LinkedHashMap<>(pendingGroups);
+      queues = new LinkedHashMap<>(pendingQueues);
+      pendingPods.clear();
+      pendingGroups.clear();
+      pendingQueues.clear();
+      drainQueued = false;
+    }
+    writePods(pods);
+    writePodGroups(groups);
+    writeQueues(queues);
+  }
+
+  private void writePods(Map<String, PodWrite> pods) {
+    CoreV1Api core = new CoreV1Api(client);
+    String now = OffsetDateTime.now(ZoneOffset.UTC).withNano(0).toString();
+    for (PodWrite w : pods.values()) {
+      Pod pod = w.pending().pod();
+      String reason = w.pending().reason();
+      String body = StatusPatches.podUnschedulable(reason, w.first() ? now : null);
+      try {
+        PatchUtils.patch(V1Pod.class, () -> core.patchNamespacedPodStatus(pod.name(), pod.namespace(),
+            new V1Patch(body)).buildCall(null), V1Patch.PATCH_FORMAT_STRATEGIC_MERGE_PATCH, client);
+      } catch (ApiException e) {
+        forget(lastReason, pod.uid(), reason);
+        LOG.log(System.Logger.Level.WARNING, "pod " + pod.key() + ": status not written: HTTP " + e.getCode());
+        continue;
+      }
+      events.send("Pod", pod.namespace(), pod.name(), pod.uid(), "Warning", "FailedScheduling", reason);
+    }
+  }
+
+  private void writePodGroups(Map<String, String> groups) {
+    CustomObjectsApi custom = new CustomObjectsApi(client);
+    for (Map.Entry<String, String> e : groups.entrySet()) {
+      String[] key = e.getKey().split("/", 2);
+      V1Patch body = new V1Patch(e.getValue());
+      try {
+        try {
+          if (subresourceMissing && System.nanoTime() - subresourceMissingSince < REPROBE.toNanos()) {
+            throw new ApiException(404, "no status subresource");
+          }
+          PatchUtils.patch(Object.class, () -> custom.patchNamespacedCustomObjectStatus(V1beta1PodGroup.GROUP,
+              V1beta1PodGroup.VERSION, key[0], V1beta1PodGroup.PLURAL, key[1], body).buildCall(null),
+              V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+        } catch (ApiException noSubresource) {
+          if (noSubresource.getCode() != 404) {
+            throw noSubresource;
+          }
+          // Volcano's own PodGroup CRD has no status subresource: there the status is written on the object, and
+          // once that worked the subresource is not tried again (a PodGroup deleted meanwhile 404s on both).
+          PatchUtils.patch(Object.class, () -> custom.patchNamespacedCustomObject(V1beta1PodGroup.GROUP,
+              V1beta1PodGroup.VERSION, key[0], V1beta1PodGroup.PLURAL, key[1], body).buildCall(null),
+              V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+          if (!subresourceMissing || System.nanoTime() - subresourceMissingSince >= REPROBE.toNanos()) {
+            subresourceMissing = true;
+            subresourceMissingSince = System.nanoTime();
+          }
+        }
+      } catch (ApiException ex) {
+        forget(lastPhase, e.getKey(), e.getValue());
+        LOG.log(System.Logger.Level.WARNING, "PodGroup " + e.getKey() + ": status not written: HTTP " + ex.getCode());
+      }
+    }
+  }
+
+  /**
+   * Merge-patches each Queue's status. Resources the API server showed under status.allocated that the queue no
+   * longer holds are cleared: those from an earlier write are nulled in the patch, and any the reply still shows
+   * (written by an earlier leader, or before a restart) are nulled by a second patch at once.
+   */
+  private void writeQueues(Map<String, SessionResult.QueueStatus> queues) {
+    CustomObjectsApi custom = new CustomObjectsApi(client);
+    for (SessionResult.QueueStatus q : queues.values()) {
+      try {
+        Object reply = patchQueue(custom, q.name(),
+            StatusPatches.queue(q, serverAllocated.getOrDefault(q.name(), Set.of())));
+        Set<String> stale = new TreeSet<>(StatusPatches.allocatedNames(reply));
+        stale.removeAll(q.allocated().toQuantities().keySet());
+        if (!stale.isEmpty()) {
+          reply = patchQueue(custom, q.name(), StatusPatches.clearAllocated(stale));
+        }
+        serverAllocated.put(q.name(), StatusPatches.allocatedNames(reply));
+      } catch (ApiException ex) {
+        // 404: the implicit default queue has no Queue object; nothing to write.
+        if (ex.getCode() != 404) {
+          forget(lastQueue, q.name(), null);
+          LOG.log(System.Logger.Level.WARNING, "Queue " + q.name() + ": status not written: HTTP " + ex.getCode());
+        }
+      }
+    }
+  }
+
+  private Object patchQueue(CustomObjectsApi custom, String name, String body) throws ApiException {
+    return PatchUtils.patch(Object.class, () -> custom.patchClusterCustomObjectStatus(V1beta1Queue.GROUP,
+        V1beta1Queue.VERSION, V1beta1Queue.PLURAL, name, new V1Patch(body)).buildCall(null),
+        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+  }
+
+  /**
+   * A write failed: forget that it was written, so the next cycle writes it again, unless a newer value has been
+   * recorded meanwhile ({@code value} null: whatever is recorded).
+   */
+  private synchronized void forget(Map<String, String> last, String key, String value) {
+    if (value == null) {
+      last.remove(key);
+    } else {
+      last.remove(key, value);
+    }
+  }
+
+  /** Finishes pending status writes (up to ten seconds), then events (up to five more); drops the rest. */
+  @Override
+  public void close() throws InterruptedException {
+    writer.shutdown();
+    writer.awaitTermination(10, TimeUnit.SECONDS);
+    writer.shutdownNow();
+    events.close(5);
+  }
+}

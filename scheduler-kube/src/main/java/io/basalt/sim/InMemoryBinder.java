@@ -1,0 +1,59 @@
+package io.basalt.sim;
+
+import io.basalt.cache.ClusterCache;
+import io.basalt.model.Pod;
+import io.basalt.scheduler.Binder;
+import io.basalt.session.SessionResult;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The simulator's binder: applies bindings and evictions to the cache the way the informers would report them
+ * (the pod gets its node and runs; an evicted pod turns terminating), and remembers what it did for the report.
+ */
+public final class InMemoryBinder implements Binder {
+  private final ClusterCache cache;
+  private final List<SessionResult.Binding> bound = new ArrayList<>();
+  private final List<SessionResult.Eviction> evicted = new ArrayList<>();
+
+  public InMemoryBinder(ClusterCache cache) {
+    this.cache = cache;
+  }
+
+  @Override
+  public void bind(List<SessionResult.Binding> bindings) {
+    for (SessionResult.Binding b : bindings) {
+      Pod current = cache.pod(b.pod().uid());
+      if (current == null || current.isAssigned()) {
+        continue;
+      }
+      Pod placed = current.withNodeName(b.node());
+      if (!b.annotations().isEmpty()) {
+        java.util.Map<String, String> merged = new java.util.HashMap<>(placed.annotations());
+        merged.putAll(b.annotations());
+        placed = placed.withAnnotations(merged);
+      }
+      cache.putPod(placed);
+      bound.add(b);
+    }
+  }
+
+  @Override
+  public void evict(List<SessionResult.Eviction> evictions) {
+    for (SessionResult.Eviction e : evictions) {
+      Pod current = cache.pod(e.pod().uid());
+      if (current != null && !current.terminating()) {
+        cache.putPod(current.withTerminating(true));
+        evicted.add(e);
+      }
+    }
+  }
+
+  public List<SessionResult.Binding> bound() {
+    return bound;
+  }
+
+  public List<SessionResult.Eviction> evicted() {
+    return evicted;
+  }
+}

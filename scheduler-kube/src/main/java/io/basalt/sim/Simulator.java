@@ -1,0 +1,72 @@
+package io.basalt.sim;
+
+import io.basalt.actions.ActionRegistry;
+import io.basalt.cache.ClusterCache;
+import io.basalt.config.SchedulerConf;
+import io.basalt.framework.PluginRegistry;
+import io.basalt.model.PodGroup;
+import io.basalt.model.Queue;
+import io.basalt.scheduler.ClusterSource;
+import io.basalt.scheduler.Scheduler;
+import io.basalt.session.ExplainRecorder;
+import io.basalt.session.SessionResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Runs the real scheduling cycle over an in-memory cluster until a cycle changes nothing. Between cycles it plays
+ * the kubelet's part: terminating pods finish and free their resources, so pipelined and preempting pods can land.
+ */
+public final class Simulator {
+  /** A safety net: a scenario that still changes after this many cycles is reported, not looped forever. */
+  static final int MAX_CYCLES = 500;
+
+  private final SchedulerConf conf;
+  private final PluginRegistry plugins;
+  private final Set<String> schedulerNames;
+  private final boolean explain;
+
+  public Simulator(SchedulerConf conf, PluginRegistry plugins, Set<String> schedulerNames, boolean explain) {
+    this.conf = conf;
+    this.plugins = plugins;
+    this.schedulerNames = Set.copyOf(schedulerNames);
+    this.explain = explain;
+  }
+
+  public SimulationReport run(ClusterSource source) throws Exception {
+    ClusterCache cache = new ClusterCache(schedulerNames, Queue.DEFAULT);
+    source.start(cache);
+    List<String> warnings = new ArrayList<>(source.warnings());
+    InMemoryBinder binder = new InMemoryBinder(cache);
+    InMemoryStatus status = new InMemoryStatus(cache);
+    Scheduler scheduler = new Scheduler(cache, () -> conf, plugins, ActionRegistry.builtin(), binder, status);
+    ExplainCollector collector = explain ? new ExplainCollector() : null;
+    SessionResult last = null;
+    int cycles = 0;
+    boolean changed = true;
+    while (changed && cycles < MAX_CYCLES) {
+      cycles++;
+      List<PodGroup> before = podGroupsOf(cache, last);
+      last = scheduler.runOnce(collector == null ? ExplainRecorder.NONE : collector);
+      changed = !last.bindings().isEmpty() || !last.evictions().isEmpty() || status.finishTerminating()
+          || !before.equals(podGroupsOf(cache, last));
+    }
+    if (changed) {
+      warnings.add("stopped after " + MAX_CYCLES + " cycles while the cluster was still changing");
+    }
+    return Reports.build(last, binder, collector, warnings, cycles, cache.nodeCount());
+  }
+
+  private static List<PodGroup> podGroupsOf(ClusterCache cache, SessionResult result) {
+    List<PodGroup> r = new ArrayList<>();
+    if (result != null) {
+      for (SessionResult.JobStatus s : result.jobs()) {
+        if (!s.implicit()) {
+          r.add(cache.podGroup(s.key()));
+        }
+      }
+    }
+    return r;
+  }
+}
