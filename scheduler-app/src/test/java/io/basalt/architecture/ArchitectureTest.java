@@ -55,7 +55,6 @@ class ArchitectureTest {
   }
 
   @Test
-  @Disabled("plugins still open on Session until framework.Registrar lands (issue 9, in progress)")
   void pluginsUseOnlyTheSpi() {
     PLUGINS_USE_ONLY_THE_SPI.check(production);
   }

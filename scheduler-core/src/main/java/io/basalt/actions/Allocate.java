@@ -1,6 +1,7 @@
 package io.basalt.actions;
 
 import io.basalt.api.JobInfo;
+import io.basalt.api.PodGroupPhase;
 import io.basalt.api.QueueInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.api.TaskStatus;
@@ -45,14 +46,14 @@ final class Allocate implements Action {
       if (session.jobInvalidReason(job) != null) {
         continue;
       }
-      if ("Pending".equals(job.phase())) {
+      if (job.phase() == PodGroupPhase.PENDING) {
         if (!admitHere || !session.queue(job.queue()).queue().isOpen()) {
           continue;
         }
         session.enqueue(job);
       }
       if (hasPendingWork(job)) {
-        jobsByQueue.computeIfAbsent(job.queue(), q -> new PriorityQueue<>(session.jobOrder())).add(job);
+        jobsByQueue.computeIfAbsent(job.queue(), q -> new PriorityQueue<>(session.callbacks().jobOrder())).add(job);
       }
     }
     // Queue order is re-evaluated for every job: placing one job changes shares of other queues too (a parent's
@@ -62,9 +63,9 @@ final class Allocate implements Action {
       queues.add(session.queue(q));
     }
     while (!queues.isEmpty()) {
-      QueueInfo queue = java.util.Collections.min(queues, session.queueOrder());
+      QueueInfo queue = java.util.Collections.min(queues, session.callbacks().queueOrder());
       queues.remove(queue);
-      if (session.overused(queue)) {
+      if (session.callbacks().overused(queue)) {
         continue;
       }
       PriorityQueue<JobInfo> jobs = jobsByQueue.get(queue.name());

@@ -1,6 +1,7 @@
 package io.basalt.actions;
 
 import io.basalt.api.JobInfo;
+import io.basalt.api.PodGroupPhase;
 import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.session.Session;
@@ -27,11 +28,11 @@ final class Backfill implements Action {
   public void execute(Session session) {
     List<JobInfo> jobs = new ArrayList<>();
     for (JobInfo job : session.jobs()) {
-      if (!"Pending".equals(job.phase()) && session.jobInvalidReason(job) == null) {
+      if (job.phase() != PodGroupPhase.PENDING && session.jobInvalidReason(job) == null) {
         jobs.add(job);
       }
     }
-    jobs.sort(session.jobOrder());
+    jobs.sort(session.callbacks().jobOrder());
     for (JobInfo job : jobs) {
       List<TaskInfo> tasks = JobPlacer.pendingTasks(session, job, t -> t.request().isBestEffort());
       placer.place(session, job, tasks, false);

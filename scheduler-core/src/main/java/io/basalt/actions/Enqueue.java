@@ -1,6 +1,7 @@
 package io.basalt.actions;
 
 import io.basalt.api.JobInfo;
+import io.basalt.api.PodGroupPhase;
 import io.basalt.api.QueueInfo;
 import io.basalt.framework.Vote;
 import io.basalt.session.Session;
@@ -22,14 +23,14 @@ final class Enqueue implements Action {
   public void execute(Session session) {
     List<JobInfo> pending = new ArrayList<>();
     for (JobInfo job : session.jobs()) {
-      if ("Pending".equals(job.phase()) && session.jobInvalidReason(job) == null) {
+      if (job.phase() == PodGroupPhase.PENDING && session.jobInvalidReason(job) == null) {
         pending.add(job);
       }
     }
-    Comparator<QueueInfo> queueOrder = session.queueOrder();
+    Comparator<QueueInfo> queueOrder = session.callbacks().queueOrder();
     pending.sort((a, b) -> {
       int c = queueOrder.compare(session.queue(a.queue()), session.queue(b.queue()));
-      return c != 0 ? c : session.jobOrder().compare(a, b);
+      return c != 0 ? c : session.callbacks().jobOrder().compare(a, b);
     });
     for (JobInfo job : pending) {
       QueueInfo queue = session.queue(job.queue());
@@ -37,7 +38,7 @@ final class Enqueue implements Action {
         session.rejectEnqueue(job, "queue " + queue.name() + " is " + queue.queue().state());
         continue;
       }
-      Vote vote = session.jobEnqueueable(job);
+      Vote vote = session.callbacks().jobEnqueueable(job);
       if (vote.isReject()) {
         session.rejectEnqueue(job, vote.reason());
       } else {

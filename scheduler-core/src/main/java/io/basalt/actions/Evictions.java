@@ -1,6 +1,7 @@
 package io.basalt.actions;
 
 import io.basalt.api.JobInfo;
+import io.basalt.api.PodGroupPhase;
 import io.basalt.api.QueueInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.api.TaskStatus;
@@ -56,13 +57,13 @@ final class Evictions {
     pools.clear();
     List<JobInfo> starving = new ArrayList<>();
     for (JobInfo job : session.jobs()) {
-      if (!"Pending".equals(job.phase()) && session.jobInvalidReason(job) == null && isStarving(job)) {
+      if (job.phase() != PodGroupPhase.PENDING && session.jobInvalidReason(job) == null && isStarving(job)) {
         starving.add(job);
       }
     }
     starving.sort((a, b) -> {
-      int c = session.queueOrder().compare(session.queue(a.queue()), session.queue(b.queue()));
-      return c != 0 ? c : session.jobOrder().compare(a, b);
+      int c = session.callbacks().queueOrder().compare(session.queue(a.queue()), session.queue(b.queue()));
+      return c != 0 ? c : session.callbacks().jobOrder().compare(a, b);
     });
     for (JobInfo job : starving) {
       if (isStarving(job)) {
@@ -106,7 +107,7 @@ final class Evictions {
       }
       stmt.pipeline(task, plan.node());
     }
-    if (evicted && !isStarving(job) && session.jobPipelined(job)) {
+    if (evicted && !isStarving(job) && session.callbacks().jobPipelined(job)) {
       stmt.commit();
       pools.clear();
     } else {

@@ -38,7 +38,7 @@ final class JobPlacer {
         tasks.add(t);
       }
     }
-    tasks.sort(session.taskOrder());
+    tasks.sort(session.callbacks().taskOrder());
     return tasks;
   }
 
@@ -53,7 +53,7 @@ final class JobPlacer {
     Statement stmt = session.newStatement();
     for (int i = 0; i < tasks.size(); i++) {
       TaskInfo task = tasks.get(i);
-      if (!session.allocatable(queue, task)) {
+      if (!session.callbacks().allocatable(queue, task)) {
         job.setFitError("queue " + job.queue() + " has reached its share: no room for " + task.key() + " "
             + describe(task.request()));
         break;
@@ -68,16 +68,16 @@ final class JobPlacer {
       } else {
         stmt.allocate(task, r.node());
       }
-      if (yieldWhenReady && i < tasks.size() - 1 && session.jobReady(job)) {
+      if (yieldWhenReady && i < tasks.size() - 1 && session.callbacks().jobReady(job)) {
         stmt.commit();
         return Outcome.YIELDED;
       }
     }
-    if (session.jobReady(job)) {
+    if (session.callbacks().jobReady(job)) {
       stmt.commit();
       return Outcome.COMMITTED;
     }
-    if (!stmt.isEmpty() && session.jobPipelined(job)) {
+    if (!stmt.isEmpty() && session.callbacks().jobPipelined(job)) {
       stmt.hold();
       return Outcome.HELD;
     }

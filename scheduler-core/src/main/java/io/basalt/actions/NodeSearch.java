@@ -7,6 +7,7 @@ import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
 import io.basalt.session.ExplainRecorder;
 import io.basalt.session.Session;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -22,8 +23,9 @@ import java.util.TreeMap;
  * a handful of array reads and rules out most nodes of a busy cluster before any plugin runs; the scheduler never
  * places a task where its requests do not fit, whatever the tiers say.
  *
- * <p>A search that finds nothing is remembered for the rest of the session by the task's {@link TaskShape}, so the
- * hundreds of identical pending pods of a saturated cluster cost one scan, not one each.
+ * <p>A search that finds nothing is remembered by the task's {@link TaskShape} until the session gives resources
+ * back, so the hundreds of identical pending pods of a saturated cluster cost one scan, not one each. That memo and
+ * the rotating start are this search's own per-cycle scratch: both restart when a new session is searched.
  */
 final class NodeSearch {
   private static final int MIN_FEASIBLE_NODES = 100;
@@ -32,6 +34,10 @@ final class NodeSearch {
   record Result(NodeInfo node, boolean pipelined, String fitError) {}
 
   private final int percentageOfNodesToScore;
+  private final Map<TaskShape, String> noFit = new HashMap<>();
+  private long sessionId = -1;
+  private long freedSeen;
+  private int nextStartNode;
 
   /** @param percentageOfNodesToScore 1..100, or 0 for the adaptive default */
   NodeSearch(int percentageOfNodesToScore) {
@@ -46,33 +52,48 @@ final class NodeSearch {
     return Math.max(MIN_FEASIBLE_NODES, nodes * pct / 100);
   }
 
+  /** Forgets the last session's scratch when a new one is searched, and stale no-fit answers when room was freed. */
+  private void sync(Session session) {
+    if (session.id() != sessionId) {
+      sessionId = session.id();
+      nextStartNode = 0;
+      noFit.clear();
+      freedSeen = session.resourcesFreed();
+    } else if (session.resourcesFreed() != freedSeen) {
+      noFit.clear();
+      freedSeen = session.resourcesFreed();
+    }
+  }
+
   Result find(Session session, TaskInfo task) {
+    sync(session);
     List<NodeInfo> nodes = session.nodes();
     int n = nodes.size();
     if (n == 0) {
       return new Result(null, false, "0/0 nodes are available: no nodes in the cluster.");
     }
     ResourceVector request = task.request();
-    boolean[] skip = session.deviceManagedResources();
+    boolean[] skip = session.callbacks().deviceManagedResources();
     ExplainRecorder explain = session.explain();
     boolean explaining = explain.enabled();
     NodeInfo nominated = task.reservation();
     if (nominated != null) {
-      if (nominated.firstShortOfFutureWithReservation(request) < 0 && session.filter(task, nominated).ok()) {
+      if (nominated.firstShortOfFutureWithReservation(request) < 0 && session.callbacks().filter(task, nominated).ok()) {
         if (explaining) {
           explain.chosen(task, nominated);
         }
         return new Result(nominated, nominated.firstShortOfIdle(request, skip) >= 0, null);
       }
       session.dropReservation(task);
+      sync(session);
     }
     TaskShape shape = explaining ? null : TaskShape.of(task);
-    String known = shape == null ? null : session.knownNoFit(shape);
+    String known = shape == null ? null : noFit.get(shape);
     if (known != null) {
       return new Result(null, false, known);
     }
     int toFind = feasibleNodesToFind(n);
-    int start = session.nextStartNode() % n;
+    int start = nextStartNode % n;
     NodeInfo bestNow = null;
     NodeInfo bestLater = null;
     double bestNowScore = Double.NEGATIVE_INFINITY;
@@ -88,7 +109,7 @@ final class NodeSearch {
         }
         continue;
       }
-      FilterResult verdict = session.filter(task, node);
+      FilterResult verdict = session.callbacks().filter(task, node);
       if (!verdict.ok()) {
         if (explaining) {
           explain.filtered(task, node, verdict.reason());
@@ -96,7 +117,7 @@ final class NodeSearch {
         continue;
       }
       found++;
-      double score = session.score(task, node);
+      double score = session.callbacks().score(task, node);
       if (node.firstShortOfIdle(request, skip) < 0) {
         if (score > bestNowScore) {
           bestNowScore = score;
@@ -107,7 +128,7 @@ final class NodeSearch {
         bestLater = node;
       }
     }
-    session.setNextStartNode((start + i) % n);
+    nextStartNode = (start + i) % n;
     if (bestNow != null || bestLater != null) {
       NodeInfo chosen = bestNow != null ? bestNow : bestLater;
       if (explaining) {
@@ -117,7 +138,7 @@ final class NodeSearch {
     }
     String reason = diagnose(session, task);
     if (shape != null) {
-      session.rememberNoFit(shape, reason);
+      noFit.put(shape, reason);
     }
     return new Result(null, false, reason);
   }
@@ -132,7 +153,7 @@ final class NodeSearch {
     int[] shortOf = null;
     Map<String, Integer> reasons = null;
     for (NodeInfo node : nodes) {
-      FilterResult verdict = session.filter(task, node);
+      FilterResult verdict = session.callbacks().filter(task, node);
       if (!verdict.ok()) {
         if (reasons == null) {
           reasons = new TreeMap<>();
@@ -140,7 +161,7 @@ final class NodeSearch {
         reasons.merge(verdict.reason(), 1, Integer::sum);
         continue;
       }
-      int missing = node.firstShortOfFuture(task.request(), session.deviceManagedResources());
+      int missing = node.firstShortOfFuture(task.request(), session.callbacks().deviceManagedResources());
       if (missing >= 0) {
         if (shortOf == null) {
           shortOf = new int[ResourceNames.count()];

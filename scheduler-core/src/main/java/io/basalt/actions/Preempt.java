@@ -26,7 +26,7 @@ final class Preempt implements Action {
 
       @Override
       public List<TaskInfo> allowed(Session s, TaskInfo preemptor, List<TaskInfo> candidates) {
-        return s.preemptable(preemptor, candidates);
+        return s.callbacks().preemptable(preemptor, candidates);
       }
     };
     evictions.run(session, sameQueue, (s, queue, task) -> true,

@@ -28,11 +28,11 @@ final class Reclaim implements Action {
 
       @Override
       public List<TaskInfo> allowed(Session s, TaskInfo reclaimer, List<TaskInfo> candidates) {
-        return s.reclaimable(reclaimer, candidates);
+        return s.callbacks().reclaimable(reclaimer, candidates);
       }
     };
     evictions.run(session, otherQueues,
-        (s, queue, task) -> !s.overused(queue) && s.preemptive(queue, task),
+        (s, queue, task) -> !s.callbacks().overused(queue) && s.callbacks().preemptive(queue, task),
         (victim, reclaimer) -> "reclaimed by queue " + reclaimer.job().queue() + " for " + reclaimer.key());
   }
 }

@@ -81,7 +81,7 @@ final class VictimSearch {
     long[] bestCost = null;
     for (String name : byNode.keySet()) {
       NodeInfo node = session.node(name);
-      if (node == null || !canEverFit(node, task.request()) || !session.filter(task, node).ok()) {
+      if (node == null || !canEverFit(node, task.request()) || !session.callbacks().filter(task, node).ok()) {
         continue;
       }
       List<TaskInfo> candidates = new ArrayList<>();

@@ -19,7 +19,7 @@ public final class JobInfo {
   private final int priority;
   private final List<TaskInfo> tasks = new ArrayList<>();
   private final int[] statusCounts = new int[TaskStatus.values().length];
-  private String phase;
+  private PodGroupPhase phase;
   private String fitError;
   private String unschedulableMessage;
   private final List<JobCondition> conditions = new ArrayList<>();
@@ -29,7 +29,7 @@ public final class JobInfo {
     this.podGroup = podGroup;
     this.implicit = implicit;
     this.priority = priority;
-    this.phase = podGroup.phase() == null ? "Pending" : podGroup.phase();
+    this.phase = PodGroupPhase.of(podGroup.phase());
   }
 
   /** {@code namespace/name} of the PodGroup, or of the pod for an implicit job. */
@@ -72,11 +72,11 @@ public final class JobInfo {
   }
 
   /** PodGroup phase as the session sees it: Pending until enqueue admits it, then Inqueue, then Running. */
-  public String phase() {
+  public PodGroupPhase phase() {
     return phase;
   }
 
-  public void setPhase(String phase) {
+  public void setPhase(PodGroupPhase phase) {
     this.phase = phase;
   }
 

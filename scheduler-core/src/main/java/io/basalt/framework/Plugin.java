@@ -1,17 +1,15 @@
 package io.basalt.framework;
 
-import io.basalt.session.Session;
-
 /**
- * A scheduling plugin. One instance is built per session from its {@code arguments}; when the session opens it
- * registers the callbacks it implements ({@code session.addFilter(this, ...)} and friends). The session decides,
- * from the tier entry's enable flags, which registrations take effect: plugins never read the flags.
+ * A scheduling plugin. One instance serves one session: when the session opens, the plugin reads what it needs
+ * from the {@link SessionView} and offers its callbacks through the {@link Registrar}; when it closes, the plugin
+ * may write job conditions.
  */
 public interface Plugin {
   String name();
 
-  void onSessionOpen(Session session);
+  void onSessionOpen(SessionView session, Registrar registrar);
 
   /** Called once all actions ran: write job conditions, release per-session state. */
-  default void onSessionClose(Session session) {}
+  default void onSessionClose(SessionView session) {}
 }

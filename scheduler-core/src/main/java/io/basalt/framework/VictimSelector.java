@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * Preemptable / reclaimable: which of {@code candidates} may be evicted for {@code preemptor}. Returns the allowed
- * subset, or null to abstain. Within a tier the answers are intersected; the first tier with an answer decides.
+ * subset, or null to abstain. Every answering plugin, in every tier, must agree (see the session's Callbacks).
  */
 @FunctionalInterface
 public interface VictimSelector {

@@ -1,16 +1,24 @@
 package io.basalt.session;
 
 import io.basalt.api.JobInfo;
+import io.basalt.api.NodeInfo;
 import io.basalt.api.QueueInfo;
 import io.basalt.api.TaskInfo;
+import io.basalt.config.PluginOption;
 import io.basalt.framework.AllocationListener;
 import io.basalt.framework.DeviceChooser;
+import io.basalt.framework.FilterResult;
 import io.basalt.framework.JobValidator;
 import io.basalt.framework.NodeScorer;
+import io.basalt.framework.Registrar;
 import io.basalt.framework.TaskFilter;
 import io.basalt.framework.VictimSelector;
 import io.basalt.framework.Vote;
+import io.basalt.gpu.DeviceClaim;
+import io.basalt.model.ResourceNames;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.BiPredicate;
@@ -19,15 +27,17 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * The registered callbacks of a session, in tier order, and the rules that combine them, exactly as Volcano does:
- * orders take the first non-zero answer; filters, job readiness, job validity and allocatable must all pass; scores
- * are summed; overused is true when any plugin says so; votes are reject-wins, first-permitting-tier-decides,
- * all-abstain-falls-through. Victims are the one deliberate difference (see {@link #victims}).
+ * The callbacks the session's plugins registered, in tier order, and the one place that combines their answers,
+ * exactly as Volcano does: orders take the first non-zero answer (then creation time, then name); filters, job
+ * readiness, job validity, allocatable and preemptive must all pass; scores are summed; overused is true when any
+ * plugin says so; votes are reject-wins, first-permitting-tier-decides, all-abstain-falls-through. Victims are the one
+ * deliberate difference (see {@link #preemptable}). Actions ask here; plugins register through {@link Registrar}.
  */
-final class Callbacks {
+public final class Callbacks {
   /** One registration: which plugin, in which tier. */
   record Entry<F>(String plugin, int tier, F fn) {}
 
+  private final ExplainRecorder explain;
   final List<Entry<Comparator<JobInfo>>> jobOrder = new ArrayList<>();
   final List<Entry<Comparator<TaskInfo>>> taskOrder = new ArrayList<>();
   final List<Entry<Comparator<QueueInfo>>> queueOrder = new ArrayList<>();
@@ -45,10 +55,202 @@ final class Callbacks {
   final List<Entry<VictimSelector>> reclaimable = new ArrayList<>();
   final List<Entry<BiPredicate<QueueInfo, TaskInfo>>> preemptive = new ArrayList<>();
   final List<Entry<DeviceChooser>> deviceChoosers = new ArrayList<>();
-  final List<Entry<java.util.Collection<String>>> deviceResources = new ArrayList<>();
+  private boolean[] deviceManaged;
+  private TaskFilter[] filterFns = new TaskFilter[0];
+  private NodeScorer[] scorerFns = new NodeScorer[0];
+  private String[] scorerNames = new String[0];
+  private final Comparator<JobInfo> jobComparator = this::compareJobs;
+  private final Comparator<TaskInfo> taskComparator = this::compareTasks;
+  private final Comparator<QueueInfo> queueComparator = this::compareQueues;
+
+  Callbacks(ExplainRecorder explain) {
+    this.explain = explain;
+  }
+
+  /** The registrar for one plugin entry: its registrations take effect as the entry's enable flags allow. */
+  Registrar registrar(String plugin, PluginOption option, int tier) {
+    return new TierRegistrar(this, plugin, option, tier);
+  }
+
+  /** Called once every plugin registered: the hot-path callbacks become plain arrays. */
+  void seal() {
+    filterFns = filters.stream().map(Entry::fn).toArray(TaskFilter[]::new);
+    scorerFns = scorers.stream().map(Entry::fn).toArray(NodeScorer[]::new);
+    scorerNames = scorers.stream().map(Entry::plugin).toArray(String[]::new);
+  }
+
+  // ---- combined answers ----
+
+  public Comparator<JobInfo> jobOrder() {
+    return jobComparator;
+  }
+
+  public Comparator<TaskInfo> taskOrder() {
+    return taskComparator;
+  }
+
+  public Comparator<QueueInfo> queueOrder() {
+    return queueComparator;
+  }
+
+  /** All filters must pass; returns the first failure. */
+  public FilterResult filter(TaskInfo task, NodeInfo node) {
+    for (TaskFilter f : filterFns) {
+      FilterResult r = f.filter(task, node);
+      if (!r.ok()) {
+        return r;
+      }
+    }
+    return FilterResult.OK;
+  }
+
+  /** Sum of every scorer; recorded per plugin when explaining. */
+  public double score(TaskInfo task, NodeInfo node) {
+    double total = 0;
+    boolean record = explain.enabled();
+    for (int i = 0; i < scorerFns.length; i++) {
+      double s = scorerFns[i].score(task, node);
+      if (record) {
+        explain.scored(task, node, scorerNames[i], s);
+      }
+      total += s;
+    }
+    return total;
+  }
+
+  public boolean hasScorers() {
+    return scorerFns.length > 0;
+  }
+
+  /** Every job-ready callback must agree (with none registered, any job is ready). */
+  public boolean jobReady(JobInfo job) {
+    return all(jobReady, job);
+  }
+
+  public boolean jobPipelined(JobInfo job) {
+    return !vote(jobPipelined, job).isReject();
+  }
+
+  /** The combined enqueue vote; a reject carries the plugin's reason. */
+  public Vote jobEnqueueable(JobInfo job) {
+    return vote(jobEnqueueable, job);
+  }
+
+  /** The first plugin's reason why {@code job} can never be scheduled as it is, or null. */
+  String jobInvalidReason(JobInfo job) {
+    for (Entry<JobValidator> e : jobValid) {
+      String r = e.fn().invalidReason(job);
+      if (r != null) {
+        return r;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Which candidates may be evicted for {@code preemptor} within its queue: those every answering plugin agrees on,
+   * across all tiers; empty when no plugin answered. Unlike Volcano, where the first answering tier decides, any
+   * plugin can veto an eviction: with Volcano's tiers conformance (tier 1) would otherwise hide proportion's and
+   * capacity's rule (tier 2) and reclaim could take from a queue below its share. A plugin that should not vote is
+   * switched off with enablePreemptable / enableReclaimable: false.
+   */
+  public List<TaskInfo> preemptable(TaskInfo preemptor, List<TaskInfo> candidates) {
+    return victims(preemptable, preemptor, candidates);
+  }
+
+  /** Which candidates (of other queues) may be evicted for {@code reclaimer}; as {@link #preemptable}. */
+  public List<TaskInfo> reclaimable(TaskInfo reclaimer, List<TaskInfo> candidates) {
+    return victims(reclaimable, reclaimer, candidates);
+  }
+
+  /** Every preemptive callback must agree (none registered: yes). */
+  public boolean preemptive(QueueInfo queue, TaskInfo task) {
+    return all(preemptive, queue, task);
+  }
+
+  public boolean allocatable(QueueInfo queue, TaskInfo task) {
+    return all(allocatable, queue, task);
+  }
+
+  public boolean overused(QueueInfo queue) {
+    for (Entry<Predicate<QueueInfo>> e : overused) {
+      if (e.fn().test(queue)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The GPUs {@code task} gets on {@code node}, or null when no plugin picks devices. */
+  public DeviceClaim chooseDevices(TaskInfo task, NodeInfo node) {
+    for (Entry<DeviceChooser> e : deviceChoosers) {
+      DeviceClaim d = e.fn().choose(task, node);
+      if (d != null) {
+        return d;
+      }
+    }
+    return null;
+  }
+
+  /** Slots the node-level fit skips (see {@link Registrar#addDeviceResources}); null when none. */
+  public boolean[] deviceManagedResources() {
+    return deviceManaged;
+  }
+
+  // ---- notifications from the session ----
+
+  void jobEnqueued(JobInfo job) {
+    for (Entry<Consumer<JobInfo>> e : jobEnqueued) {
+      e.fn().accept(job);
+    }
+  }
+
+  void allocated(TaskInfo task) {
+    for (Entry<AllocationListener> e : listeners) {
+      e.fn().onAllocate(task);
+    }
+  }
+
+  void deallocated(TaskInfo task) {
+    for (Entry<AllocationListener> e : listeners) {
+      e.fn().onDeallocate(task);
+    }
+  }
+
+  // ---- combination rules ----
+
+  private int compareJobs(JobInfo a, JobInfo b) {
+    int c = compare(jobOrder, a, b);
+    if (c != 0) {
+      return c;
+    }
+    c = compareTimes(a.creationTimestamp(), b.creationTimestamp());
+    return c != 0 ? c : a.key().compareTo(b.key());
+  }
+
+  private int compareTasks(TaskInfo a, TaskInfo b) {
+    int c = compare(taskOrder, a, b);
+    if (c != 0) {
+      return c;
+    }
+    c = compareTimes(a.pod().creationTimestamp(), b.pod().creationTimestamp());
+    return c != 0 ? c : a.key().compareTo(b.key());
+  }
+
+  private int compareQueues(QueueInfo a, QueueInfo b) {
+    int c = compare(queueOrder, a, b);
+    return c != 0 ? c : a.name().compareTo(b.name());
+  }
+
+  private static int compareTimes(Instant a, Instant b) {
+    if (a == null || b == null) {
+      return a == null ? (b == null ? 0 : 1) : -1;
+    }
+    return a.compareTo(b);
+  }
 
   /** Lexicographic over the registered comparators; 0 when all are indifferent. */
-  static <T> int compare(List<Entry<Comparator<T>>> entries, T a, T b) {
+  private static <T> int compare(List<Entry<Comparator<T>>> entries, T a, T b) {
     for (Entry<Comparator<T>> e : entries) {
       int c = e.fn().compare(a, b);
       if (c != 0) {
@@ -58,13 +260,26 @@ final class Callbacks {
     return 0;
   }
 
-  /**
-   * Victims every answering plugin agrees on, across all tiers; null when no plugin answered. Unlike Volcano, where
-   * the first answering tier decides, any plugin can veto an eviction: with Volcano's tiers conformance (tier 1)
-   * would otherwise hide proportion's and capacity's rule (tier 2) and reclaim could take from a queue below its
-   * share. A plugin that should not vote is switched off with enablePreemptable / enableReclaimable: false.
-   */
-  static List<TaskInfo> victims(List<Entry<VictimSelector>> entries, TaskInfo preemptor, List<TaskInfo> candidates) {
+  private static <T> boolean all(List<Entry<Predicate<T>>> entries, T t) {
+    for (Entry<Predicate<T>> e : entries) {
+      if (!e.fn().test(t)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static <T, U> boolean all(List<Entry<BiPredicate<T, U>>> entries, T t, U u) {
+    for (Entry<BiPredicate<T, U>> e : entries) {
+      if (!e.fn().test(t, u)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static List<TaskInfo> victims(List<Entry<VictimSelector>> entries, TaskInfo preemptor,
+      List<TaskInfo> candidates) {
     List<TaskInfo> agreed = null;
     for (Entry<VictimSelector> e : entries) {
       List<TaskInfo> answer = e.fn().victims(preemptor, agreed == null ? candidates : agreed);
@@ -76,11 +291,11 @@ final class Callbacks {
         return agreed;
       }
     }
-    return agreed;
+    return agreed == null ? List.of() : agreed;
   }
 
   /** Reject wins at once; otherwise the first tier with a permit decides; all abstaining yields ABSTAIN. */
-  static Vote vote(List<Entry<Function<JobInfo, Vote>>> entries, JobInfo job) {
+  private static Vote vote(List<Entry<Function<JobInfo, Vote>>> entries, JobInfo job) {
     int tier = -1;
     boolean permitted = false;
     for (Entry<Function<JobInfo, Vote>> e : entries) {
@@ -99,5 +314,17 @@ final class Callbacks {
       }
     }
     return permitted ? Vote.PERMIT : Vote.ABSTAIN;
+  }
+
+  void markDeviceManaged(Collection<String> names) {
+    if (deviceManaged == null) {
+      deviceManaged = new boolean[ResourceNames.count()];
+    }
+    for (String n : names) {
+      int slot = ResourceNames.indexIfKnown(n);
+      if (slot >= 0 && slot < deviceManaged.length) {
+        deviceManaged[slot] = true;
+      }
+    }
   }
 }

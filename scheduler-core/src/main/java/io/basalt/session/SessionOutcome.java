@@ -2,6 +2,7 @@ package io.basalt.session;
 
 import io.basalt.api.JobInfo;
 import io.basalt.api.NodeInfo;
+import io.basalt.api.PodGroupPhase;
 import io.basalt.api.QueueInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.api.TaskStatus;
@@ -58,9 +59,10 @@ final class SessionOutcome {
     }
     int i = 0;
     for (JobInfo job : session.jobs()) {
-      String phase = statuses.get(i++).phase();
+      PodGroupPhase phase = statuses.get(i++).phase();
       int[] counts = phases.computeIfAbsent(job.queue(), q -> new int[3]);
-      counts["Pending".equals(phase) ? 0 : "Inqueue".equals(phase) ? 1 : 2] += "Completed".equals(phase) ? 0 : 1;
+      counts[phase == PodGroupPhase.PENDING ? 0 : phase == PodGroupPhase.INQUEUE ? 1 : 2] +=
+          phase == PodGroupPhase.COMPLETED ? 0 : 1;
     }
     List<SessionResult.QueueStatus> out = new ArrayList<>();
     for (QueueInfo q : session.queues()) {
@@ -101,13 +103,13 @@ final class SessionOutcome {
     return t.reservation() == null ? null : t.reservation().name();
   }
 
-  private static String closingPhase(JobInfo job) {
+  private static PodGroupPhase closingPhase(JobInfo job) {
     int running = job.count(TaskStatus.BINDING) + job.count(TaskStatus.BOUND) + job.count(TaskStatus.RUNNING)
         + job.count(TaskStatus.SUCCEEDED);
     if (running >= job.minMember() && running > 0) {
-      return running == job.count(TaskStatus.SUCCEEDED) ? "Completed" : "Running";
+      return running == job.count(TaskStatus.SUCCEEDED) ? PodGroupPhase.COMPLETED : PodGroupPhase.RUNNING;
     }
-    return job.phase().equals("Running") ? "Inqueue" : job.phase();
+    return job.phase() == PodGroupPhase.RUNNING ? PodGroupPhase.INQUEUE : job.phase();
   }
 
   private String pendingReason(JobInfo job, TaskInfo task) {
@@ -121,7 +123,7 @@ final class SessionOutcome {
     if (task.status() == TaskStatus.ALLOCATED) {
       return "reserved on node " + task.nodeName() + ": waiting for the rest of its gang";
     }
-    if ("Pending".equals(job.phase())) {
+    if (job.phase() == PodGroupPhase.PENDING) {
       String r = enqueueRejections.get(job.key());
       String who = job.isImplicit() ? "pod" : "PodGroup " + job.key();
       return r != null ? who + " not admitted to queue " + job.queue() + ": " + r

@@ -1,6 +1,7 @@
 package io.basalt.session;
 
 import io.basalt.api.JobCondition;
+import io.basalt.api.PodGroupPhase;
 import io.basalt.model.Pod;
 import io.basalt.model.ResourceVector;
 import java.util.List;
@@ -35,6 +36,6 @@ public record SessionResult(
   public record QueueStatus(String name, int weight, ResourceVector deserved, ResourceVector allocated,
       boolean overused, int pending, int inqueue, int running) {}
 
-  public record JobStatus(String key, boolean implicit, String phase, int minMember, int scheduled,
+  public record JobStatus(String key, boolean implicit, PodGroupPhase phase, int minMember, int scheduled,
       List<JobCondition> conditions) {}
 }

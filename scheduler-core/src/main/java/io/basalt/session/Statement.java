@@ -3,6 +3,7 @@ package io.basalt.session;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.api.TaskStatus;
+import io.basalt.gpu.DeviceClaim;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,10 +20,10 @@ public final class Statement {
    * {@code devices} the GPUs it took there.
    */
   private record Op(Kind kind, TaskInfo task, NodeInfo node, TaskStatus previous, String previousNode,
-      String reason, NodeInfo held, io.basalt.gpu.DeviceClaim devices) {
+      String reason, NodeInfo held, DeviceClaim devices) {
     Op(Kind kind, TaskInfo task, NodeInfo node, TaskStatus previous, String previousNode, String reason,
         NodeInfo held) {
-      this(kind, task, node, previous, previousNode, reason, held, io.basalt.gpu.DeviceClaim.NONE);
+      this(kind, task, node, previous, previousNode, reason, held, DeviceClaim.NONE);
     }
   }
 
@@ -35,9 +36,9 @@ public final class Statement {
 
   /** Places {@code task} on {@code node}, whose idle resources must fit it. */
   public void allocate(TaskInfo task, NodeInfo node) {
-    io.basalt.gpu.DeviceClaim devices = session.chooseDevices(task, node);
+    DeviceClaim devices = session.callbacks().chooseDevices(task, node);
     if (devices == null) {
-      devices = io.basalt.gpu.DeviceClaim.NONE;
+      devices = DeviceClaim.NONE;
     }
     ops.add(new Op(Kind.ALLOCATE, task, node, task.status(), task.nodeName(), null, releaseReservation(task),
         devices));
@@ -64,8 +65,8 @@ public final class Statement {
       node.adjustReleasing(task.request(), 1);
     }
     task.place(TaskStatus.RELEASING, task.nodeName());
-    session.notifyDeallocate(task);
-    session.resourcesFreed();
+    session.callbacks().deallocated(task);
+    session.freed();
   }
 
   public boolean isEmpty() {
@@ -95,7 +96,7 @@ public final class Statement {
   /** Undoes every change, newest first. */
   public void discard() {
     if (!ops.isEmpty()) {
-      session.resourcesFreed();
+      session.freed();
     }
     for (int i = ops.size() - 1; i >= 0; i--) {
       Op op = ops.get(i);
@@ -104,7 +105,7 @@ public final class Statement {
         case ALLOCATE -> {
           op.node().adjustUsed(task.request(), -1);
           op.node().claimDevices(op.devices(), -1);
-          task.setDevices(io.basalt.gpu.DeviceClaim.NONE);
+          task.setDevices(DeviceClaim.NONE);
           session.onUnplaced(task, op.node());
         }
         case PIPELINE -> {
@@ -115,7 +116,7 @@ public final class Statement {
           if (op.node() != null) {
             op.node().adjustReleasing(task.request(), -1);
           }
-          session.notifyAllocate(task);
+          session.callbacks().allocated(task);
         }
       }
       task.place(op.previous(), op.previousNode());

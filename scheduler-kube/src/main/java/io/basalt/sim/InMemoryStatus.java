@@ -21,8 +21,8 @@ public final class InMemoryStatus implements StatusSink {
   public void update(SessionResult result) {
     for (SessionResult.JobStatus s : result.jobs()) {
       PodGroup pg = s.implicit() ? null : cache.podGroup(s.key());
-      if (pg != null && !s.phase().equals(pg.phase())) {
-        cache.putPodGroup(pg.withPhase(s.phase()));
+      if (pg != null && !s.phase().wireName().equals(pg.phase())) {
+        cache.putPodGroup(pg.withPhase(s.phase().wireName()));
       }
     }
   }

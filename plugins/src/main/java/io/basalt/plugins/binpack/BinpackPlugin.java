@@ -5,9 +5,10 @@ import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.NodeScorer;
 import io.basalt.framework.Plugin;
+import io.basalt.framework.Registrar;
+import io.basalt.framework.SessionView;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
-import io.basalt.session.Session;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -68,7 +69,7 @@ public final class BinpackPlugin implements Plugin {
   }
 
   @Override
-  public void onSessionOpen(Session session) {
+  public void onSessionOpen(SessionView session, Registrar registrar) {
     if (weight == 0) {
       return;
     }
@@ -84,7 +85,7 @@ public final class BinpackPlugin implements Plugin {
         n++;
       }
     }
-    session.addScorer(this, new Scorer(weight, Arrays.copyOf(slots, n), Arrays.copyOf(weights, n)));
+    registrar.addScorer(new Scorer(weight, Arrays.copyOf(slots, n), Arrays.copyOf(weights, n)));
   }
 
   /** Volcano's BinPackingScore over precomputed slots and weights; allocates nothing. */

@@ -3,8 +3,9 @@ package io.basalt.plugins.conformance;
 import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.Plugin;
+import io.basalt.framework.Registrar;
+import io.basalt.framework.SessionView;
 import io.basalt.framework.VictimSelector;
-import io.basalt.session.Session;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -28,7 +29,7 @@ public final class ConformancePlugin implements Plugin {
   }
 
   @Override
-  public void onSessionOpen(Session session) {
+  public void onSessionOpen(SessionView session, Registrar registrar) {
     VictimSelector notCritical = (preemptor, candidates) -> {
       List<TaskInfo> victims = new ArrayList<>(candidates.size());
       for (TaskInfo t : candidates) {
@@ -38,8 +39,8 @@ public final class ConformancePlugin implements Plugin {
       }
       return victims;
     };
-    session.addPreemptable(this, notCritical);
-    session.addReclaimable(this, notCritical);
+    registrar.addPreemptable(notCritical);
+    registrar.addReclaimable(notCritical);
   }
 
   static boolean isProtected(TaskInfo task) {

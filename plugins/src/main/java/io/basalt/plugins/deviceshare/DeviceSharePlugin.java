@@ -5,10 +5,11 @@ import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.FilterResult;
 import io.basalt.framework.Plugin;
+import io.basalt.framework.Registrar;
+import io.basalt.framework.SessionView;
 import io.basalt.gpu.DeviceClaim;
 import io.basalt.gpu.DeviceConstraints;
 import io.basalt.model.ResourceNames;
-import io.basalt.session.Session;
 import java.util.List;
 
 /**
@@ -80,11 +81,11 @@ public final class DeviceSharePlugin implements Plugin {
   }
 
   @Override
-  public void onSessionOpen(Session session) {
-    session.addDeviceResources(this, resources.perDevice());
-    session.addFilter(this, this::filter);
-    session.addScorer(this, this::score);
-    session.addDeviceChooser(this, this::choose);
+  public void onSessionOpen(SessionView session, Registrar registrar) {
+    registrar.addDeviceResources(resources.perDevice());
+    registrar.addFilter(this::filter);
+    registrar.addScorer(this::score);
+    registrar.addDeviceChooser(this::choose);
   }
 
   private FilterResult filter(TaskInfo task, NodeInfo node) {

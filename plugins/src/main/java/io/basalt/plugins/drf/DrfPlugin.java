@@ -5,9 +5,10 @@ import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.AllocationListener;
 import io.basalt.framework.Plugin;
+import io.basalt.framework.Registrar;
+import io.basalt.framework.SessionView;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
-import io.basalt.session.Session;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -44,7 +45,7 @@ public final class DrfPlugin implements Plugin {
   }
 
   @Override
-  public void onSessionOpen(Session session) {
+  public void onSessionOpen(SessionView session, Registrar registrar) {
     total = session.clusterAllocatable();
     for (JobInfo job : session.jobs()) {
       Holding h = new Holding();
@@ -56,7 +57,7 @@ public final class DrfPlugin implements Plugin {
       h.share = share(h.allocated);
       holdings.put(job, h);
     }
-    if (session.hierarchyEnabled(this)) {
+    if (registrar.hierarchyEnabled()) {
       hierarchy = new QueueHierarchy(total, session.queues());
       for (JobInfo job : session.jobs()) {
         for (TaskInfo t : job.tasks()) {
@@ -65,11 +66,11 @@ public final class DrfPlugin implements Plugin {
           }
         }
       }
-      session.addQueueOrder(this, (a, b) -> hierarchy.compare(a.name(), b.name()));
+      registrar.addQueueOrder((a, b) -> hierarchy.compare(a.name(), b.name()));
     }
-    session.addJobOrder(this, (a, b) -> Double.compare(share(a), share(b)));
-    session.addPreemptable(this, this::victims);
-    session.addAllocationListener(this, AllocationListener.of(this::update));
+    registrar.addJobOrder((a, b) -> Double.compare(share(a), share(b)));
+    registrar.addPreemptable(this::victims);
+    registrar.addAllocationListener(AllocationListener.of(this::update));
   }
 
   private java.util.List<TaskInfo> victims(TaskInfo preemptor, java.util.List<TaskInfo> candidates) {

@@ -2,12 +2,14 @@ package io.basalt.plugins.gang;
 
 import io.basalt.api.JobCondition;
 import io.basalt.api.JobInfo;
+import io.basalt.api.PodGroupPhase;
 import io.basalt.api.TaskInfo;
 import io.basalt.api.TaskStatus;
 import io.basalt.config.Arguments;
 import io.basalt.framework.Plugin;
+import io.basalt.framework.Registrar;
+import io.basalt.framework.SessionView;
 import io.basalt.framework.Vote;
-import io.basalt.session.Session;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -28,11 +30,11 @@ public final class GangPlugin implements Plugin {
   }
 
   @Override
-  public void onSessionOpen(Session session) {
-    session.addJobValid(this, GangPlugin::invalidReason);
-    session.addJobReady(this, GangPlugin::ready);
-    session.addJobPipelined(this, job -> pipelined(job) ? Vote.PERMIT : Vote.reject("gang not pipelined"));
-    session.addJobOrder(this, (a, b) -> Boolean.compare(ready(a), ready(b)));
+  public void onSessionOpen(SessionView session, Registrar registrar) {
+    registrar.addJobValid(GangPlugin::invalidReason);
+    registrar.addJobReady(GangPlugin::ready);
+    registrar.addJobPipelined(job -> pipelined(job) ? Vote.PERMIT : Vote.reject("gang not pipelined"));
+    registrar.addJobOrder((a, b) -> Boolean.compare(ready(a), ready(b)));
   }
 
   static String invalidReason(JobInfo job) {
@@ -85,9 +87,9 @@ public final class GangPlugin implements Plugin {
   }
 
   @Override
-  public void onSessionClose(Session session) {
+  public void onSessionClose(SessionView session) {
     for (JobInfo job : session.jobs()) {
-      if (job.isImplicit() || "Pending".equals(job.phase()) || session.jobInvalidReason(job) != null) {
+      if (job.isImplicit() || job.phase() == PodGroupPhase.PENDING || session.jobInvalidReason(job) != null) {
         continue;
       }
       if (ready(job)) {

@@ -5,13 +5,14 @@ import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.FilterResult;
 import io.basalt.framework.Plugin;
+import io.basalt.framework.Registrar;
+import io.basalt.framework.SessionView;
 import io.basalt.gpu.DeviceClaim;
 import io.basalt.gpu.DeviceConstraints;
 import io.basalt.gpu.DeviceSet;
 import io.basalt.gpu.GpuResources;
 import io.basalt.gpu.GpuTopology;
 import io.basalt.model.ResourceNames;
-import io.basalt.session.Session;
 
 /**
  * Topology-aware GPU placement (the MetaX guide's {@code gpu-aware}): picks the exact GPUs each pod gets, preferring
@@ -75,11 +76,11 @@ public final class GpuAwarePlugin implements Plugin {
   }
 
   @Override
-  public void onSessionOpen(Session session) {
+  public void onSessionOpen(SessionView session, Registrar registrar) {
     gpuSlots = resources.stream().mapToInt(ResourceNames::indexIfKnown).filter(i -> i >= 0).toArray();
-    session.addFilter(this, this::filter);
-    session.addScorer(this, this::score);
-    session.addDeviceChooser(this, this::choose);
+    registrar.addFilter(this::filter);
+    registrar.addScorer(this::score);
+    registrar.addDeviceChooser(this::choose);
   }
 
   /** Whole GPUs the task asks for; 0 for a share pod, which deviceshare places. */

@@ -5,9 +5,10 @@ import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.NodeScorer;
 import io.basalt.framework.Plugin;
+import io.basalt.framework.Registrar;
+import io.basalt.framework.SessionView;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
-import io.basalt.session.Session;
 
 /**
  * Volcano's {@code nodeorder}: kube-scheduler's resource scores, each 0..100 times its weight, summed.
@@ -70,12 +71,12 @@ public final class NodeOrderPlugin implements Plugin {
   }
 
   @Override
-  public void onSessionOpen(Session session) {
+  public void onSessionOpen(SessionView session, Registrar registrar) {
     if (leastRequested == 0 && mostRequested == 0 && balancedResource == 0) {
       return;
     }
     // A GPU no pod or node of this session mentions has no slot, and then no pod requests it.
-    session.addScorer(this, new Scorer(leastRequested, mostRequested, balancedResource,
+    registrar.addScorer(new Scorer(leastRequested, mostRequested, balancedResource,
         ResourceNames.indexIfKnown(BALANCED_GPU)));
   }
 

@@ -2,13 +2,15 @@ package io.basalt.plugins.overcommit;
 
 import io.basalt.api.JobInfo;
 import io.basalt.api.NodeInfo;
+import io.basalt.api.PodGroupPhase;
 import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.Plugin;
+import io.basalt.framework.Registrar;
+import io.basalt.framework.SessionView;
 import io.basalt.framework.Vote;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
-import io.basalt.session.Session;
 
 /**
  * Admission against the whole cluster: a job is enqueued only while the minResources of all admitted-but-unplaced
@@ -39,7 +41,7 @@ public final class OvercommitPlugin implements Plugin {
   }
 
   @Override
-  public void onSessionOpen(Session session) {
+  public void onSessionOpen(SessionView session, Registrar registrar) {
     long[] total = session.clusterAllocatable();
     long[] used = new long[total.length];
     for (NodeInfo n : session.nodes()) {
@@ -50,13 +52,13 @@ public final class OvercommitPlugin implements Plugin {
     idle = ResourceVector.of(total).times(factor).minus(ResourceVector.of(used));
     inqueue = ResourceVector.ZERO;
     for (JobInfo job : session.jobs()) {
-      if (!"Pending".equals(job.phase())) {
+      if (job.phase() != PodGroupPhase.PENDING) {
         inqueue = inqueue.plus(unplaced(job));
       }
     }
     this.session = session;
-    session.addJobEnqueueable(this, this::enqueueable);
-    session.addJobEnqueued(this, job -> inqueue = inqueue.plus(unplaced(job)));
+    registrar.addJobEnqueueable(this::enqueueable);
+    registrar.addJobEnqueued(job -> inqueue = inqueue.plus(unplaced(job)));
   }
 
   /** The part of the job's minResources its placed tasks do not cover yet. */
@@ -78,7 +80,7 @@ public final class OvercommitPlugin implements Plugin {
     return ResourceVector.of(r);
   }
 
-  private Session session;
+  private SessionView session;
 
   private Vote enqueueable(JobInfo job) {
     ResourceVector min = job.podGroup().minResources();

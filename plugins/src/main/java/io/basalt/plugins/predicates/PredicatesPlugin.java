@@ -5,12 +5,13 @@ import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.FilterResult;
 import io.basalt.framework.Plugin;
+import io.basalt.framework.Registrar;
+import io.basalt.framework.SessionView;
 import io.basalt.model.Node;
 import io.basalt.model.NodeSelectorTerm;
 import io.basalt.model.Pod;
 import io.basalt.model.Taint;
 import io.basalt.model.Toleration;
-import io.basalt.session.Session;
 import java.util.List;
 import java.util.Map;
 
@@ -55,8 +56,8 @@ public final class PredicatesPlugin implements Plugin {
   }
 
   @Override
-  public void onSessionOpen(Session session) {
-    session.addFilter(this, this::filter);
+  public void onSessionOpen(SessionView session, Registrar registrar) {
+    registrar.addFilter(this::filter);
   }
 
   FilterResult filter(TaskInfo task, NodeInfo nodeInfo) {

@@ -3,9 +3,10 @@ package io.basalt.plugins.priority;
 import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.Plugin;
+import io.basalt.framework.Registrar;
+import io.basalt.framework.SessionView;
 import io.basalt.framework.VictimSelector;
 import io.basalt.model.PriorityClass;
-import io.basalt.session.Session;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,10 +28,10 @@ public final class PriorityPlugin implements Plugin {
   }
 
   @Override
-  public void onSessionOpen(Session session) {
-    session.addQueueOrder(this, (a, b) -> Integer.compare(b.queue().priority(), a.queue().priority()));
-    session.addJobOrder(this, (a, b) -> Integer.compare(b.priority(), a.priority()));
-    session.addTaskOrder(this, (a, b) -> Integer.compare(b.priority(), a.priority()));
+  public void onSessionOpen(SessionView session, Registrar registrar) {
+    registrar.addQueueOrder((a, b) -> Integer.compare(b.queue().priority(), a.queue().priority()));
+    registrar.addJobOrder((a, b) -> Integer.compare(b.priority(), a.priority()));
+    registrar.addTaskOrder((a, b) -> Integer.compare(b.priority(), a.priority()));
     VictimSelector lower = (preemptor, candidates) -> {
       if (neverPreempts(session, preemptor)) {
         return List.of();
@@ -44,10 +45,10 @@ public final class PriorityPlugin implements Plugin {
       }
       return victims;
     };
-    session.addPreemptable(this, lower);
+    registrar.addPreemptable(lower);
     // Reclaim takes back what another queue borrowed, so equal priority may go; higher never does, so
     // experiments in one queue never evict another queue's production pods.
-    session.addReclaimable(this, (reclaimer, candidates) -> {
+    registrar.addReclaimable((reclaimer, candidates) -> {
       if (neverPreempts(session, reclaimer)) {
         return List.of();
       }
@@ -61,7 +62,7 @@ public final class PriorityPlugin implements Plugin {
     });
   }
 
-  static boolean neverPreempts(Session session, TaskInfo task) {
+  static boolean neverPreempts(SessionView session, TaskInfo task) {
     String policy = task.pod().preemptionPolicy();
     if (policy == null && task.pod().priorityClassName() != null) {
       PriorityClass pc = session.priorityClasses().get(task.pod().priorityClassName());

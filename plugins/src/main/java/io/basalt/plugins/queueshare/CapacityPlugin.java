@@ -3,8 +3,9 @@ package io.basalt.plugins.queueshare;
 import io.basalt.api.QueueInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
+import io.basalt.framework.Registrar;
+import io.basalt.framework.SessionView;
 import io.basalt.model.ResourceNames;
-import io.basalt.session.Session;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -43,7 +44,7 @@ public final class CapacityPlugin extends QueueSharingPlugin {
   }
 
   @Override
-  protected void divide(double[] total, Session session) {
+  protected void divide(double[] total, SessionView session) {
     for (QueueInfo q : session.queues()) {
       String parent = q.queue().parent();
       if (parent != null && !parent.isEmpty() && !parent.equals(q.name()) && queues.containsKey(parent)) {
@@ -100,7 +101,7 @@ public final class CapacityPlugin extends QueueSharingPlugin {
   }
 
   /** Parents before children (a cycle or a missing parent makes a queue top-level). */
-  private List<QueueInfo> topDown(Session session) {
+  private List<QueueInfo> topDown(SessionView session) {
     List<QueueInfo> order = new ArrayList<>();
     Map<String, Integer> depth = new HashMap<>();
     for (QueueInfo q : session.queues()) {
@@ -122,9 +123,9 @@ public final class CapacityPlugin extends QueueSharingPlugin {
   }
 
   @Override
-  protected void register(Session session) {
-    session.addAllocatable(this, this::allocatable);
-    session.addPreemptive(this, (q, task) -> {
+  protected void register(SessionView session, Registrar registrar) {
+    registrar.addAllocatable(this::allocatable);
+    registrar.addPreemptive((q, task) -> {
       QueueShare qs = queues.get(q.name());
       return qs == null || qs.fits(task.request(), qs.deserved, session.deviceManagedResources());
     });

@@ -3,7 +3,8 @@ package io.basalt.plugins.queueshare;
 import io.basalt.api.QueueInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
-import io.basalt.session.Session;
+import io.basalt.framework.Registrar;
+import io.basalt.framework.SessionView;
 
 /**
  * Volcano's {@code proportion}: divides the cluster between queues by weight, so no team takes more than its due
@@ -34,14 +35,14 @@ public final class ProportionPlugin extends QueueSharingPlugin {
   }
 
   @Override
-  protected void divide(double[] total, Session session) {
+  protected void divide(double[] total, SessionView session) {
     Deserved.compute(total, queues.values());
   }
 
   @Override
-  protected void register(Session session) {
-    session.addOverused(this, q -> queues.containsKey(q.name()) && queues.get(q.name()).overused());
-    session.addAllocatable(this, this::allocatable);
+  protected void register(SessionView session, Registrar registrar) {
+    registrar.addOverused(q -> queues.containsKey(q.name()) && queues.get(q.name()).overused());
+    registrar.addAllocatable(this::allocatable);
   }
 
   private boolean allocatable(QueueInfo q, TaskInfo task) {

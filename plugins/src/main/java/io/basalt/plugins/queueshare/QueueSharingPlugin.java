@@ -1,15 +1,17 @@
 package io.basalt.plugins.queueshare;
 
 import io.basalt.api.JobInfo;
+import io.basalt.api.PodGroupPhase;
 import io.basalt.api.QueueInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.api.TaskStatus;
 import io.basalt.framework.AllocationListener;
 import io.basalt.framework.Plugin;
+import io.basalt.framework.Registrar;
+import io.basalt.framework.SessionView;
 import io.basalt.framework.Vote;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
-import io.basalt.session.Session;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,10 +27,10 @@ public abstract class QueueSharingPlugin implements Plugin {
   protected final Map<String, QueueShare> queues = new HashMap<>();
 
   /** The open session, for answers that depend on what other plugins registered. */
-  protected Session session;
+  protected SessionView session;
 
   @Override
-  public final void onSessionOpen(Session session) {
+  public final void onSessionOpen(SessionView session, Registrar registrar) {
     this.session = session;
     int slots = ResourceNames.count();
     long[] cluster = session.clusterAllocatable();
@@ -50,27 +52,27 @@ public abstract class QueueSharingPlugin implements Plugin {
     for (QueueShare qs : queues.values()) {
       qs.updateShare();
     }
-    session.addQueueOrder(this, (a, b) -> Double.compare(share(a), share(b)));
-    session.addJobEnqueueable(this, this::enqueueable);
-    session.addJobEnqueued(this, job -> {
+    registrar.addQueueOrder((a, b) -> Double.compare(share(a), share(b)));
+    registrar.addJobEnqueueable(this::enqueueable);
+    registrar.addJobEnqueued(job -> {
       QueueShare qs = queues.get(job.queue());
       if (qs != null && job.podGroup().minResources() != null) {
         QueueShare.add(qs.inqueue, job.podGroup().minResources(), 1);
       }
     });
-    session.addReclaimable(this, this::reclaimable);
-    session.addAllocationListener(this, AllocationListener.of(this::update));
-    register(session);
+    registrar.addReclaimable(this::reclaimable);
+    registrar.addAllocationListener(AllocationListener.of(this::update));
+    register(session, registrar);
   }
 
   /** Sets every queue's {@code realCapability} and {@code deserved} from the cluster total. */
-  protected abstract void divide(double[] total, Session session);
+  protected abstract void divide(double[] total, SessionView session);
 
   /** Registers what differs: overused, allocatable, preemptive. */
-  protected abstract void register(Session session);
+  protected abstract void register(SessionView session, Registrar registrar);
 
   @Override
-  public void onSessionClose(Session session) {
+  public void onSessionClose(SessionView session) {
     for (QueueInfo q : session.queues()) {
       QueueShare qs = queues.get(q.name());
       if (qs != null) {
@@ -110,7 +112,7 @@ public abstract class QueueSharingPlugin implements Plugin {
     if (min == null) {
       return;
     }
-    if ("Inqueue".equals(job.phase())) {
+    if (job.phase() == PodGroupPhase.INQUEUE) {
       QueueShare.add(qs.inqueue, min, 1);
     }
     // Elastic: what the job holds beyond its minimum, which it could give back.

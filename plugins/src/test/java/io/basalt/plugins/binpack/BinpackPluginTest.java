@@ -28,7 +28,7 @@ class BinpackPluginTest {
       cluster.pod(r);
     }
     Session s = cluster.pod(pod).open(REGISTRY, TestSessions.singlePlugin(BinpackPlugin.NAME, args));
-    return s.score(TestSessions.task(s, pod.key()), TestSessions.nodeInfo(s, node.name()));
+    return s.callbacks().score(TestSessions.task(s, pod.key()), TestSessions.nodeInfo(s, node.name()));
   }
 
   // n2: 4 cpu / 16Gi / 4 GPU, empty. The pod: 2 cpu / 10Gi / 2 GPU.
@@ -130,7 +130,7 @@ class BinpackPluginTest {
     assertEquals(10 * 162.5 / 3, score("binpack.weight: 10", N2, POD), EXACT);
     Session off = TestSessions.cluster().node(N2).pod(POD)
         .open(REGISTRY, TestSessions.singlePlugin(BinpackPlugin.NAME, "binpack.weight: 0"));
-    assertFalse(off.hasScorers());
+    assertFalse(off.callbacks().hasScorers());
   }
 
   @Test

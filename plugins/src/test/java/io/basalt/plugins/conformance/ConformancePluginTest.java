@@ -26,8 +26,8 @@ class ConformancePluginTest {
             TestSessions.singlePlugin("conformance", ""));
     List<TaskInfo> running = s.tasksOn("n1");
     TaskInfo preemptor = TestSessions.task(s, "ml/preemptor");
-    assertEquals(List.of("ml/batch"), s.preemptable(preemptor, running).stream().map(TaskInfo::key).toList());
-    assertEquals(List.of("ml/batch"), s.reclaimable(preemptor, running).stream().map(TaskInfo::key).toList());
+    assertEquals(List.of("ml/batch"), s.callbacks().preemptable(preemptor, running).stream().map(TaskInfo::key).toList());
+    assertEquals(List.of("ml/batch"), s.callbacks().reclaimable(preemptor, running).stream().map(TaskInfo::key).toList());
   }
 
   private static final PluginRegistry REGISTRY = PluginRegistry.of(Map.of("conformance", ConformancePlugin::new));
@@ -53,8 +53,8 @@ class ConformancePluginTest {
     assertEquals(5, running.size());
     // Candidate order is kept; the two "false" pods drop out, "true" and absent stay.
     List<String> expected = List.of("ml/annotated-true", "ml/labelled-true", "ml/unmarked");
-    assertEquals(expected, keys(s.preemptable(preemptor, running)));
-    assertEquals(expected, keys(s.reclaimable(preemptor, running)));
+    assertEquals(expected, keys(s.callbacks().preemptable(preemptor, running)));
+    assertEquals(expected, keys(s.callbacks().reclaimable(preemptor, running)));
   }
 
   @Test
@@ -69,8 +69,8 @@ class ConformancePluginTest {
     TaskInfo preemptor = TestSessions.task(s, "ml/preemptor");
     for (String key : List.of("ml/annotated-false", "ml/labelled-false")) {
       List<TaskInfo> only = List.of(TestSessions.task(s, key));
-      assertEquals(List.of(), keys(s.preemptable(preemptor, only)), key);
-      assertEquals(List.of(), keys(s.reclaimable(preemptor, only)), key);
+      assertEquals(List.of(), keys(s.callbacks().preemptable(preemptor, only)), key);
+      assertEquals(List.of(), keys(s.callbacks().reclaimable(preemptor, only)), key);
     }
   }
 
@@ -83,7 +83,7 @@ class ConformancePluginTest {
         .pod(TestPods.pod("ml/preemptor").annotation(KEY, "false").label(KEY, "false").cpu("4").build())
         .open(REGISTRY, TestSessions.singlePlugin("conformance", ""));
     TaskInfo preemptor = TestSessions.task(s, "ml/preemptor");
-    assertEquals(List.of("ml/unmarked"), keys(s.preemptable(preemptor, s.tasksOn("n1"))));
-    assertEquals(List.of("ml/unmarked"), keys(s.reclaimable(preemptor, s.tasksOn("n1"))));
+    assertEquals(List.of("ml/unmarked"), keys(s.callbacks().preemptable(preemptor, s.tasksOn("n1"))));
+    assertEquals(List.of("ml/unmarked"), keys(s.callbacks().reclaimable(preemptor, s.tasksOn("n1"))));
   }
 }

@@ -213,7 +213,7 @@ class DeviceSharePluginTest {
     Statement stmt = s.newStatement();
     stmt.allocate(TestSessions.task(s, "ns/a"), s.node("mx"));
     assertEquals(DeviceClaim.share(0, 30, 4096), TestSessions.task(s, "ns/a").deviceClaim());
-    assertEquals("1", s.chooseDevices(TestSessions.task(s, "ns/b"), s.node("mx")).devices().format(),
+    assertEquals("1", s.callbacks().chooseDevices(TestSessions.task(s, "ns/b"), s.node("mx")).devices().format(),
         "30 + 80 > 100 on device 0");
     stmt.discard();
     DeviceUsage u = s.node("mx").deviceUsage();
@@ -221,7 +221,7 @@ class DeviceSharePluginTest {
     assertEquals(0, u.coresUsed(0));
     assertEquals(0, u.memoryUsedMiB(0));
     assertEquals(0xFF, s.node("mx").freeDevices());
-    assertEquals("0", s.chooseDevices(TestSessions.task(s, "ns/b"), s.node("mx")).devices().format());
+    assertEquals("0", s.callbacks().chooseDevices(TestSessions.task(s, "ns/b"), s.node("mx")).devices().format());
   }
 
   @Test
@@ -232,11 +232,11 @@ class DeviceSharePluginTest {
         .pod(sharePod("ns/wrong-model", 30, 4).annotation("metax-tech.com/use-gputype", "MXC550").build())
         .pod(sharePod("ns/nvidia-domain", 30, 4).annotation("nvidia.com/use-gputype", "H100").build())
         .open(REGISTRY, BINPACK);
-    assertEquals("2", s.chooseDevices(TestSessions.task(s, "ns/pinned"), s.node("mx")).devices().format());
-    assertEquals("1", s.chooseDevices(TestSessions.task(s, "ns/not-0"), s.node("mx")).devices().format());
+    assertEquals("2", s.callbacks().chooseDevices(TestSessions.task(s, "ns/pinned"), s.node("mx")).devices().format());
+    assertEquals("1", s.callbacks().chooseDevices(TestSessions.task(s, "ns/not-0"), s.node("mx")).devices().format());
     assertEquals("node(s) had no GPU matching metax-tech.com/use-gputype=mxc550 with 30% compute and 4Gi memory free",
-        s.filter(TestSessions.task(s, "ns/wrong-model"), s.node("mx")).reason());
-    assertTrue(s.filter(TestSessions.task(s, "ns/nvidia-domain"), s.node("mx")).ok(),
+        s.callbacks().filter(TestSessions.task(s, "ns/wrong-model"), s.node("mx")).reason());
+    assertTrue(s.callbacks().filter(TestSessions.task(s, "ns/nvidia-domain"), s.node("mx")).ok(),
         "a MetaX share reads only metax-tech.com annotations");
   }
 
@@ -250,13 +250,13 @@ class DeviceSharePluginTest {
     Session b = cluster.open(REGISTRY, BINPACK);
     TaskInfo t = TestSessions.task(b, "ns/new");
     // busy: shared device 3, fullness 1 + max(0.6, 2/4, 20/64) = 1.6 -> 80; idle: 0 + max(0.2, 1/4) -> 12.5
-    assertEquals(80.0, b.score(t, b.node("busy")), 1e-9);
-    assertEquals(12.5, b.score(t, b.node("idle")), 1e-9);
+    assertEquals(80.0, b.callbacks().score(t, b.node("busy")), 1e-9);
+    assertEquals(12.5, b.callbacks().score(t, b.node("idle")), 1e-9);
     Session sp = cluster.open(REGISTRY, conf("deviceshare.policy: spread"));
     TaskInfo u = TestSessions.task(sp, "ns/new");
     // spread picks an untouched device on both nodes: 100 - 50 * 0.25
-    assertEquals(87.5, sp.score(u, sp.node("busy")), 1e-9);
-    assertEquals(87.5, sp.score(u, sp.node("idle")), 1e-9);
+    assertEquals(87.5, sp.callbacks().score(u, sp.node("busy")), 1e-9);
+    assertEquals(87.5, sp.callbacks().score(u, sp.node("idle")), 1e-9);
     assertEquals("busy:3", where(schedule(cluster.open(REGISTRY, BINPACK)), "ns/new"));
   }
 
@@ -268,9 +268,9 @@ class DeviceSharePluginTest {
         .open(REGISTRY, BINPACK);
     for (String p : List.of("ns/whole", "ns/cpu")) {
       TaskInfo t = TestSessions.task(s, p);
-      assertTrue(s.filter(t, s.node("mx")).ok());
-      assertEquals(0.0, s.score(t, s.node("mx")));
-      assertEquals(null, s.chooseDevices(t, s.node("mx")));
+      assertTrue(s.callbacks().filter(t, s.node("mx")).ok());
+      assertEquals(0.0, s.callbacks().score(t, s.node("mx")));
+      assertEquals(null, s.callbacks().chooseDevices(t, s.node("mx")));
     }
   }
 
@@ -280,7 +280,7 @@ class DeviceSharePluginTest {
         .pod(hamiPod("ns/a", 30, 1000).build())
         .open(REGISTRY, BINPACK);
     assertEquals("node(s) had no GPU devices to share",
-        s.filter(TestSessions.task(s, "ns/a"), s.node("cpu")).reason());
+        s.callbacks().filter(TestSessions.task(s, "ns/a"), s.node("cpu")).reason());
   }
 
   @Test
@@ -290,9 +290,9 @@ class DeviceSharePluginTest {
         .pod(sharePod("ns/huge", 10, 100).build())
         .open(REGISTRY, BINPACK);
     for (int i = 0; i < 2; i++) {
-      assertTrue(s.filter(TestSessions.task(s, "ns/small"), s.node("mx")).ok());
+      assertTrue(s.callbacks().filter(TestSessions.task(s, "ns/small"), s.node("mx")).ok());
       assertEquals("node(s) had no GPU with 10% compute and 100Gi memory free",
-          s.filter(TestSessions.task(s, "ns/huge"), s.node("mx")).reason());
+          s.callbacks().filter(TestSessions.task(s, "ns/huge"), s.node("mx")).reason());
     }
   }
 

@@ -61,8 +61,8 @@ class ShareRulesTest {
         .pod(TestPods.pod("ns/custom").resource("example.com/cores", "70").build())
         .pod(TestPods.pod("ns/default-name").resource("nvidia.com/gpucores", "30").build())
         .open(REGISTRY, conf("deviceshare.gpucores: example.com/cores"));
-    assertEquals(DeviceClaim.share(0, 70, 0), s.chooseDevices(TestSessions.task(s, "ns/custom"), s.node("mx")));
-    assertNull(s.chooseDevices(TestSessions.task(s, "ns/default-name"), s.node("mx")));
+    assertEquals(DeviceClaim.share(0, 70, 0), s.callbacks().chooseDevices(TestSessions.task(s, "ns/custom"), s.node("mx")));
+    assertNull(s.callbacks().chooseDevices(TestSessions.task(s, "ns/default-name"), s.node("mx")));
     assertTrue(s.deviceManagedResources()[ResourceNames.indexIfKnown("example.com/cores")],
         "left out of the node-level fit");
   }
@@ -76,6 +76,6 @@ class ShareRulesTest {
   }
 
   private static String reason(Session s, String pod) {
-    return s.filter(TestSessions.task(s, pod), s.node("mx")).reason();
+    return s.callbacks().filter(TestSessions.task(s, pod), s.node("mx")).reason();
   }
 }

@@ -28,7 +28,7 @@ class DrfPluginTest {
         .pod(TestPods.pod("ns/cpu-heavy").cpu("4").memory("1Gi").onNode("n1").build())
         .pod(TestPods.pod("ns/gpu-heavy").cpu("1").gpu(4).onNode("n1").build())
         .open(REGISTRY, TestSessions.singlePlugin("drf", ""));
-    assertTrue(s.jobOrder().compare(s.job("ns/cpu-heavy"), s.job("ns/gpu-heavy")) < 0);
+    assertTrue(s.callbacks().jobOrder().compare(s.job("ns/cpu-heavy"), s.job("ns/gpu-heavy")) < 0);
   }
 
   @Test
@@ -37,12 +37,12 @@ class DrfPluginTest {
         .pod(TestPods.pod("ns/a").cpu("3").build())
         .pod(TestPods.pod("ns/b").cpu("2").onNode("n1").build())
         .open(REGISTRY, TestSessions.singlePlugin("drf", ""));
-    assertTrue(s.jobOrder().compare(s.job("ns/a"), s.job("ns/b")) < 0, "a holds nothing yet");
+    assertTrue(s.callbacks().jobOrder().compare(s.job("ns/a"), s.job("ns/b")) < 0, "a holds nothing yet");
     Statement stmt = s.newStatement();
     stmt.allocate(TestSessions.task(s, "ns/a"), s.node("n1"));
-    assertTrue(s.jobOrder().compare(s.job("ns/a"), s.job("ns/b")) > 0, "a now holds 0.3 > 0.2");
+    assertTrue(s.callbacks().jobOrder().compare(s.job("ns/a"), s.job("ns/b")) > 0, "a now holds 0.3 > 0.2");
     stmt.discard();
-    assertTrue(s.jobOrder().compare(s.job("ns/a"), s.job("ns/b")) < 0);
+    assertTrue(s.callbacks().jobOrder().compare(s.job("ns/a"), s.job("ns/b")) < 0);
   }
 
   @Test
@@ -67,12 +67,12 @@ class DrfPluginTest {
     TaskInfo preemptor = TestSessions.task(s, "ns/poor-new");
     java.util.List<TaskInfo> rich = s.job("ns/rich").tasks();
     // After: poor 3/10 = 0.3; rich after losing one: 5/10 = 0.5 > 0.3, so every rich pod may go.
-    assertEquals(6, s.preemptable(preemptor, rich).size());
+    assertEquals(6, s.callbacks().preemptable(preemptor, rich).size());
     // Once rich is down to 3 pods, losing one more leaves it 0.2 < 0.3: no victims.
     Statement stmt = s.newStatement();
     for (int i = 0; i < 3; i++) {
       stmt.evict(rich.get(i), "test");
     }
-    assertEquals(0, s.preemptable(preemptor, rich.subList(3, 6)).size());
+    assertEquals(0, s.callbacks().preemptable(preemptor, rich.subList(3, 6)).size());
   }
 }

@@ -41,17 +41,17 @@ class GangPluginTest {
     Statement stmt = s.newStatement();
     stmt.allocate(job.tasks().get(0), s.node("n1"));
     stmt.allocate(job.tasks().get(1), s.node("n1"));
-    assertFalse(s.jobReady(job));
-    assertTrue(s.jobPipelined(job) == false, "2 placed of minMember 3 is not pipelined either");
+    assertFalse(s.callbacks().jobReady(job));
+    assertTrue(s.callbacks().jobPipelined(job) == false, "2 placed of minMember 3 is not pipelined either");
     stmt.pipeline(job.tasks().get(2), s.node("n1"));
-    assertFalse(s.jobReady(job), "a pipelined member is not ready");
-    assertTrue(s.jobPipelined(job));
+    assertFalse(s.callbacks().jobReady(job), "a pipelined member is not ready");
+    assertTrue(s.callbacks().jobPipelined(job));
     stmt.discard();
     stmt = s.newStatement();
     for (int i = 0; i < 3; i++) {
       stmt.allocate(job.tasks().get(i), s.node("n1"));
     }
-    assertTrue(s.jobReady(job));
+    assertTrue(s.callbacks().jobReady(job));
   }
 
   @Test
@@ -62,9 +62,9 @@ class GangPluginTest {
     stmt.allocate(job.tasks().get(1), s.node("n1"));
     stmt.allocate(job.tasks().get(2), s.node("n1"));
     assertEquals(2, job.readyTaskNum());
-    assertFalse(s.jobReady(job), "two workers but no master");
+    assertFalse(s.callbacks().jobReady(job), "two workers but no master");
     stmt.allocate(job.tasks().get(0), s.node("n1"));
-    assertTrue(s.jobReady(job));
+    assertTrue(s.callbacks().jobReady(job));
   }
 
   @Test
@@ -87,8 +87,8 @@ class GangPluginTest {
     TestSessions c = cluster(group("a", 1, Map.of()), 1, "w");
     c.podGroup(group("b", 1, Map.of())).pod(TestPods.pod("ml/b-0").cpu("1").group("b").onNode("n1").build());
     Session s = c.open(REGISTRY, CONF);
-    assertTrue(s.jobOrder().compare(s.job("ml/a"), s.job("ml/b")) < 0, "a is not ready, b already runs");
-    assertTrue(s.jobOrder().compare(s.job("ml/b"), s.job("ml/a")) > 0);
+    assertTrue(s.callbacks().jobOrder().compare(s.job("ml/a"), s.job("ml/b")) < 0, "a is not ready, b already runs");
+    assertTrue(s.callbacks().jobOrder().compare(s.job("ml/b"), s.job("ml/a")) > 0);
   }
 
   @Test

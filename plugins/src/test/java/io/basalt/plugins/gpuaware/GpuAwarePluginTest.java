@@ -53,7 +53,7 @@ class GpuAwarePluginTest {
 
   private static String chosen(Session s, String pod, String node) {
     TaskInfo t = TestSessions.task(s, pod);
-    return s.chooseDevices(t, s.node(node)).devices().format();
+    return s.callbacks().chooseDevices(t, s.node(node)).devices().format();
   }
 
   @Test
@@ -83,8 +83,8 @@ class GpuAwarePluginTest {
         .pod(TestPods.pod("ns/one").gpu(1).build())
         .open(REGISTRY, CONF);
     TaskInfo one = TestSessions.task(s, "ns/one");
-    double full = s.score(one, s.node("almost-full"));
-    double empty = s.score(one, s.node("empty"));
+    double full = s.callbacks().score(one, s.node("almost-full"));
+    double empty = s.callbacks().score(one, s.node("empty"));
     assertEquals(100.0, full, 1e-9, "V = 0 with nothing left free");
     // empty: best single GPU costs 0.5 * (400 + 6 * 30) = 290; best pair 400: 100 * (-290/400 + 3.5) / 3.5 = 79.286
     assertEquals(79.286, empty, 1e-3);
@@ -102,7 +102,7 @@ class GpuAwarePluginTest {
         .open(REGISTRY, CONF);
     TaskInfo two = TestSessions.task(s, "ns/two");
     assertEquals("4,5", chosen(s, "ns/two", "busy"), "all sets equal: the lowest indices");
-    assertTrue(s.score(two, s.node("busy")) > s.score(two, s.node("idle")), "fill the busier node");
+    assertTrue(s.callbacks().score(two, s.node("busy")) > s.callbacks().score(two, s.node("idle")), "fill the busier node");
   }
 
   @Test
@@ -128,7 +128,7 @@ class GpuAwarePluginTest {
         .pod(TestPods.pod("ns/two").gpu(2).build())
         .open(REGISTRY, CONF);
     assertEquals("Insufficient free GPU devices",
-        s.filter(TestSessions.task(s, "ns/two"), s.node("n1")).reason());
+        s.callbacks().filter(TestSessions.task(s, "ns/two"), s.node("n1")).reason());
   }
 
   @Test
@@ -173,12 +173,12 @@ class GpuAwarePluginTest {
         .pod(TestPods.pod("ns/wants-v100").gpu(1).annotation("nvidia.com/use-gputype", "V100").build())
         .pod(TestPods.pod("ns/avoids-h100").gpu(1).annotation("nvidia.com/nouse-gputype", "h100").build())
         .open(REGISTRY, CONF);
-    assertTrue(s.filter(TestSessions.task(s, "ns/wants-a100"), s.node("a100")).ok());
+    assertTrue(s.callbacks().filter(TestSessions.task(s, "ns/wants-a100"), s.node("a100")).ok());
     assertEquals("node(s) had no 1 free GPUs matching nvidia.com/use-gputype=a100",
-        s.filter(TestSessions.task(s, "ns/wants-a100"), s.node("h100")).reason());
-    assertTrue(!s.filter(TestSessions.task(s, "ns/avoids-h100"), s.node("h100")).ok());
-    assertTrue(s.filter(TestSessions.task(s, "ns/avoids-h100"), s.node("a100")).ok());
+        s.callbacks().filter(TestSessions.task(s, "ns/wants-a100"), s.node("h100")).reason());
+    assertTrue(!s.callbacks().filter(TestSessions.task(s, "ns/avoids-h100"), s.node("h100")).ok());
+    assertTrue(s.callbacks().filter(TestSessions.task(s, "ns/avoids-h100"), s.node("a100")).ok());
     assertEquals("1", chosen(s, "ns/not-gpu0", "h100"), "GPU-0 excluded: its orphaned partner is next best");
-    assertTrue(!s.filter(TestSessions.task(s, "ns/wants-v100"), s.node("a100")).ok());
+    assertTrue(!s.callbacks().filter(TestSessions.task(s, "ns/wants-v100"), s.node("a100")).ok());
   }
 }

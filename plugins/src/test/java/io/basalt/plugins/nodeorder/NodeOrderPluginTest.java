@@ -32,7 +32,7 @@ class NodeOrderPluginTest {
       cluster.pod(r);
     }
     Session s = cluster.pod(pod).open(REGISTRY, TestSessions.singlePlugin(NodeOrderPlugin.NAME, args));
-    return s.score(TestSessions.task(s, pod.key()), TestSessions.nodeInfo(s, node.name()));
+    return s.callbacks().score(TestSessions.task(s, pod.key()), TestSessions.nodeInfo(s, node.name()));
   }
 
   // Node n1: 3 cpu, 10Gi; a running pod holds 500m / 3Gi; the new pod asks 500m / 1Gi.
@@ -131,9 +131,9 @@ class NodeOrderPluginTest {
   void allWeightsZeroRegistersNoScorer() {
     Session s = TestSessions.cluster().node(N1).pod(POD).open(REGISTRY, TestSessions.singlePlugin(
         NodeOrderPlugin.NAME, "leastrequested.weight: 0\nmostrequested.weight: 0\nbalancedresource.weight: 0"));
-    assertFalse(s.hasScorers());
+    assertFalse(s.callbacks().hasScorers());
     assertTrue(TestSessions.cluster().node(N1).pod(POD)
-        .open(REGISTRY, TestSessions.singlePlugin(NodeOrderPlugin.NAME, "")).hasScorers());
+        .open(REGISTRY, TestSessions.singlePlugin(NodeOrderPlugin.NAME, "")).callbacks().hasScorers());
   }
 
   @Test

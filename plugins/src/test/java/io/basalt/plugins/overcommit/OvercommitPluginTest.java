@@ -41,11 +41,11 @@ class OvercommitPluginTest {
   @Test
   void admitsWhileMinResourcesFitTheOvercommittedIdle() {
     Session s = session("");
-    assertEquals(Vote.PERMIT, s.jobEnqueueable(s.job("ml/a")));
+    assertEquals(Vote.PERMIT, s.callbacks().jobEnqueueable(s.job("ml/a")));
     s.enqueue(s.job("ml/a"));
-    assertEquals(Vote.PERMIT, s.jobEnqueueable(s.job("ml/b")), "5 + 3 = 8 fits the budget of 8");
+    assertEquals(Vote.PERMIT, s.callbacks().jobEnqueueable(s.job("ml/b")), "5 + 3 = 8 fits the budget of 8");
     s.enqueue(s.job("ml/b"));
-    Vote c = s.jobEnqueueable(s.job("ml/c"));
+    Vote c = s.callbacks().jobEnqueueable(s.job("ml/c"));
     assertTrue(c.isReject(), "5 + 3 + 1 = 9 exceeds 8");
     assertTrue(c.reason().contains("nvidia.com/gpu"), c.reason());
   }
@@ -55,7 +55,7 @@ class OvercommitPluginTest {
     Session s = session("overcommit-factor: 1.3");
     s.enqueue(s.job("ml/a"));
     s.enqueue(s.job("ml/b"));
-    assertEquals(Vote.PERMIT, s.jobEnqueueable(s.job("ml/c")), "budget 10 * 1.3 - 4 = 9");
+    assertEquals(Vote.PERMIT, s.callbacks().jobEnqueueable(s.job("ml/c")), "budget 10 * 1.3 - 4 = 9");
   }
 
   @Test

@@ -32,7 +32,7 @@ class PredicatesPluginTest {
     Pod p = pod.cpu("1").build();
     Session s = TestSessions.cluster().node(n).pod(p)
         .open(REGISTRY, TestSessions.singlePlugin(PredicatesPlugin.NAME, args));
-    return s.filter(TestSessions.task(s, p.key()), TestSessions.nodeInfo(s, n.name()));
+    return s.callbacks().filter(TestSessions.task(s, p.key()), TestSessions.nodeInfo(s, n.name()));
   }
 
   private static FilterResult filter(TestNodes node, TestPods pod) {

@@ -28,8 +28,8 @@ class PriorityPluginTest {
         .pod(TestPods.pod("ns/early-low").priorityClass("low").cpu("1").build())
         .pod(TestPods.pod("ns/late-high").priorityClass("high").cpu("1").build())
         .open(REGISTRY, TestSessions.singlePlugin("priority", ""));
-    assertTrue(s.jobOrder().compare(s.job("ns/late-high"), s.job("ns/early-low")) < 0);
-    assertTrue(s.taskOrder().compare(TestSessions.task(s, "ns/late-high"), TestSessions.task(s, "ns/early-low")) < 0);
+    assertTrue(s.callbacks().jobOrder().compare(s.job("ns/late-high"), s.job("ns/early-low")) < 0);
+    assertTrue(s.callbacks().taskOrder().compare(TestSessions.task(s, "ns/late-high"), TestSessions.task(s, "ns/early-low")) < 0);
   }
 
   @Test
@@ -42,7 +42,7 @@ class PriorityPluginTest {
         .pod(TestPods.pod("ns/solo").priority(50).cpu("1").build())
         .open(REGISTRY, TestSessions.singlePlugin("priority", ""));
     assertTrue(s.job("ns/pg").priority() == 100_000);
-    assertTrue(s.jobOrder().compare(s.job("ns/pg"), s.job("ns/solo")) < 0);
+    assertTrue(s.callbacks().jobOrder().compare(s.job("ns/pg"), s.job("ns/solo")) < 0);
   }
 
   @Test
@@ -87,7 +87,7 @@ class PriorityPluginTest {
         .open(REGISTRY, TestSessions.singlePlugin("priority", ""));
     TaskInfo preemptor = TestSessions.task(s, "ns/preemptor");
     // 50 < 100 is a victim; 100 == 100 is not (preempt needs strictly lower); 200 > 100 is not.
-    assertEquals(List.of("ns/low"), keys(s.preemptable(preemptor, s.tasksOn("n1"))));
+    assertEquals(List.of("ns/low"), keys(s.callbacks().preemptable(preemptor, s.tasksOn("n1"))));
   }
 
   @Test
@@ -103,7 +103,7 @@ class PriorityPluginTest {
         .open(REGISTRY, TestSessions.singlePlugin("priority", ""));
     TaskInfo preemptor = TestSessions.task(s, "ns/preemptor");
     assertEquals(1_000, s.job("ns/pg").priority());
-    assertEquals(List.of(), keys(s.preemptable(preemptor, s.tasksOn("n1"))));
+    assertEquals(List.of(), keys(s.callbacks().preemptable(preemptor, s.tasksOn("n1"))));
   }
 
   @Test
@@ -122,7 +122,7 @@ class PriorityPluginTest {
         .open(REGISTRY, TestSessions.singlePlugin("priority", ""));
     TaskInfo preemptor = TestSessions.task(s, "ns/m-pending");
     assertEquals(100, s.job("ns/pg").priority());
-    assertEquals(List.of("ns/m-lower"), keys(s.preemptable(preemptor, s.tasksOn("n1"))));
+    assertEquals(List.of("ns/m-lower"), keys(s.callbacks().preemptable(preemptor, s.tasksOn("n1"))));
   }
 
   @Test
@@ -132,7 +132,7 @@ class PriorityPluginTest {
         .open(REGISTRY, TestSessions.singlePlugin("priority", ""));
     TaskInfo reclaimer = TestSessions.task(s, "ns/reclaimer");
     // 50 <= 100 and 100 <= 100 go; 200 > 100 stays.
-    assertEquals(List.of("ns/low", "ns/equal"), keys(s.reclaimable(reclaimer, s.tasksOn("n1"))));
+    assertEquals(List.of("ns/low", "ns/equal"), keys(s.callbacks().reclaimable(reclaimer, s.tasksOn("n1"))));
   }
 
   @Test
@@ -144,11 +144,11 @@ class PriorityPluginTest {
     Session s = lowerEqualHigher().pod(never).pod(lower)
         .open(REGISTRY, TestSessions.singlePlugin("priority", ""));
     List<TaskInfo> running = s.tasksOn("n1");
-    assertEquals(List.of(), keys(s.preemptable(TestSessions.task(s, "ns/never"), running)));
-    assertEquals(List.of(), keys(s.reclaimable(TestSessions.task(s, "ns/never"), running)));
+    assertEquals(List.of(), keys(s.callbacks().preemptable(TestSessions.task(s, "ns/never"), running)));
+    assertEquals(List.of(), keys(s.callbacks().reclaimable(TestSessions.task(s, "ns/never"), running)));
     // Control: the same pod with PreemptLowerPriority does get victims.
-    assertEquals(List.of("ns/low"), keys(s.preemptable(TestSessions.task(s, "ns/may"), running)));
-    assertEquals(List.of("ns/low", "ns/equal"), keys(s.reclaimable(TestSessions.task(s, "ns/may"), running)));
+    assertEquals(List.of("ns/low"), keys(s.callbacks().preemptable(TestSessions.task(s, "ns/may"), running)));
+    assertEquals(List.of("ns/low", "ns/equal"), keys(s.callbacks().reclaimable(TestSessions.task(s, "ns/may"), running)));
   }
 
   @Test
@@ -164,11 +164,11 @@ class PriorityPluginTest {
     List<TaskInfo> running = s.tasksOn("n1");
     TaskInfo polite = TestSessions.task(s, "ns/polite");
     assertEquals(100, polite.priority());
-    assertEquals(List.of(), keys(s.preemptable(polite, running)));
-    assertEquals(List.of(), keys(s.reclaimable(polite, running)));
+    assertEquals(List.of(), keys(s.callbacks().preemptable(polite, running)));
+    assertEquals(List.of(), keys(s.callbacks().reclaimable(polite, running)));
     TaskInfo pushy = TestSessions.task(s, "ns/pushy");
-    assertEquals(List.of("ns/low"), keys(s.preemptable(pushy, running)));
-    assertEquals(List.of("ns/low", "ns/equal"), keys(s.reclaimable(pushy, running)));
+    assertEquals(List.of("ns/low"), keys(s.callbacks().preemptable(pushy, running)));
+    assertEquals(List.of("ns/low", "ns/equal"), keys(s.callbacks().reclaimable(pushy, running)));
   }
 
   @Test
@@ -183,7 +183,7 @@ class PriorityPluginTest {
         .pod(TestPods.pod("ns/preemptor").priorityClass("high").cpu("4").build())
         .open(REGISTRY, TestSessions.singlePlugin("priority", ""));
     TaskInfo preemptor = TestSessions.task(s, "ns/preemptor");
-    assertEquals(List.of("ns/victim"), keys(s.preemptable(preemptor, s.tasksOn("n1"))));
-    assertEquals(List.of("ns/victim"), keys(s.reclaimable(preemptor, s.tasksOn("n1"))));
+    assertEquals(List.of("ns/victim"), keys(s.callbacks().preemptable(preemptor, s.tasksOn("n1"))));
+    assertEquals(List.of("ns/victim"), keys(s.callbacks().reclaimable(preemptor, s.tasksOn("n1"))));
   }
 }

@@ -132,11 +132,11 @@ class CapacityPluginTest {
     Statement st = s.newStatement();
     for (int i = 1; i <= 5; i++) {
       TaskInfo t = TestSessions.task(s, "ns/b" + i);
-      assertTrue(s.allocatable(s.queue("b"), t), "b" + i);
+      assertTrue(s.callbacks().allocatable(s.queue("b"), t), "b" + i);
       st.allocate(t, s.node("n1"));
     }
     // 5000 + 1000 > 5000: the 3 guaranteed CPUs stay free for g although g is idle.
-    assertFalse(s.allocatable(s.queue("b"), TestSessions.task(s, "ns/b6")));
+    assertFalse(s.callbacks().allocatable(s.queue("b"), TestSessions.task(s, "ns/b6")));
   }
 
   // ---- borrowing, preemptive, reclaim ----
@@ -162,15 +162,15 @@ class CapacityPluginTest {
     st.allocate(TestSessions.task(s, "ns/a2"), s.node("n1"));
     assertEquals(2_000, allocatedCpu("a"), 1e-6);
     // At deserved (2000): 2000 + 1000 = 3000 <= capability 4000, so it may still borrow.
-    assertTrue(s.allocatable(s.queue("a"), TestSessions.task(s, "ns/a3")));
+    assertTrue(s.callbacks().allocatable(s.queue("a"), TestSessions.task(s, "ns/a3")));
     st.allocate(TestSessions.task(s, "ns/a3"), s.node("n1"));
-    assertTrue(s.allocatable(s.queue("a"), TestSessions.task(s, "ns/a4")), "3000 + 1000 = 4000 is at capability");
+    assertTrue(s.callbacks().allocatable(s.queue("a"), TestSessions.task(s, "ns/a4")), "3000 + 1000 = 4000 is at capability");
     st.allocate(TestSessions.task(s, "ns/a4"), s.node("n1"));
-    assertFalse(s.allocatable(s.queue("a"), TestSessions.task(s, "ns/a5")), "4000 + 1000 > capability 4000");
+    assertFalse(s.callbacks().allocatable(s.queue("a"), TestSessions.task(s, "ns/a5")), "4000 + 1000 > capability 4000");
     // Undoing the placements frees the queue again.
     st.discard();
     assertEquals(0, allocatedCpu("a"), 1e-6);
-    assertTrue(s.allocatable(s.queue("a"), TestSessions.task(s, "ns/a5")));
+    assertTrue(s.callbacks().allocatable(s.queue("a"), TestSessions.task(s, "ns/a5")));
   }
 
   @Test
@@ -179,13 +179,13 @@ class CapacityPluginTest {
     TaskInfo a1 = TestSessions.task(s, "ns/a1");
     TaskInfo a2 = TestSessions.task(s, "ns/a2");
     TaskInfo a3 = TestSessions.task(s, "ns/a3");
-    assertTrue(s.preemptive(s.queue("a"), a1), "0 + 1000 <= 2000");
+    assertTrue(s.callbacks().preemptive(s.queue("a"), a1), "0 + 1000 <= 2000");
     s.newStatement().allocate(a1, s.node("n1"));
-    assertTrue(s.preemptive(s.queue("a"), a2), "1000 + 1000 = 2000 <= 2000");
+    assertTrue(s.callbacks().preemptive(s.queue("a"), a2), "1000 + 1000 = 2000 <= 2000");
     s.newStatement().allocate(a2, s.node("n1"));
     // 2000 + 1000 > 2000: it may still borrow idle CPUs (allocatable) but not take them from others.
-    assertFalse(s.preemptive(s.queue("a"), a3));
-    assertTrue(s.allocatable(s.queue("a"), a3));
+    assertFalse(s.callbacks().preemptive(s.queue("a"), a3));
+    assertTrue(s.callbacks().allocatable(s.queue("a"), a3));
   }
 
   @Test
@@ -195,8 +195,8 @@ class CapacityPluginTest {
         .node(TestNodes.node("n1").cpu("8").build())
         .queue(queue("a", 1, null, null, "2", null))
         .pod(pod("ns/big", "a", "3").build()).pod(pod("ns/fits", "a", "2").build()));
-    assertFalse(s.preemptive(s.queue("a"), TestSessions.task(s, "ns/big")));
-    assertTrue(s.preemptive(s.queue("a"), TestSessions.task(s, "ns/fits")));
+    assertFalse(s.callbacks().preemptive(s.queue("a"), TestSessions.task(s, "ns/big")));
+    assertTrue(s.callbacks().preemptive(s.queue("a"), TestSessions.task(s, "ns/fits")));
   }
 
   @Test
@@ -214,11 +214,11 @@ class CapacityPluginTest {
     assertEquals(4_000, allocatedCpu("a"), 1e-6);
     assertEquals(2_000, allocatedCpu("b"), 1e-6);
     TaskInfo reclaimer = TestSessions.task(s, "ns/c1");
-    assertTrue(s.preemptive(s.queue("c"), reclaimer));
+    assertTrue(s.callbacks().preemptive(s.queue("c"), reclaimer));
     // a: 4000 > 2000 take a1, 3000 > 2000 take a2, then 2000 is not above 2000. b: 2000 never above 2000.
     List<TaskInfo> candidates = tasks(s, "ns/b1", "ns/a1", "ns/b2", "ns/a2", "ns/a3", "ns/a4");
-    assertEquals(List.of("ns/a1", "ns/a2"), keys(s.reclaimable(reclaimer, candidates)));
-    assertEquals(List.of(), keys(s.reclaimable(reclaimer, tasks(s, "ns/b1", "ns/b2"))));
+    assertEquals(List.of("ns/a1", "ns/a2"), keys(s.callbacks().reclaimable(reclaimer, candidates)));
+    assertEquals(List.of(), keys(s.callbacks().reclaimable(reclaimer, tasks(s, "ns/b1", "ns/b2"))));
   }
 
   @Test
@@ -231,8 +231,8 @@ class CapacityPluginTest {
         .pod(pod("ns/b1", "b", "3").onNode("n1").build()));
     assertEquals(0.5, share("a").share, 1e-9);
     assertEquals(0.75, share("b").share, 1e-9);
-    assertTrue(s.queueOrder().compare(s.queue("a"), s.queue("b")) < 0);
-    assertTrue(s.queueOrder().compare(s.queue("b"), s.queue("a")) > 0);
+    assertTrue(s.callbacks().queueOrder().compare(s.queue("a"), s.queue("b")) < 0);
+    assertTrue(s.callbacks().queueOrder().compare(s.queue("b"), s.queue("a")) > 0);
   }
 
   // ---- hierarchy ----
@@ -269,16 +269,16 @@ class CapacityPluginTest {
     TaskInfo c1b = TestSessions.task(s, "ns/c1-b");
     TaskInfo c2c = TestSessions.task(s, "ns/c2-c");
     // c1: 1000+1000 <= 3000; p: 3000+1000 <= 4000.
-    assertTrue(s.allocatable(s.queue("c1"), c1b));
+    assertTrue(s.callbacks().allocatable(s.queue("c1"), c1b));
     // c2: 2000+1000 <= 3000; p: 3000+1000 <= 4000.
-    assertTrue(s.allocatable(s.queue("c2"), c2c));
+    assertTrue(s.callbacks().allocatable(s.queue("c2"), c2c));
     Statement st = s.newStatement();
     st.allocate(c2c, s.node("n1"));
     // c1 alone would be fine (2000 <= 3000), but p would hold 4000+1000 > 4000.
-    assertFalse(s.allocatable(s.queue("c1"), c1b));
+    assertFalse(s.callbacks().allocatable(s.queue("c1"), c1b));
     assertEquals(1_000, allocatedCpu("c1"), 1e-6, "the child itself is far from its own capability");
     st.discard();
-    assertTrue(s.allocatable(s.queue("c1"), c1b), "p is back at 3000");
+    assertTrue(s.callbacks().allocatable(s.queue("c1"), c1b), "p is back at 3000");
   }
 
   @Test
@@ -292,8 +292,8 @@ class CapacityPluginTest {
         .pod(TestPods.pod("ns/big-0").cpu("5").group("big").build())
         .pod(TestPods.pod("ns/fits-0").cpu("4").group("fits").build()));
     assertEquals(4_000, realCpu("c"), 1e-6);
-    assertTrue(s.jobEnqueueable(s.job("ns/big")).isReject());
-    assertFalse(s.jobEnqueueable(s.job("ns/fits")).isReject());
+    assertTrue(s.callbacks().jobEnqueueable(s.job("ns/big")).isReject());
+    assertFalse(s.callbacks().jobEnqueueable(s.job("ns/fits")).isReject());
   }
 
   @Test
@@ -306,8 +306,8 @@ class CapacityPluginTest {
           .queue(queue("x", 1, "4", null, "2", "y")).queue(queue("y", 1, null, null, "2", "x"))
           .pod(pod("ns/x1", "x", "1").build()).pod(pod("ns/y1", "y", "1").build()));
       assertTrue(plugin.parentOf("x") == null || plugin.parentOf("y") == null);
-      assertTrue(s.allocatable(s.queue("x"), TestSessions.task(s, "ns/x1")));
-      assertTrue(s.allocatable(s.queue("y"), TestSessions.task(s, "ns/y1")));
+      assertTrue(s.callbacks().allocatable(s.queue("x"), TestSessions.task(s, "ns/x1")));
+      assertTrue(s.callbacks().allocatable(s.queue("y"), TestSessions.task(s, "ns/y1")));
       assertEquals(4_000, realCpu("x"), 1e-6);
       assertTrue(realCpu("y") > 0);
     });

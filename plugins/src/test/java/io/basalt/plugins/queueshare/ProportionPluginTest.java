@@ -55,11 +55,11 @@ class ProportionPluginTest {
         .pod(pod("ns/b1", "b", "1").build()).pod(pod("ns/b2", "b", "1").build()));
     assertEquals(1000, deservedCpu("a"), 1e-6);
     assertEquals(1000, deservedCpu("b"), 1e-6);
-    assertTrue(s.allocatable(s.queue("a"), TestSessions.task(s, "ns/a1")));
+    assertTrue(s.callbacks().allocatable(s.queue("a"), TestSessions.task(s, "ns/a1")));
     s.newStatement().allocate(TestSessions.task(s, "ns/a1"), s.node("n1"));
-    assertFalse(s.allocatable(s.queue("a"), TestSessions.task(s, "ns/a2")), "a already holds its 1 CPU");
-    assertTrue(s.overused(s.queue("a")));
-    assertTrue(s.allocatable(s.queue("b"), TestSessions.task(s, "ns/b1")));
+    assertFalse(s.callbacks().allocatable(s.queue("a"), TestSessions.task(s, "ns/a2")), "a already holds its 1 CPU");
+    assertTrue(s.callbacks().overused(s.queue("a")));
+    assertTrue(s.callbacks().allocatable(s.queue("b"), TestSessions.task(s, "ns/b1")));
   }
 
   @Test
@@ -98,8 +98,8 @@ class ProportionPluginTest {
             ResourceVector.parse(Map.of("cpu", "3")), "Pending", null))
         .pod(TestPods.pod("ns/big-0").cpu("6").group("big").build())
         .pod(TestPods.pod("ns/fits-0").cpu("3").group("fits").build()));
-    assertTrue(s.jobEnqueueable(s.job("ns/big")).isReject());
-    assertFalse(s.jobEnqueueable(s.job("ns/fits")).isReject());
+    assertTrue(s.callbacks().jobEnqueueable(s.job("ns/big")).isReject());
+    assertFalse(s.callbacks().jobEnqueueable(s.job("ns/fits")).isReject());
     s.enqueue(s.job("ns/fits"));
     assertArrayEquals(new double[] {3000}, new double[] {plugin.share("small").inqueue[ResourceNames.CPU]});
   }
@@ -111,7 +111,7 @@ class ProportionPluginTest {
         .queue(queue("a", 1, null, null)).queue(queue("b", 1, null, null))
         .pod(pod("ns/a-run", "a", "1").onNode("n1").build()).pod(pod("ns/a2", "a", "1").build())
         .pod(pod("ns/b1", "b", "1").build()).pod(pod("ns/b2", "b", "1").build()));
-    assertTrue(s.queueOrder().compare(s.queue("b"), s.queue("a")) < 0);
+    assertTrue(s.callbacks().queueOrder().compare(s.queue("b"), s.queue("a")) < 0);
   }
 
   // Note for the hand computations below: the session always has the implicit "default" queue (weight 1, asks
@@ -153,10 +153,10 @@ class ProportionPluginTest {
     // Counted down pod by pod: 4000 > 2000 take a1 (3000 left); 3000 > 2000 take a2 (2000 left); 2000 is not above
     // 2000, so a3 and a4 stay.
     List<TaskInfo> candidates = tasks(s, "ns/a1", "ns/a2", "ns/a3", "ns/a4");
-    assertEquals(List.of("ns/a1", "ns/a2"), keys(s.reclaimable(reclaimer, candidates)));
+    assertEquals(List.of("ns/a1", "ns/a2"), keys(s.callbacks().reclaimable(reclaimer, candidates)));
     // The count is per call and follows the candidate order, not particular pods.
     Collections.reverse(candidates);
-    assertEquals(List.of("ns/a4", "ns/a3"), keys(s.reclaimable(reclaimer, candidates)));
+    assertEquals(List.of("ns/a4", "ns/a3"), keys(s.callbacks().reclaimable(reclaimer, candidates)));
   }
 
   @Test
@@ -167,14 +167,14 @@ class ProportionPluginTest {
     st.evict(TestSessions.task(s, "ns/a1"), "reclaim");
     // a now holds 3000 against 2000 deserved: one more pod may go.
     assertEquals(3_000, plugin.share("a").allocated[ResourceNames.CPU], 1e-6);
-    assertEquals(List.of("ns/a2"), keys(s.reclaimable(reclaimer, tasks(s, "ns/a2", "ns/a3", "ns/a4"))));
+    assertEquals(List.of("ns/a2"), keys(s.callbacks().reclaimable(reclaimer, tasks(s, "ns/a2", "ns/a3", "ns/a4"))));
     st.evict(TestSessions.task(s, "ns/a2"), "reclaim");
     // 2000 held, 2000 deserved: nothing more.
-    assertEquals(List.of(), keys(s.reclaimable(reclaimer, tasks(s, "ns/a3", "ns/a4"))));
+    assertEquals(List.of(), keys(s.callbacks().reclaimable(reclaimer, tasks(s, "ns/a3", "ns/a4"))));
     st.discard();
     // Undoing the evictions gives a back its 4000, and with it two victims again.
     assertEquals(List.of("ns/a1", "ns/a2"),
-        keys(s.reclaimable(reclaimer, tasks(s, "ns/a1", "ns/a2", "ns/a3", "ns/a4"))));
+        keys(s.callbacks().reclaimable(reclaimer, tasks(s, "ns/a1", "ns/a2", "ns/a3", "ns/a4"))));
   }
 
   @Test
@@ -193,7 +193,7 @@ class ProportionPluginTest {
       Session s = open(c);
       assertEquals(2_000, deservedCpu("a"), 1e-6);
       assertEquals(running * 1_000, plugin.share("a").allocated[ResourceNames.CPU], 1e-6);
-      assertEquals(List.of(), keys(s.reclaimable(TestSessions.task(s, "ns/b1"), s.tasksOn("n1"))),
+      assertEquals(List.of(), keys(s.callbacks().reclaimable(TestSessions.task(s, "ns/b1"), s.tasksOn("n1"))),
           running + " running");
     }
   }
@@ -216,7 +216,7 @@ class ProportionPluginTest {
     assertEquals(2_000, deservedCpu("c"), 1e-6);
     // a is 1000 over (one pod); c is exactly at its share (none), even though c's pods come first.
     List<TaskInfo> candidates = tasks(s, "ns/c1", "ns/a1", "ns/c2", "ns/a2", "ns/a3", "ns/a4");
-    assertEquals(List.of("ns/a1"), keys(s.reclaimable(TestSessions.task(s, "ns/b1"), candidates)));
+    assertEquals(List.of("ns/a1"), keys(s.callbacks().reclaimable(TestSessions.task(s, "ns/b1"), candidates)));
   }
 
   @Test
@@ -285,14 +285,14 @@ class ProportionPluginTest {
     assertEquals(1_000, deservedCpu("waiting"), 1e-6);
     assertEquals(2_000, deservedCpu("g"), 1e-6);
     // allocated 0 >= deserved 0 on every resource, yet a queue holding nothing is not overused.
-    assertFalse(s.overused(s.queue("idle")));
-    assertFalse(s.overused(s.queue("default")));
-    assertFalse(s.overused(s.queue("waiting")));
-    assertFalse(s.overused(s.queue("g")));
+    assertFalse(s.callbacks().overused(s.queue("idle")));
+    assertFalse(s.callbacks().overused(s.queue("default")));
+    assertFalse(s.callbacks().overused(s.queue("waiting")));
+    assertFalse(s.callbacks().overused(s.queue("g")));
     s.newStatement().allocate(TestSessions.task(s, "ns/w1"), s.node("n1"));
     // waiting now holds 1000 = its deserved.
-    assertTrue(s.overused(s.queue("waiting")));
-    assertFalse(s.overused(s.queue("idle")));
+    assertTrue(s.callbacks().overused(s.queue("waiting")));
+    assertFalse(s.callbacks().overused(s.queue("idle")));
   }
 
   @Test
@@ -307,9 +307,9 @@ class ProportionPluginTest {
     assertEquals(2_000, deservedCpu("a"), 1e-6);
     assertEquals(3.0 * (1L << 30), plugin.share("a").deserved[ResourceNames.MEMORY], 1);
     // cpu at its share, memory 1Gi of 3Gi: not overused, and a2 (memory only) still fits.
-    assertFalse(s.overused(s.queue("a")));
-    assertTrue(s.allocatable(s.queue("a"), TestSessions.task(s, "ns/a2")));
+    assertFalse(s.callbacks().overused(s.queue("a")));
+    assertTrue(s.callbacks().allocatable(s.queue("a"), TestSessions.task(s, "ns/a2")));
     s.newStatement().allocate(TestSessions.task(s, "ns/a2"), s.node("n1"));
-    assertTrue(s.overused(s.queue("a")));
+    assertTrue(s.callbacks().overused(s.queue("a")));
   }
 }

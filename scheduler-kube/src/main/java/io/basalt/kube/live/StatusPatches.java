@@ -38,7 +38,7 @@ final class StatusPatches {
   /** A merge patch of a PodGroup's status: phase, running count, conditions as Volcano writes them. */
   static String podGroup(SessionResult.JobStatus j) {
     JsonObject status = new JsonObject();
-    status.addProperty("phase", j.phase());
+    status.addProperty("phase", j.phase().wireName());
     status.addProperty("running", j.scheduled());
     JsonArray conditions = new JsonArray();
     for (JobCondition c : j.conditions()) {

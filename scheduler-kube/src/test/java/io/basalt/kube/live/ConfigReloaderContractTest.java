@@ -24,6 +24,8 @@ import io.basalt.config.PluginOption;
 import io.basalt.config.SchedulerConf;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginRegistry;
+import io.basalt.framework.Registrar;
+import io.basalt.framework.SessionView;
 import io.basalt.testing.Await;
 import java.time.Duration;
 import java.util.List;
@@ -60,7 +62,7 @@ class ConfigReloaderContractTest {
 
   private record Noop(String name) implements Plugin {
     @Override
-    public void onSessionOpen(io.basalt.session.Session session) {}
+    public void onSessionOpen(SessionView session, Registrar registrar) {}
   }
 
   private static String names(SchedulerConf c) {

@@ -9,6 +9,8 @@ import io.basalt.config.ConfigException;
 import io.basalt.config.PluginOption;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginRegistry;
+import io.basalt.framework.Registrar;
+import io.basalt.framework.SessionView;
 import io.basalt.kube.fake.FakeApiServer;
 import io.basalt.kube.fake.Resources;
 import io.basalt.testing.Await;
@@ -23,7 +25,7 @@ class ConfigReloaderTest {
 
   private record Noop(String name) implements Plugin {
     @Override
-    public void onSessionOpen(io.basalt.session.Session session) {}
+    public void onSessionOpen(SessionView session, Registrar registrar) {}
   }
 
   private static void putConf(FakeApiServer server, String conf, boolean create) {

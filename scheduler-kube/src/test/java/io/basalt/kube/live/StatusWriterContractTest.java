@@ -16,6 +16,7 @@ import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import com.google.gson.JsonObject;
 import io.basalt.api.JobCondition;
+import io.basalt.api.PodGroupPhase;
 import io.basalt.model.Pod;
 import io.basalt.model.ResourceVector;
 import io.basalt.session.SessionResult;
@@ -102,7 +103,7 @@ class StatusWriterContractTest {
   }
 
   private static SessionResult.JobStatus job(String key, String phase, int running, JobCondition... conditions) {
-    return new SessionResult.JobStatus(key, false, phase, 2, running, List.of(conditions));
+    return new SessionResult.JobStatus(key, false, PodGroupPhase.of(phase), 2, running, List.of(conditions));
   }
 
   private static SessionResult queues(SessionResult.QueueStatus... queues) {
@@ -213,7 +214,7 @@ class StatusWriterContractTest {
     wm.stubFor(patch(urlEqualTo(PG + "/status")).willReturn(KubeReplies.json(200, podGroup("g"))));
     JobCondition unschedulable = new JobCondition("Unschedulable", "True", "NotEnoughResources", "1/2 tasks fit");
     writer.update(jobs(job("ml/g", "Inqueue", 1, unschedulable),
-        new SessionResult.JobStatus("ml/implicit", true, "Running", 1, 1, List.of())));
+        new SessionResult.JobStatus("ml/implicit", true, PodGroupPhase.RUNNING, 1, 1, List.of())));
     writer.update(jobs(job("ml/g", "Inqueue", 1, unschedulable)));
     writer.close();
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+import io.basalt.api.PodGroupPhase;
 import io.basalt.kube.fake.FakeApiServer;
 import io.basalt.kube.fake.Resources;
 import io.basalt.model.Pod;
@@ -19,7 +20,7 @@ class StatusWriterTest {
   private static SessionResult pending(Pod pod, String reason, String groupPhase) {
     return new SessionResult(List.of(), List.of(), List.of(new SessionResult.PendingPod(pod, reason, null, "default")),
         groupPhase == null ? List.of()
-            : List.of(new SessionResult.JobStatus("ml/g", false, groupPhase, 2, 0, List.of(
+            : List.of(new SessionResult.JobStatus("ml/g", false, PodGroupPhase.of(groupPhase), 2, 0, List.of(
                 new io.basalt.api.JobCondition("Unschedulable", "True", "NotEnoughResources", reason)))),
         List.of(new SessionResult.QueueStatus("team-a", 1, null,
             io.basalt.model.ResourceVector.parse(java.util.Map.of("nvidia.com/gpu", "4")), false, 1, 2, 3)));

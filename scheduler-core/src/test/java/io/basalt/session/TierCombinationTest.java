@@ -1,4 +1,4 @@
-package io.basalt.framework;
+package io.basalt.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,7 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.basalt.api.JobInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
-import io.basalt.session.Session;
+import io.basalt.framework.FilterResult;
+import io.basalt.framework.Plugin;
+import io.basalt.framework.PluginRegistry;
+import io.basalt.framework.Registrar;
+import io.basalt.framework.SessionView;
+import io.basalt.framework.Vote;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;
@@ -21,10 +26,10 @@ import org.junit.jupiter.api.Test;
 /** One test per combination rule: how answers of several plugins in several tiers become one. */
 class TierCombinationTest {
   /** A plugin whose registrations are given by the test. */
-  private record Fake(String name, Consumer<Session> open) implements Plugin {
+  private record Fake(String name, Consumer<Registrar> open) implements Plugin {
     @Override
-    public void onSessionOpen(Session session) {
-      open.accept(session);
+    public void onSessionOpen(SessionView session, Registrar registrar) {
+      open.accept(registrar);
     }
   }
 
@@ -34,12 +39,8 @@ class TierCombinationTest {
       .pod(TestPods.pod("ns/a").cpu("1").priority(1).build())
       .pod(TestPods.pod("ns/b").cpu("1").priority(2).build());
 
-  private void plugin(String name, Function<Plugin, Consumer<Session>> open) {
-    plugins.put(name, args -> {
-      Plugin[] self = new Plugin[1];
-      self[0] = new Fake(name, s -> open.apply(self[0]).accept(s));
-      return self[0];
-    });
+  private void plugin(String name, Consumer<Registrar> open) {
+    plugins.put(name, args -> new Fake(name, open));
   }
 
   private Session open(String tiers) {
@@ -52,96 +53,97 @@ class TierCombinationTest {
 
   @Test
   void ordersTakeTheFirstNonZeroAnswerInTierOrder() {
-    plugin("indifferent", p -> s -> s.addJobOrder(p, (a, b) -> 0));
-    plugin("byName", p -> s -> s.addJobOrder(p, (a, b) -> b.key().compareTo(a.key())));
-    plugin("byPriority", p -> s -> s.addJobOrder(p, (a, b) -> Integer.compare(a.priority(), b.priority())));
+    plugin("indifferent", r -> r.addJobOrder((a, b) -> 0));
+    plugin("byName", r -> r.addJobOrder((a, b) -> b.key().compareTo(a.key())));
+    plugin("byPriority", r -> r.addJobOrder((a, b) -> Integer.compare(a.priority(), b.priority())));
     Session s = open("- plugins:\n  - name: indifferent\n  - name: byName\n- plugins:\n  - name: byPriority\n");
     // byName (reverse) decides before byPriority is asked: b before a.
-    assertTrue(s.jobOrder().compare(job(s, "ns/b"), job(s, "ns/a")) < 0);
+    assertTrue(s.callbacks().jobOrder().compare(job(s, "ns/b"), job(s, "ns/a")) < 0);
   }
 
   @Test
   void disabledFlagDropsTheRegistration() {
-    plugin("byName", p -> s -> s.addJobOrder(p, (a, b) -> b.key().compareTo(a.key())));
+    plugin("byName", r -> r.addJobOrder((a, b) -> b.key().compareTo(a.key())));
     Session s = open("- plugins:\n  - name: byName\n    enableJobOrder: false\n");
     // Falls back to creation order: a was created first.
-    assertTrue(s.jobOrder().compare(job(s, "ns/a"), job(s, "ns/b")) < 0);
+    assertTrue(s.callbacks().jobOrder().compare(job(s, "ns/a"), job(s, "ns/b")) < 0);
   }
 
   @Test
   void filtersMustAllPassAndReportTheFirstFailure() {
-    plugin("pass", p -> s -> s.addFilter(p, (t, n) -> FilterResult.OK));
-    plugin("fail", p -> s -> s.addFilter(p, (t, n) -> FilterResult.unfit("node(s) said no")));
+    plugin("pass", r -> r.addFilter((t, n) -> FilterResult.OK));
+    plugin("fail", r -> r.addFilter((t, n) -> FilterResult.unfit("node(s) said no")));
     Session s = open("- plugins:\n  - name: pass\n- plugins:\n  - name: fail\n");
-    FilterResult r = s.filter(TestSessions.task(s, "ns/a"), s.node("n1"));
+    FilterResult r = s.callbacks().filter(TestSessions.task(s, "ns/a"), s.node("n1"));
     assertEquals("node(s) said no", r.reason());
   }
 
   @Test
   void scoresAreSummedAcrossTiers() {
-    plugin("ten", p -> s -> s.addScorer(p, (t, n) -> 10));
-    plugin("half", p -> s -> s.addScorer(p, (t, n) -> 0.5));
+    plugin("ten", r -> r.addScorer((t, n) -> 10));
+    plugin("half", r -> r.addScorer((t, n) -> 0.5));
     Session s = open("- plugins:\n  - name: ten\n- plugins:\n  - name: half\n");
-    assertEquals(10.5, s.score(TestSessions.task(s, "ns/a"), s.node("n1")));
+    assertEquals(10.5, s.callbacks().score(TestSessions.task(s, "ns/a"), s.node("n1")));
   }
 
   @Test
   void aRejectWinsEvenAfterAPermitInTheSameTier() {
-    plugin("permit", p -> s -> s.addJobEnqueueable(p, j -> Vote.PERMIT));
-    plugin("reject", p -> s -> s.addJobEnqueueable(p, j -> Vote.reject("full")));
+    plugin("permit", r -> r.addJobEnqueueable(j -> Vote.PERMIT));
+    plugin("reject", r -> r.addJobEnqueueable(j -> Vote.reject("full")));
     Session s = open("- plugins:\n  - name: permit\n  - name: reject\n");
-    assertEquals("full", s.jobEnqueueable(job(s, "ns/a")).reason());
+    assertEquals("full", s.callbacks().jobEnqueueable(job(s, "ns/a")).reason());
   }
 
   @Test
   void theFirstTierHoldingAPermitDecides() {
-    plugin("permit", p -> s -> s.addJobEnqueueable(p, j -> Vote.PERMIT));
-    plugin("reject", p -> s -> s.addJobEnqueueable(p, j -> Vote.reject("full")));
+    plugin("permit", r -> r.addJobEnqueueable(j -> Vote.PERMIT));
+    plugin("reject", r -> r.addJobEnqueueable(j -> Vote.reject("full")));
     Session s = open("- plugins:\n  - name: permit\n- plugins:\n  - name: reject\n");
-    assertEquals(Vote.PERMIT, s.jobEnqueueable(job(s, "ns/a")));
+    assertEquals(Vote.PERMIT, s.callbacks().jobEnqueueable(job(s, "ns/a")));
   }
 
   @Test
   void allAbstainingFallsThroughToYes() {
-    plugin("abstain", p -> s -> s.addJobPipelined(p, j -> Vote.ABSTAIN));
-    plugin("abstainToo", p -> s -> s.addJobPipelined(p, j -> Vote.ABSTAIN));
+    plugin("abstain", r -> r.addJobPipelined(j -> Vote.ABSTAIN));
+    plugin("abstainToo", r -> r.addJobPipelined(j -> Vote.ABSTAIN));
     Session s = open("- plugins:\n  - name: abstain\n- plugins:\n  - name: abstainToo\n");
-    assertTrue(s.jobPipelined(job(s, "ns/a")));
-    assertEquals(Vote.ABSTAIN, s.jobEnqueueable(job(s, "ns/a")));
+    assertTrue(s.callbacks().jobPipelined(job(s, "ns/a")));
+    assertEquals(Vote.ABSTAIN, s.callbacks().jobEnqueueable(job(s, "ns/a")));
   }
 
   @Test
   void jobReadyNeedsEveryPlugin() {
-    plugin("ready", p -> s -> s.addJobReady(p, j -> true));
-    plugin("notReady", p -> s -> s.addJobReady(p, j -> false));
-    assertTrue(open("- plugins:\n  - name: ready\n").jobReady(job(open("- plugins:\n  - name: ready\n"), "ns/a")));
+    plugin("ready", r -> r.addJobReady(j -> true));
+    plugin("notReady", r -> r.addJobReady(j -> false));
+    Session alone = open("- plugins:\n  - name: ready\n");
+    assertTrue(alone.callbacks().jobReady(job(alone, "ns/a")));
     Session s = open("- plugins:\n  - name: ready\n- plugins:\n  - name: notReady\n");
-    assertFalse(s.jobReady(job(s, "ns/a")));
+    assertFalse(s.callbacks().jobReady(job(s, "ns/a")));
   }
 
   @Test
   void victimsNeedTheConsentOfEveryAnsweringPluginInEveryTier() {
-    plugin("abstain", p -> s -> s.addPreemptable(p, (t, c) -> null));
-    plugin("notA", p -> s -> s.addPreemptable(p, (t, c) -> c.stream().filter(x -> !x.key().equals("ns/a")).toList()));
-    plugin("all", p -> s -> s.addPreemptable(p, (t, c) -> c));
-    plugin("none", p -> s -> s.addPreemptable(p, (t, c) -> List.of()));
+    plugin("abstain", r -> r.addPreemptable((t, c) -> null));
+    plugin("notA", r -> r.addPreemptable((t, c) -> c.stream().filter(x -> !x.key().equals("ns/a")).toList()));
+    plugin("all", r -> r.addPreemptable((t, c) -> c));
+    plugin("none", r -> r.addPreemptable((t, c) -> List.of()));
     Session s = open("- plugins:\n  - name: abstain\n  - name: all\n- plugins:\n  - name: notA\n");
     List<TaskInfo> candidates = List.of(TestSessions.task(s, "ns/a"), TestSessions.task(s, "ns/b"));
-    assertEquals(List.of(TestSessions.task(s, "ns/b")), s.preemptable(TestSessions.task(s, "ns/b"), candidates),
+    assertEquals(List.of(TestSessions.task(s, "ns/b")), s.callbacks().preemptable(TestSessions.task(s, "ns/b"), candidates),
         "a tier-2 veto holds even though tier 1 allowed everything");
     s = open("- plugins:\n  - name: abstain\n");
-    assertEquals(List.of(), s.preemptable(TestSessions.task(s, "ns/b"), candidates), "nobody answered: no victims");
+    assertEquals(List.of(), s.callbacks().preemptable(TestSessions.task(s, "ns/b"), candidates), "nobody answered: no victims");
     s = open("- plugins:\n  - name: all\n- plugins:\n  - name: none\n    enablePreemptable: false\n");
-    assertEquals(2, s.preemptable(TestSessions.task(s, "ns/b"), candidates).size(), "a switched-off plugin has no say");
+    assertEquals(2, s.callbacks().preemptable(TestSessions.task(s, "ns/b"), candidates).size(), "a switched-off plugin has no say");
   }
 
   @Test
   void overusedWhenAnyPluginSaysSo() {
-    plugin("fine", p -> s -> s.addOverused(p, q -> false));
-    plugin("over", p -> s -> s.addOverused(p, q -> true));
+    plugin("fine", r -> r.addOverused(q -> false));
+    plugin("over", r -> r.addOverused(q -> true));
     Session s = open("- plugins:\n  - name: fine\n- plugins:\n  - name: over\n");
-    assertTrue(s.overused(s.queue("default")));
+    assertTrue(s.callbacks().overused(s.queue("default")));
     s = open("- plugins:\n  - name: fine\n- plugins:\n  - name: over\n    enabledOverused: false\n");
-    assertFalse(s.overused(s.queue("default")));
+    assertFalse(s.callbacks().overused(s.queue("default")));
   }
 }

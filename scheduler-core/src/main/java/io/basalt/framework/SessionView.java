@@ -1,0 +1,39 @@
+package io.basalt.framework;
+
+import io.basalt.api.JobInfo;
+import io.basalt.api.NodeInfo;
+import io.basalt.api.QueueInfo;
+import io.basalt.model.PriorityClass;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a plugin may read of the cycle it serves: the jobs, queues and nodes built from the snapshot. Plugins change
+ * nothing through it; placements and evictions are the actions' business.
+ */
+public interface SessionView {
+  Collection<JobInfo> jobs();
+
+  JobInfo job(String key);
+
+  Collection<QueueInfo> queues();
+
+  QueueInfo queue(String name);
+
+  /** Nodes in a stable order; index positions are stable for the session. */
+  List<NodeInfo> nodes();
+
+  NodeInfo node(String name);
+
+  Map<String, PriorityClass> priorityClasses();
+
+  /** What all nodes offer together, per resource slot (a fresh array). */
+  long[] clusterAllocatable();
+
+  /** Why the job cannot be scheduled at all (missing PodGroup or queue, too few pods for its gang), or null. */
+  String jobInvalidReason(JobInfo job);
+
+  /** Resource slots a device plugin accounts per device, which node-level sums must skip; null when none. */
+  boolean[] deviceManagedResources();
+}
