@@ -110,17 +110,6 @@ public final class JobInfo {
     return r;
   }
 
-  /** Ready tasks per role, for {@code minTaskMember}. */
-  public Map<String, Integer> readyByRole() {
-    Map<String, Integer> r = new HashMap<>();
-    for (TaskInfo t : tasks) {
-      if (t.status().isReady()) {
-        r.merge(t.role(), 1, Integer::sum);
-      }
-    }
-    return r;
-  }
-
   /** Why the last attempt to place a task failed ("0/8 nodes are available: ..."), or null. */
   public String fitError() {
     return fitError;

@@ -119,14 +119,6 @@ public final class NodeInfo {
     return ResourceVector.of(used);
   }
 
-  public ResourceVector idleVector() {
-    long[] r = new long[allocatable.length];
-    for (int i = 0; i < r.length; i++) {
-      r[i] = idle(i);
-    }
-    return ResourceVector.of(r);
-  }
-
   /** The first resource {@code request} needs more of than is idle now, or -1 when it fits. */
   public int firstShortOfIdle(ResourceVector request) {
     return firstShortOfIdle(request, null);

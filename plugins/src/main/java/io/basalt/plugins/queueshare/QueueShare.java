@@ -5,23 +5,24 @@ import io.basalt.model.ResourceVector;
 
 /**
  * One queue's accounting in a session, per resource slot (the pod count is left out: it is not shared). The arrays
- * belong to the queue-sharing plugin that made them; they are exposed for it and its tests, nobody else.
+ * belong to the queue-sharing plugin that made them and are visible to this package only; the share is derived,
+ * set only by {@link #updateShare()}.
  */
-public final class QueueShare {
-  public final String name;
-  public final int weight;
-  public final double[] guarantee;
+final class QueueShare {
+  final String name;
+  final int weight;
+  final double[] guarantee;
   /** Capability where set, else unbounded ({@link Double#POSITIVE_INFINITY}). */
-  public final double[] capability;
-  public final double[] allocated;
-  public final double[] request;
-  public final double[] inqueue;
-  public final double[] elastic;
-  public double[] realCapability;
-  public double[] deserved;
-  public double share;
+  final double[] capability;
+  final double[] allocated;
+  final double[] request;
+  final double[] inqueue;
+  final double[] elastic;
+  final double[] realCapability;
+  final double[] deserved;
+  private double share;
 
-  public QueueShare(String name, int weight, ResourceVector guarantee, ResourceVector capability, int slots) {
+  QueueShare(String name, int weight, ResourceVector guarantee, ResourceVector capability, int slots) {
     this.name = name;
     this.weight = weight;
     this.guarantee = toArray(guarantee, slots, 0);
@@ -34,8 +35,13 @@ public final class QueueShare {
     this.realCapability = new double[slots];
   }
 
+  /** The dominant share of what the queue deserves that it uses; set by {@link #updateShare()}. */
+  double share() {
+    return share;
+  }
+
   /** {@code v} as doubles; slots it does not set get {@code unset} (null means every slot is unset). */
-  public static double[] toArray(ResourceVector v, int slots, double unset) {
+  static double[] toArray(ResourceVector v, int slots, double unset) {
     double[] r = new double[slots];
     for (int i = 0; i < slots; i++) {
       r[i] = v == null || (v.get(i) == 0 && unset != 0) ? unset : v.get(i);
@@ -44,7 +50,7 @@ public final class QueueShare {
     return r;
   }
 
-  public static void add(double[] target, ResourceVector r, int sign) {
+  static void add(double[] target, ResourceVector r, int sign) {
     for (int i = 0; i < Math.min(target.length, r.size()); i++) {
       if (i != ResourceNames.PODS) {
         target[i] += sign * r.get(i);
@@ -53,7 +59,7 @@ public final class QueueShare {
   }
 
   /** True when {@code allocated} is above {@code deserved} on some resource. */
-  public static boolean exceeds(double[] allocated, double[] deserved) {
+  static boolean exceeds(double[] allocated, double[] deserved) {
     for (int i = 0; i < allocated.length; i++) {
       if (allocated[i] > deserved[i] + 1e-9) {
         return true;
@@ -62,7 +68,7 @@ public final class QueueShare {
     return false;
   }
 
-  public static void subtract(double[] target, ResourceVector r) {
+  static void subtract(double[] target, ResourceVector r) {
     for (int i = 0; i < Math.min(target.length, r.size()); i++) {
       if (i != ResourceNames.PODS) {
         target[i] -= r.get(i);
@@ -71,7 +77,7 @@ public final class QueueShare {
   }
 
   /** {@code max_r allocated_r / deserved_r}: how much of its due the queue already has. */
-  public void updateShare() {
+  void updateShare() {
     double s = 0;
     for (int i = 0; i < allocated.length; i++) {
       if (allocated[i] > 0) {
@@ -82,12 +88,12 @@ public final class QueueShare {
   }
 
   /** True when {@code allocated + request} stays within {@code limit} on every resource the request names. */
-  public boolean fits(ResourceVector request, double[] limit) {
+  boolean fits(ResourceVector request, double[] limit) {
     return fits(request, limit, null);
   }
 
   /** As {@link #fits(ResourceVector, double[])}, ignoring the slots {@code skip} marks (null: none). */
-  public boolean fits(ResourceVector request, double[] limit, boolean[] skip) {
+  boolean fits(ResourceVector request, double[] limit, boolean[] skip) {
     for (int i = 0; i < Math.min(request.size(), limit.length); i++) {
       if (skip != null && i < skip.length && skip[i]) {
         continue;
@@ -100,11 +106,11 @@ public final class QueueShare {
   }
 
   /** The deserved share as a vector, for status and reports. */
-  public ResourceVector deservedVector() {
+  ResourceVector deservedVector() {
     return toVector(deserved);
   }
 
-  public ResourceVector allocatedVector() {
+  ResourceVector allocatedVector() {
     return toVector(allocated);
   }
 
@@ -117,7 +123,7 @@ public final class QueueShare {
   }
 
   /** Overused once it holds something and at least its deserved share of every resource. */
-  public boolean overused() {
+  boolean overused() {
     boolean holds = false;
     for (int i = 0; i < allocated.length; i++) {
       if (deserved[i] > allocated[i] + 1e-9) {

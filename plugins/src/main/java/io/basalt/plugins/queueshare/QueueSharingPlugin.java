@@ -87,13 +87,13 @@ public abstract class QueueSharingPlugin implements Plugin {
   }
 
   /** The queue's accounting this session, or null; for subclasses and tests. */
-  public QueueShare share(String queue) {
+  QueueShare share(String queue) {
     return queues.get(queue);
   }
 
   private double share(QueueInfo q) {
     QueueShare qs = queues.get(q.name());
-    return qs == null ? 0 : qs.share;
+    return qs == null ? 0 : qs.share();
   }
 
   private static void account(QueueShare qs, JobInfo job) {

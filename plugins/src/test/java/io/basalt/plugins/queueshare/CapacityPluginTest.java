@@ -229,8 +229,8 @@ class CapacityPluginTest {
         .queue(queue("a", 1, null, null, "2", null)).queue(queue("b", 5, null, null, "4", null))
         .pod(pod("ns/a1", "a", "1").onNode("n1").build())
         .pod(pod("ns/b1", "b", "3").onNode("n1").build()));
-    assertEquals(0.5, share("a").share, 1e-9);
-    assertEquals(0.75, share("b").share, 1e-9);
+    assertEquals(0.5, share("a").share(), 1e-9);
+    assertEquals(0.75, share("b").share(), 1e-9);
     assertTrue(s.callbacks().queueOrder().compare(s.queue("a"), s.queue("b")) < 0);
     assertTrue(s.callbacks().queueOrder().compare(s.queue("b"), s.queue("a")) > 0);
   }
