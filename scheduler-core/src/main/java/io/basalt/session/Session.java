@@ -5,18 +5,17 @@ import io.basalt.api.JobInfo;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.QueueInfo;
 import io.basalt.api.TaskInfo;
-import io.basalt.config.Arguments;
 import io.basalt.config.Hook;
 import io.basalt.config.PluginOption;
 import io.basalt.config.SchedulerConf;
-import io.basalt.config.Tier;
 import io.basalt.framework.AllocationListener;
+import io.basalt.framework.ConfiguredPlugin;
 import io.basalt.framework.DeviceChooser;
 import io.basalt.framework.FilterResult;
 import io.basalt.framework.JobValidator;
 import io.basalt.framework.NodeScorer;
 import io.basalt.framework.Plugin;
-import io.basalt.framework.PluginRegistry;
+import io.basalt.framework.SessionProfile;
 import io.basalt.framework.TaskFilter;
 import io.basalt.framework.VictimSelector;
 import io.basalt.framework.Vote;
@@ -84,18 +83,14 @@ public final class Session {
   }
 
   /** Builds jobs and queues from {@code snapshot}, then lets every configured plugin register its callbacks. */
-  public static Session open(ClusterSnapshot snapshot, SchedulerConf conf, PluginRegistry registry,
-      ExplainRecorder explain) {
-    Session s = new Session(conf, snapshot, explain);
+  public static Session open(ClusterSnapshot snapshot, SessionProfile profile, ExplainRecorder explain) {
+    Session s = new Session(profile.conf(), snapshot, explain);
     new JobsBuilder(snapshot, s.queues, s.jobs, s.tasksByNode, s.invalidJobs, s.nodesByName).build();
-    List<Tier> tiers = conf.tiers();
-    for (int t = 0; t < tiers.size(); t++) {
-      for (PluginOption option : tiers.get(t).plugins()) {
-        Plugin plugin = registry.create(option.name(), new Arguments(option.arguments(), option.location()));
-        s.registrations.put(plugin, new Registration(option, t));
-        s.plugins.add(plugin);
-        plugin.onSessionOpen(s);
-      }
+    for (ConfiguredPlugin<?> entry : profile.plugins()) {
+      Plugin plugin = entry.newInstance();
+      s.registrations.put(plugin, new Registration(entry.option(), entry.tier()));
+      s.plugins.add(plugin);
+      plugin.onSessionOpen(s);
     }
     s.filterFns = s.callbacks.filters.stream().map(Callbacks.Entry::fn).toArray(TaskFilter[]::new);
     s.scorerFns = s.callbacks.scorers.stream().map(Callbacks.Entry::fn).toArray(NodeScorer[]::new);

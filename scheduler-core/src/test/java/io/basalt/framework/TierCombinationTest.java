@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basalt.api.JobInfo;
 import io.basalt.api.TaskInfo;
-import io.basalt.config.Arguments;
 import io.basalt.session.Session;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
@@ -28,22 +27,22 @@ class TierCombinationTest {
     }
   }
 
-  private final Map<String, Function<Arguments, Plugin>> plugins = new HashMap<>();
+  private final Map<String, PluginDescriptor<?>> plugins = new HashMap<>();
   private final TestSessions cluster = TestSessions.cluster()
       .node(TestNodes.node("n1").cpu("4").memory("8Gi").build())
       .pod(TestPods.pod("ns/a").cpu("1").priority(1).build())
       .pod(TestPods.pod("ns/b").cpu("1").priority(2).build());
 
   private void plugin(String name, Function<Plugin, Consumer<Session>> open) {
-    plugins.put(name, args -> {
+    plugins.put(name, PluginDescriptor.of(name, () -> {
       Plugin[] self = new Plugin[1];
       self[0] = new Fake(name, s -> open.apply(self[0]).accept(s));
       return self[0];
-    });
+    }));
   }
 
   private Session open(String tiers) {
-    return cluster.open(PluginRegistry.of(plugins), "actions: allocate\ntiers:\n" + tiers);
+    return cluster.open(PluginRegistry.of(List.copyOf(plugins.values())), "actions: allocate\ntiers:\n" + tiers);
   }
 
   private JobInfo job(Session s, String key) {

@@ -2,7 +2,7 @@ package io.basalt.plugins.queueshare;
 
 import io.basalt.api.QueueInfo;
 import io.basalt.api.TaskInfo;
-import io.basalt.config.Arguments;
+import io.basalt.framework.PluginDescriptor;
 import io.basalt.session.Session;
 
 /**
@@ -26,7 +26,12 @@ import io.basalt.session.Session;
 public final class ProportionPlugin extends QueueSharingPlugin {
   public static final String NAME = "proportion";
 
-  public ProportionPlugin(Arguments args) {}
+  public ProportionPlugin() {}
+
+  /** No arguments. */
+  public static PluginDescriptor<Void> descriptor() {
+    return PluginDescriptor.of(NAME, ProportionPlugin::new);
+  }
 
   @Override
   public String name() {
