@@ -1,7 +1,6 @@
 package io.basalt.plugins;
 
-import io.basalt.config.Arguments;
-import io.basalt.framework.Plugin;
+import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.PluginProvider;
 import io.basalt.plugins.binpack.BinpackPlugin;
 import io.basalt.plugins.conformance.ConformancePlugin;
@@ -15,25 +14,24 @@ import io.basalt.plugins.predicates.PredicatesPlugin;
 import io.basalt.plugins.priority.PriorityPlugin;
 import io.basalt.plugins.queueshare.CapacityPlugin;
 import io.basalt.plugins.queueshare.ProportionPlugin;
-import java.util.Map;
-import java.util.function.Function;
+import java.util.List;
 
-/** The plugins this module ships, by the names {@code volcano-scheduler.conf} uses. */
+/** The plugins this module ships; each describes its own arguments and config rules. */
 public final class BuiltinPlugins implements PluginProvider {
   @Override
-  public Map<String, Function<Arguments, Plugin>> plugins() {
-    return Map.ofEntries(
-        Map.entry(GangPlugin.NAME, GangPlugin::new),
-        Map.entry(PriorityPlugin.NAME, PriorityPlugin::new),
-        Map.entry(ConformancePlugin.NAME, ConformancePlugin::new),
-        Map.entry(OvercommitPlugin.NAME, OvercommitPlugin::new),
-        Map.entry(PredicatesPlugin.NAME, PredicatesPlugin::new),
-        Map.entry(NodeOrderPlugin.NAME, NodeOrderPlugin::new),
-        Map.entry(BinpackPlugin.NAME, BinpackPlugin::new),
-        Map.entry(DrfPlugin.NAME, DrfPlugin::new),
-        Map.entry(ProportionPlugin.NAME, ProportionPlugin::new),
-        Map.entry(CapacityPlugin.NAME, CapacityPlugin::new),
-        Map.entry(GpuAwarePlugin.NAME, GpuAwarePlugin::new),
-        Map.entry(DeviceSharePlugin.NAME, DeviceSharePlugin::new));
+  public List<PluginDescriptor<?>> plugins() {
+    return List.of(
+        GangPlugin.descriptor(),
+        PriorityPlugin.descriptor(),
+        ConformancePlugin.descriptor(),
+        OvercommitPlugin.descriptor(),
+        PredicatesPlugin.descriptor(),
+        NodeOrderPlugin.descriptor(),
+        BinpackPlugin.descriptor(),
+        DrfPlugin.descriptor(),
+        ProportionPlugin.descriptor(),
+        CapacityPlugin.descriptor(),
+        GpuAwarePlugin.descriptor(),
+        DeviceSharePlugin.descriptor());
   }
 }

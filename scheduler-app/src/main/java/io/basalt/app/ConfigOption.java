@@ -6,27 +6,24 @@ import io.basalt.config.ConfigException;
 import io.basalt.config.SchedulerConf;
 import io.basalt.framework.PluginRegistry;
 import io.basalt.scheduler.ConfValidator;
+import io.basalt.scheduler.SchedulerProfile;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
-/** Loads and checks a config the same way for every command: parse, then validate against this build. */
+/** Loads and checks a config the same way for every command: parse, then validate and compile against this build. */
 final class ConfigOption {
   private ConfigOption() {}
 
-  /** The parsed config, or a {@link ConfigException} listing every problem (parse errors, unknown names, bad args). */
-  static SchedulerConf load(Path file, PluginRegistry plugins, List<String> warnings) throws ConfigException {
+  /**
+   * The config compiled for running, or a {@link ConfigException} listing every problem (parse errors, unknown names,
+   * bad args), each prefixed with the file.
+   */
+  static SchedulerProfile load(Path file, PluginRegistry plugins, List<String> warnings) throws ConfigException {
     SchedulerConf conf = file == null ? ConfLoader.defaultConf() : ConfLoader.load(file);
     ConfValidator.Report report = ConfValidator.validate(conf, plugins, ActionRegistry.builtin());
-    if (!report.ok()) {
-      List<String> prefixed = new ArrayList<>();
-      String source = file == null ? "default config" : file.toString();
-      for (String e : report.errors()) {
-        prefixed.add(source + ": " + e);
-      }
-      throw new ConfigException(prefixed);
-    }
+    String source = file == null ? "default config" : file.toString();
+    SchedulerProfile profile = report.profileOrThrow(source + ": ");
     warnings.addAll(report.warnings());
-    return conf;
+    return profile;
   }
 }

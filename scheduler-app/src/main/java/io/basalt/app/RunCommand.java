@@ -1,16 +1,15 @@
 package io.basalt.app;
 
-import io.basalt.actions.ActionRegistry;
 import io.basalt.app.logging.LogOptions;
 import io.basalt.cache.ClusterCache;
 import io.basalt.config.ConfigException;
-import io.basalt.config.SchedulerConf;
 import io.basalt.framework.PluginRegistry;
 import io.basalt.kube.live.ConfigReloader;
 import io.basalt.kube.live.InformerSource;
 import io.basalt.kube.live.KubeBinder;
 import io.basalt.kube.live.StatusWriter;
 import io.basalt.scheduler.Scheduler;
+import io.basalt.scheduler.SchedulerProfile;
 import io.basalt.scheduler.SchedulingLoop;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
@@ -128,9 +127,9 @@ final class RunCommand implements Callable<Integer> {
       return 2;
     }
     PluginRegistry plugins = PluginRegistry.load();
-    Supplier<SchedulerConf> conf;
+    Supplier<SchedulerProfile> profile;
     try {
-      conf = configuration(client, calls, plugins);
+      profile = configuration(client, calls, plugins);
     } catch (ConfigException e) {
       e.problems().forEach(System.err::println);
       return 2;
@@ -154,7 +153,7 @@ final class RunCommand implements Callable<Integer> {
       metrics.bound(pod);
     });
     SchedulingLoop loop = this.loop = new SchedulingLoop(
-        new Scheduler(cache, conf, plugins, ActionRegistry.builtin(), binder, status).observedBy(metrics),
+        new Scheduler(cache, profile, binder, status).observedBy(metrics),
         schedulePeriod);
     CountDownLatch stopped = new CountDownLatch(1);
     CountDownLatch loopDone = new CountDownLatch(1);
@@ -209,7 +208,7 @@ final class RunCommand implements Callable<Integer> {
         Thread.currentThread().interrupt();
       }
       source.close();
-      if (conf instanceof AutoCloseable watched) {
+      if (profile instanceof AutoCloseable watched) {
         try {
           watched.close();
         } catch (Exception e) {
@@ -344,7 +343,7 @@ final class RunCommand implements Callable<Integer> {
     return client;
   }
 
-  private Supplier<SchedulerConf> configuration(ApiClient client, ApiClient calls, PluginRegistry plugins)
+  private Supplier<SchedulerProfile> configuration(ApiClient client, ApiClient calls, PluginRegistry plugins)
       throws ConfigException {
     if (configMap != null) {
       String[] nsName = configMap.split("/", 2);
@@ -354,7 +353,7 @@ final class RunCommand implements Callable<Integer> {
       return new ConfigReloader(client, calls, nsName[0], nsName[1], plugins);
     }
     List<String> warnings = new ArrayList<>();
-    SchedulerConf fixed = ConfigOption.load(config, plugins, warnings);
+    SchedulerProfile fixed = ConfigOption.load(config, plugins, warnings);
     warnings.forEach(w -> System.err.println("warning: " + w));
     return () -> fixed;
   }

@@ -1,8 +1,8 @@
 package io.basalt.app;
 
 import io.basalt.config.ConfigException;
-import io.basalt.config.SchedulerConf;
 import io.basalt.framework.PluginRegistry;
+import io.basalt.scheduler.SchedulerProfile;
 import io.basalt.sim.FixtureSource;
 import io.basalt.sim.ReportFormat;
 import io.basalt.sim.SimulationReport;
@@ -53,9 +53,9 @@ final class SimulateCommand implements Callable<Integer> {
     }
     PluginRegistry plugins = PluginRegistry.load();
     List<String> warnings = new ArrayList<>();
-    SchedulerConf conf;
+    SchedulerProfile profile;
     try {
-      conf = ConfigOption.load(config, plugins, warnings);
+      profile = ConfigOption.load(config, plugins, warnings);
     } catch (ConfigException e) {
       e.problems().forEach(System.err::println);
       return 2;
@@ -69,7 +69,7 @@ final class SimulateCommand implements Callable<Integer> {
       System.err.println(e.getMessage());
       return 2;
     }
-    Simulator simulator = new Simulator(conf, plugins, new LinkedHashSet<>(schedulerNames), explain);
+    Simulator simulator = new Simulator(profile, new LinkedHashSet<>(schedulerNames), explain);
     SimulationReport report = simulator.run(source);
     System.out.print(output.equals("json") ? ReportFormat.json(report) : ReportFormat.table(report));
     return 0;

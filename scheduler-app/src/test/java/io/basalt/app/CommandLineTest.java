@@ -76,6 +76,38 @@ class CommandLineTest {
   }
 
   @Test
+  void validatePrintsTheRulesTheBuiltinPluginsDeclare(@TempDir Path dir) throws Exception {
+    Path bad = dir.resolve("rules.conf");
+    Files.writeString(bad, """
+        actions: "enqueue, allocate, backfill"
+        tiers:
+        - plugins:
+          - name: gang
+            enableHierarchy: true
+          - name: drf
+            enableHierarchy: true
+          - name: proportion
+        - plugins:
+          - name: capacity
+        configurations:
+        - name: backfill
+          arguments:
+            percentageOfNodesToScore: -5
+        """);
+    CliRun r = basalt("validate", "--config", bad.toString());
+    assertEquals(1, r.exit());
+    String at = bad + ": ";
+    assertEquals(List.of(
+        at + "configurations.backfill: argument 'percentageOfNodesToScore' must be between 0 and 100, got -5",
+        at + "tiers[0].plugins[0] (gang): enableHierarchy is not supported by plugin 'gang' in this build",
+        at + "tiers[0].plugins[1] (drf): drf with enableHierarchy cannot share a tier with proportion "
+            + "(tiers[0].plugins[2] (proportion)): both order queues by their own notion of share",
+        at + "tiers[1].plugins[0] (capacity): plugin 'capacity' cannot be used together with 'proportion' "
+            + "(tiers[0].plugins[2] (proportion)): both divide the cluster between queues"),
+        r.out().lines().toList());
+  }
+
+  @Test
   void simulateJsonHasEveryFieldAndPrintsEmptyArrays() {
     CliRun r = basalt("simulate", "--cluster", Scenarios.fixture("gang-partial").toString(), "--output", "json");
     assertEquals(0, r.exit(), r.err());

@@ -80,8 +80,8 @@ class ScenarioTest {
         "actions: \"enqueue, allocate\"\ntiers:\n- plugins:\n  - name: predicates\n");
     io.basalt.cache.ClusterCache cache = new io.basalt.cache.ClusterCache(Set.of("basalt-scheduler"), "default");
     io.basalt.sim.FixtureSource.fromPaths(java.util.List.of(Scenarios.fixture("pipelining"))).start(cache);
-    io.basalt.session.SessionResult first = new io.basalt.scheduler.Scheduler(cache, () -> conf,
-        io.basalt.framework.PluginRegistry.load(), io.basalt.actions.ActionRegistry.builtin(),
+    io.basalt.scheduler.SchedulerProfile profile = Scenarios.compile(conf);
+    io.basalt.session.SessionResult first = new io.basalt.scheduler.Scheduler(cache, () -> profile,
         new io.basalt.sim.InMemoryBinder(cache), io.basalt.scheduler.StatusSink.NONE).runOnce();
     assertEquals(0, first.bindings().size());
     assertEquals("gpu-a", first.pending().get(0).nominatedNode());
@@ -117,8 +117,8 @@ class ScenarioTest {
   @Test
   void embeddedDemoClusterBindsEverythingButTheGangThatCannotFit() throws Exception {
     io.basalt.sim.FixtureSource demo = io.basalt.sim.FixtureSource.fromText("demo", SimulateCommand.embeddedCluster());
-    SimulationReport r = new io.basalt.sim.Simulator(io.basalt.config.ConfLoader.defaultConf(),
-        io.basalt.framework.PluginRegistry.load(), Set.of("basalt-scheduler", "volcano"), false).run(demo);
+    SimulationReport r = new io.basalt.sim.Simulator(Scenarios.compile(io.basalt.config.ConfLoader.defaultConf()),
+        Set.of("basalt-scheduler", "volcano"), false).run(demo);
     assertEquals(java.util.List.of(), r.warnings());
     assertEquals(8, r.nodes());
     assertEquals(18, r.bindings().size());

@@ -1,9 +1,12 @@
 package io.basalt.app;
 
+import io.basalt.actions.ActionRegistry;
 import io.basalt.config.ConfLoader;
 import io.basalt.config.ConfigException;
 import io.basalt.config.SchedulerConf;
 import io.basalt.framework.PluginRegistry;
+import io.basalt.scheduler.ConfValidator;
+import io.basalt.scheduler.SchedulerProfile;
 import io.basalt.sim.FixtureSource;
 import io.basalt.sim.SimulationReport;
 import io.basalt.sim.Simulator;
@@ -36,8 +39,13 @@ final class Scenarios {
   }
 
   static SimulationReport run(String fixture, SchedulerConf conf, boolean explain) throws Exception {
-    Simulator sim = new Simulator(conf, PluginRegistry.load(), Set.of("basalt-scheduler", "volcano"), explain);
+    Simulator sim = new Simulator(compile(conf), Set.of("basalt-scheduler", "volcano"), explain);
     return sim.run(FixtureSource.fromPaths(List.of(fixture(fixture))));
+  }
+
+  /** {@code conf} compiled against every plugin on the class path, as the commands do. */
+  static SchedulerProfile compile(SchedulerConf conf) throws ConfigException {
+    return ConfValidator.validate(conf, PluginRegistry.load(), ActionRegistry.builtin()).profileOrThrow("test: ");
   }
 
   static SchedulerConf parseUnchecked(String yaml) {

@@ -2,7 +2,12 @@ package io.basalt.actions;
 
 import io.basalt.session.Session;
 
-/** One step of a scheduling cycle (enqueue, allocate, backfill, ...), run in the order the config lists them. */
+/**
+ * One step of a scheduling cycle (enqueue, allocate, backfill, ...), run in the order the config lists them. Built
+ * once when a config is compiled and then run every cycle, so nothing an action keeps may carry from one session to
+ * the next (per-cycle scratch, like {@link NodeSearch}'s, restarts with each session);
+ * its constructor reads its {@code configurations} arguments, reporting bad values as problems there.
+ */
 public interface Action {
   String name();
 

@@ -6,7 +6,10 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 
-/** Actions by the names {@code volcano-scheduler.conf} uses; each is built from its {@code configurations} entry. */
+/**
+ * Actions by the names {@code volcano-scheduler.conf} uses; each is built once per config from its
+ * {@code configurations} entry.
+ */
 public final class ActionRegistry {
   private static final Map<String, Function<Arguments, Action>> BUILTIN = Map.of(
       "enqueue", args -> new Enqueue(),
@@ -33,6 +36,7 @@ public final class ActionRegistry {
     return factories.keySet();
   }
 
+  /** Builds action {@code name}; argument problems are left in {@code arguments}. */
   public Action create(String name, Arguments arguments) {
     Function<Arguments, Action> f = factories.get(name);
     if (f == null) {

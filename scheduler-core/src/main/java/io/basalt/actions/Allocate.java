@@ -24,12 +24,7 @@ final class Allocate implements Action {
   private final JobPlacer placer;
 
   Allocate(Arguments args) {
-    int pct = args.getInt("percentageOfNodesToScore", 0);
-    if (pct < 0 || pct > 100) {
-      args.problem("percentageOfNodesToScore", "must be between 0 and 100, got " + pct);
-      pct = 0;
-    }
-    this.placer = new JobPlacer(new NodeSearch(pct));
+    this.placer = new JobPlacer(NodesToScore.search(args));
   }
 
   @Override

@@ -11,12 +11,14 @@ import java.util.List;
 /**
  * Places BestEffort tasks (no requests but the pod slot) of admitted jobs on any node that passes the filters. Gangs
  * stay all-or-nothing here too.
+ *
+ * <p>Arguments: {@code percentageOfNodesToScore}, as for allocate.
  */
 final class Backfill implements Action {
   private final JobPlacer placer;
 
   Backfill(Arguments args) {
-    this.placer = new JobPlacer(new NodeSearch(args.getInt("percentageOfNodesToScore", 0)));
+    this.placer = new JobPlacer(NodesToScore.search(args));
   }
 
   @Override

@@ -9,7 +9,6 @@ import java.util.List;
  * priority; conformance: never critical pods; drf: only while the preemptor stays the poorer job).
  */
 final class Preempt implements Action {
-  private final Evictions evictions = new Evictions();
 
   @Override
   public String name() {
@@ -29,7 +28,7 @@ final class Preempt implements Action {
         return s.callbacks().preemptable(preemptor, candidates);
       }
     };
-    evictions.run(session, sameQueue, (s, queue, task) -> true,
+    new Evictions().run(session, sameQueue, (s, queue, task) -> true,
         (victim, preemptor) -> "preempted by " + preemptor.key() + " (priority " + preemptor.priority() + ")");
   }
 }

@@ -9,7 +9,6 @@ import java.util.List;
  * (the default) give pods up, and only what the plugins agree is beyond their share (proportion, capacity).
  */
 final class Reclaim implements Action {
-  private final Evictions evictions = new Evictions();
 
   @Override
   public String name() {
@@ -31,7 +30,7 @@ final class Reclaim implements Action {
         return s.callbacks().reclaimable(reclaimer, candidates);
       }
     };
-    evictions.run(session, otherQueues,
+    new Evictions().run(session, otherQueues,
         (s, queue, task) -> !s.callbacks().overused(queue) && s.callbacks().preemptive(queue, task),
         (victim, reclaimer) -> "reclaimed by queue " + reclaimer.job().queue() + " for " + reclaimer.key());
   }

@@ -1,13 +1,11 @@
 package io.basalt.framework;
 
-import io.basalt.config.Arguments;
-import java.util.Map;
-import java.util.function.Function;
+import java.util.List;
 
 /**
- * A module's plugins by name, found through {@link java.util.ServiceLoader}. Each constructor reads its arguments
- * from {@link Arguments}, which collects bad values as problems instead of throwing.
+ * A module's plugins, found through {@link java.util.ServiceLoader}. Each is described by a {@link PluginDescriptor}:
+ * how its arguments are read, how instances are built, and the rules the config must keep for it.
  */
 public interface PluginProvider {
-  Map<String, Function<Arguments, Plugin>> plugins();
+  List<PluginDescriptor<?>> plugins();
 }

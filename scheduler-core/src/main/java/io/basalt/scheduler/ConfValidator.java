@@ -1,42 +1,68 @@
 package io.basalt.scheduler;
 
+import io.basalt.actions.Action;
 import io.basalt.actions.ActionRegistry;
 import io.basalt.config.Arguments;
+import io.basalt.config.ConfigException;
+import io.basalt.config.Hook;
 import io.basalt.config.PluginOption;
 import io.basalt.config.SchedulerConf;
+import io.basalt.config.Tier;
+import io.basalt.framework.ConfiguredPlugin;
+import io.basalt.framework.PluginDescriptor;
+import io.basalt.framework.PluginDescriptor.Conflict;
 import io.basalt.framework.PluginRegistry;
+import io.basalt.framework.SessionProfile;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Checks a parsed config against what this build has: every action and plugin known, every argument readable, no
- * plugin listed twice. Problems name where they are ({@code tiers[1].plugins[4] (gpu-aware)}); unread arguments are
- * warnings, since Volcano ignores them too, but they are usually typos.
+ * Checks a parsed config against what this build has and compiles it into a {@link SchedulerProfile} in the same
+ * pass: every action and plugin known, every argument readable, no plugin listed twice, and the rules each plugin
+ * declares in its {@link PluginDescriptor} (hierarchy support, conflicts). Problems name where they are
+ * ({@code tiers[1].plugins[4] (gpu-aware)}); unread arguments are warnings, since Volcano ignores them too, but they
+ * are usually typos. Validating and compiling are one step so a config is read exactly once, however it is used.
  */
 public final class ConfValidator {
-  /** Errors make a config unusable; warnings do not. */
-  public record Report(List<String> errors, List<String> warnings) {
+  /**
+   * Errors make a config unusable; warnings do not.
+   *
+   * @param profile the compiled config; null when there are errors
+   */
+  public record Report(List<String> errors, List<String> warnings, SchedulerProfile profile) {
+    public Report {
+      errors = List.copyOf(errors);
+      warnings = List.copyOf(warnings);
+    }
+
     public boolean ok() {
       return errors.isEmpty();
     }
-  }
 
-  /** Plugins that implement a hierarchical mode. */
-  private static final java.util.Set<String> HIERARCHICAL = java.util.Set.of("drf");
+    /** The profile, or a {@link ConfigException} with every error, each prefixed with {@code prefix}. */
+    public SchedulerProfile profileOrThrow(String prefix) throws ConfigException {
+      if (!ok()) {
+        throw new ConfigException(errors.stream().map(e -> prefix + e).toList());
+      }
+      return profile;
+    }
+  }
 
   private ConfValidator() {}
 
+  /** Checks {@code conf}; when it has no errors, the report carries it compiled. */
   public static Report validate(SchedulerConf conf, PluginRegistry plugins, ActionRegistry actions) {
     List<String> errors = new ArrayList<>();
     List<String> warnings = new ArrayList<>();
+    List<Action> built = new ArrayList<>();
     for (String action : conf.actions()) {
       if (!actions.contains(action)) {
         errors.add("actions: unknown action '" + action + "' (known: " + String.join(", ", actions.names()) + ")");
       } else {
         Arguments args = conf.actionArguments(action);
-        actions.create(action, args);
+        built.add(actions.create(action, args));
         errors.addAll(args.problems());
         args.unread().forEach(k -> warnings.add(args.location() + ": argument '" + k + "' is not used"));
       }
@@ -46,54 +72,92 @@ public final class ConfValidator {
         warnings.add("configurations: '" + configured + "' names no known action");
       }
     }
-    Map<String, String> seen = new HashMap<>();
-    for (PluginOption option : conf.allPlugins()) {
-      if (!plugins.contains(option.name())) {
-        errors.add(option.location() + ": unknown plugin '" + option.name() + "' (known: "
-            + String.join(", ", plugins.names()) + ")");
-        continue;
-      }
-      String first = seen.putIfAbsent(option.name(), option.location());
-      if (first != null) {
-        errors.add(option.location() + ": plugin '" + option.name() + "' is already listed at " + first);
-      }
-      if (option.enabled(io.basalt.config.Hook.HIERARCHY) && !HIERARCHICAL.contains(option.name())) {
-        errors.add(option.location() + ": enableHierarchy is not supported by plugin '" + option.name()
-            + "' in this build");
-      }
-      Arguments args = new Arguments(option.arguments(), option.location());
-      try {
-        plugins.create(option.name(), args);
-      } catch (RuntimeException e) {
-        errors.add(option.location() + ": cannot be built: " + e.getMessage());
-      }
-      errors.addAll(args.problems());
-      args.unread().forEach(k -> warnings.add(option.location() + ": argument '" + k + "' is not used"));
-    }
-    for (io.basalt.config.Tier tier : conf.tiers()) {
-      PluginOption hdrf = null;
-      PluginOption proportion = null;
-      for (PluginOption o : tier.plugins()) {
-        if (o.name().equals("drf") && o.enabled(io.basalt.config.Hook.HIERARCHY)) {
-          hdrf = o;
-        } else if (o.name().equals("proportion")) {
-          proportion = o;
+    List<ConfiguredPlugin<?>> entries = new ArrayList<>();
+    Map<String, PluginOption> first = new LinkedHashMap<>();
+    for (int t = 0; t < conf.tiers().size(); t++) {
+      for (PluginOption option : conf.tiers().get(t).plugins()) {
+        ConfiguredPlugin<?> entry = configure(option, t, plugins, first, errors, warnings);
+        if (entry != null) {
+          entries.add(entry);
         }
       }
-      if (hdrf != null && proportion != null) {
-        errors.add(hdrf.location() + ": drf with enableHierarchy cannot share a tier with proportion ("
-            + proportion.location() + "): both order queues by their own notion of share");
+    }
+    for (Tier tier : conf.tiers()) {
+      tierConflicts(tier, plugins, errors);
+    }
+    for (PluginOption option : first.values()) {
+      for (Conflict c : plugins.descriptor(option.name()).conflicts()) {
+        PluginOption other = first.get(c.plugin());
+        if (!c.sameTier() && other != null && applies(c, option)) {
+          errors.add(option.location() + ": plugin '" + option.name() + "' cannot be used together with '"
+              + c.plugin() + "' (" + other.location() + "): " + c.reason());
+        }
       }
     }
-    for (List<String> pair : CONFLICTS) {
-      if (seen.containsKey(pair.get(0)) && seen.containsKey(pair.get(1))) {
-        errors.add(seen.get(pair.get(1)) + ": plugin '" + pair.get(1) + "' cannot be used together with '"
-            + pair.get(0) + "' (" + seen.get(pair.get(0)) + "): both divide the cluster between queues");
-      }
-    }
-    return new Report(errors, warnings);
+    SchedulerProfile profile = errors.isEmpty() ? new SchedulerProfile(built, new SessionProfile(conf, entries)) : null;
+    return new Report(errors, warnings, profile);
   }
 
-  /** Plugins that must not be configured together. */
-  private static final List<List<String>> CONFLICTS = List.of(List.of("proportion", "capacity"));
+  /** Reads one tier entry's arguments, collecting its problems; null when it cannot be used. */
+  private static ConfiguredPlugin<?> configure(PluginOption option, int tier, PluginRegistry plugins,
+      Map<String, PluginOption> first, List<String> errors, List<String> warnings) {
+    if (!plugins.contains(option.name())) {
+      errors.add(option.location() + ": unknown plugin '" + option.name() + "' (known: "
+          + String.join(", ", plugins.names()) + ")");
+      return null;
+    }
+    PluginDescriptor<?> descriptor = plugins.descriptor(option.name());
+    PluginOption earlier = first.putIfAbsent(option.name(), option);
+    if (earlier != null) {
+      errors.add(option.location() + ": plugin '" + option.name() + "' is already listed at " + earlier.location());
+    }
+    if (option.enabled(Hook.HIERARCHY) && !descriptor.hierarchical()) {
+      errors.add(option.location() + ": enableHierarchy is not supported by plugin '" + option.name()
+          + "' in this build");
+    }
+    Arguments args = new Arguments(option.arguments(), option.location());
+    ConfiguredPlugin<?> entry = null;
+    try {
+      entry = descriptor.configure(option, tier, args);
+    } catch (RuntimeException e) {
+      errors.add(option.location() + ": cannot be built: " + e.getMessage());
+    }
+    errors.addAll(args.problems());
+    args.unread().forEach(k -> warnings.add(option.location() + ": argument '" + k + "' is not used"));
+    return entry;
+  }
+
+  /**
+   * Same-tier conflicts of {@code tier}: for each plugin declaring one, its last entry the conflict applies to
+   * against the last entry of the other plugin in the tier.
+   */
+  private static void tierConflicts(Tier tier, PluginRegistry plugins, List<String> errors) {
+    Map<String, List<PluginOption>> byName = new LinkedHashMap<>();
+    for (PluginOption o : tier.plugins()) {
+      if (plugins.contains(o.name())) {
+        byName.computeIfAbsent(o.name(), n -> new ArrayList<>()).add(o);
+      }
+    }
+    byName.forEach((name, options) -> {
+      for (Conflict c : plugins.descriptor(name).conflicts()) {
+        List<PluginOption> others = byName.get(c.plugin());
+        if (!c.sameTier() || others == null) {
+          continue;
+        }
+        PluginOption declaring = null;
+        for (PluginOption o : options) {
+          declaring = applies(c, o) ? o : declaring;
+        }
+        if (declaring != null) {
+          errors.add(declaring.location() + ": " + name + (c.hierarchicalOnly() ? " with enableHierarchy" : "")
+              + " cannot share a tier with " + c.plugin() + " (" + others.get(others.size() - 1).location()
+              + "): " + c.reason());
+        }
+      }
+    });
+  }
+
+  private static boolean applies(Conflict c, PluginOption declaring) {
+    return !c.hierarchicalOnly() || declaring.enabled(Hook.HIERARCHY);
+  }
 }

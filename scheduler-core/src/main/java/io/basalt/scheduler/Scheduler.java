@@ -1,11 +1,8 @@
 package io.basalt.scheduler;
 
 import io.basalt.actions.Action;
-import io.basalt.actions.ActionRegistry;
 import io.basalt.api.ClusterSnapshot;
 import io.basalt.cache.ClusterCache;
-import io.basalt.config.SchedulerConf;
-import io.basalt.framework.PluginRegistry;
 import io.basalt.session.ExplainRecorder;
 import io.basalt.session.Session;
 import io.basalt.session.SessionResult;
@@ -19,20 +16,18 @@ import java.util.function.Supplier;
  */
 public final class Scheduler {
   private final ClusterCache cache;
-  private final Supplier<SchedulerConf> conf;
-  private final PluginRegistry plugins;
-  private final ActionRegistry actions;
+  private final Supplier<SchedulerProfile> profile;
   private final Binder binder;
   private final StatusSink status;
   private CycleObserver observer = CycleObserver.NONE;
 
-  /** @param conf read once per cycle, so a reloaded config takes effect at the next cycle */
-  public Scheduler(ClusterCache cache, Supplier<SchedulerConf> conf, PluginRegistry plugins, ActionRegistry actions,
-      Binder binder, StatusSink status) {
+  /**
+   * @param profile read once per cycle, so a reloaded config takes effect at the next cycle; compiled once per
+   *     config, so a cycle reads no config text or arguments
+   */
+  public Scheduler(ClusterCache cache, Supplier<SchedulerProfile> profile, Binder binder, StatusSink status) {
     this.cache = cache;
-    this.conf = conf;
-    this.plugins = plugins;
-    this.actions = actions;
+    this.profile = profile;
     this.binder = binder;
     this.status = status;
   }
@@ -49,14 +44,13 @@ public final class Scheduler {
 
   public SessionResult runOnce(ExplainRecorder explain) {
     long start = System.nanoTime();
-    SchedulerConf c = conf.get();
+    SchedulerProfile current = profile.get();
     ClusterSnapshot snapshot = cache.snapshot();
-    Session session = Session.open(snapshot, c, plugins, explain);
-    for (String name : c.actions()) {
-      Action action = actions.create(name, c.actionArguments(name));
+    Session session = Session.open(snapshot, current.session(), explain);
+    for (Action action : current.actions()) {
       long t = System.nanoTime();
       action.execute(session);
-      observer.actionDone(name, System.nanoTime() - t);
+      observer.actionDone(action.name(), System.nanoTime() - t);
     }
     SessionResult result = session.close();
     // Holds carry over: a preemptor keeps the node its victims free, a hold the cycle found unusable is dropped.

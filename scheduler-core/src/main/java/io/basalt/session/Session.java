@@ -6,12 +6,10 @@ import io.basalt.api.NodeInfo;
 import io.basalt.api.PodGroupPhase;
 import io.basalt.api.QueueInfo;
 import io.basalt.api.TaskInfo;
-import io.basalt.config.Arguments;
-import io.basalt.config.PluginOption;
 import io.basalt.config.SchedulerConf;
-import io.basalt.config.Tier;
+import io.basalt.framework.ConfiguredPlugin;
 import io.basalt.framework.Plugin;
-import io.basalt.framework.PluginRegistry;
+import io.basalt.framework.SessionProfile;
 import io.basalt.framework.SessionView;
 import io.basalt.model.PriorityClass;
 import io.basalt.model.ResourceNames;
@@ -63,17 +61,13 @@ public final class Session implements SessionView {
   }
 
   /** Builds jobs and queues from {@code snapshot}, then lets every configured plugin register its callbacks. */
-  public static Session open(ClusterSnapshot snapshot, SchedulerConf conf, PluginRegistry registry,
-      ExplainRecorder explain) {
-    Session s = new Session(conf, snapshot, explain);
+  public static Session open(ClusterSnapshot snapshot, SessionProfile profile, ExplainRecorder explain) {
+    Session s = new Session(profile.conf(), snapshot, explain);
     new JobsBuilder(snapshot, s.queues, s.jobs, s.tasksByNode, s.invalidJobs, s.nodesByName).build();
-    List<Tier> tiers = conf.tiers();
-    for (int t = 0; t < tiers.size(); t++) {
-      for (PluginOption option : tiers.get(t).plugins()) {
-        Plugin plugin = registry.create(option.name(), new Arguments(option.arguments(), option.location()));
-        s.plugins.add(plugin);
-        plugin.onSessionOpen(s, s.callbacks.registrar(plugin.name(), option, t));
-      }
+    for (ConfiguredPlugin<?> entry : profile.plugins()) {
+      Plugin plugin = entry.newInstance();
+      s.plugins.add(plugin);
+      plugin.onSessionOpen(s, s.callbacks.registrar(plugin.name(), entry.option(), entry.tier()));
     }
     s.callbacks.seal();
     return s;

@@ -25,7 +25,7 @@ class EnqueueTest {
         .queue(queue("open", "Open")).queue(queue("shut", "Closed"))
         .pod(TestPods.pod("ns/in-open").cpu("1").annotation("scheduling.volcano.sh/queue-name", "open").build())
         .pod(TestPods.pod("ns/in-shut").cpu("1").annotation("scheduling.volcano.sh/queue-name", "shut").build())
-        .open(PluginRegistry.of(Map.of()), "actions: \"enqueue, allocate\"\ntiers: []\n");
+        .open(PluginRegistry.of(), "actions: \"enqueue, allocate\"\ntiers: []\n");
     ActionRegistry actions = ActionRegistry.builtin();
     actions.create("enqueue", Arguments.empty()).execute(s);
     actions.create("allocate", Arguments.empty()).execute(s);
@@ -40,7 +40,7 @@ class EnqueueTest {
     Session s = TestSessions.cluster()
         .node(TestNodes.node("n1").cpu("8").build())
         .pod(TestPods.pod("ns/lost").cpu("1").annotation("scheduling.volcano.sh/queue-name", "nowhere").build())
-        .open(PluginRegistry.of(Map.of()), "actions: \"enqueue, allocate\"\ntiers: []\n");
+        .open(PluginRegistry.of(), "actions: \"enqueue, allocate\"\ntiers: []\n");
     ActionRegistry.builtin().create("enqueue", Arguments.empty()).execute(s);
     ActionRegistry.builtin().create("allocate", Arguments.empty()).execute(s);
     SessionResult r = s.close();

@@ -13,7 +13,6 @@ import io.basalt.session.Statement;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class StatementTest {
@@ -21,7 +20,7 @@ class StatementTest {
       .node(TestNodes.node("n1").cpu("4").memory("8Gi").gpu(4).build())
       .pod(TestPods.pod("ns/a").cpu("1").gpu(2).build())
       .pod(TestPods.pod("ns/b").cpu("1").gpu(1).build())
-      .open(PluginRegistry.of(Map.of()), "actions: allocate\ntiers: []\n");
+      .open(PluginRegistry.of(), "actions: allocate\ntiers: []\n");
 
   @Test
   void discardUndoesAllocationsAndPipelines() {

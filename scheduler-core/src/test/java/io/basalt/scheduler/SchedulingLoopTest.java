@@ -5,14 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basalt.actions.ActionRegistry;
 import io.basalt.cache.ClusterCache;
-import io.basalt.config.SchedulerConf;
 import io.basalt.framework.PluginRegistry;
 import io.basalt.session.SessionResult;
 import io.basalt.testing.Await;
 import io.basalt.testing.TestSessions;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,10 +30,11 @@ class SchedulingLoopTest {
 
   @Test
   void aStuckCycleShowsItsAgeAndAFailingOneDoesNotStopTheLoop() throws Exception {
-    SchedulerConf conf = TestSessions.parse("actions: \"allocate\"\ntiers:\n- plugins: []\n");
+    SchedulerProfile conf = ConfValidator.validate(TestSessions.parse("actions: \"allocate\"\ntiers:\n- plugins: []\n"),
+        PluginRegistry.of(), ActionRegistry.builtin()).profile();
     CountDownLatch release = new CountDownLatch(1);
     AtomicInteger calls = new AtomicInteger();
-    Supplier<SchedulerConf> confs = () -> {
+    Supplier<SchedulerProfile> confs = () -> {
       int n = calls.incrementAndGet();
       if (n == 2) {
         throw new IllegalStateException("a bad cycle");
@@ -49,8 +48,8 @@ class SchedulingLoopTest {
       }
       return conf;
     };
-    Scheduler scheduler = new Scheduler(new ClusterCache(Set.of("basalt-scheduler"), "default"), confs,
-        PluginRegistry.of(Map.of()), ActionRegistry.builtin(), NO_BINDS, StatusSink.NONE);
+    Scheduler scheduler = new Scheduler(new ClusterCache(Set.of("basalt-scheduler"), "default"), confs, NO_BINDS,
+        StatusSink.NONE);
     SchedulingLoop loop = new SchedulingLoop(scheduler, Duration.ofMillis(10));
     Thread t = new Thread(loop);
     t.start();

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basalt.api.JobInfo;
 import io.basalt.api.TaskInfo;
-import io.basalt.config.Arguments;
 import io.basalt.framework.FilterResult;
 import io.basalt.framework.Plugin;
+import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.PluginRegistry;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
@@ -20,7 +20,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /** One test per combination rule: how answers of several plugins in several tiers become one. */
@@ -33,18 +32,18 @@ class TierCombinationTest {
     }
   }
 
-  private final Map<String, Function<Arguments, Plugin>> plugins = new HashMap<>();
+  private final Map<String, PluginDescriptor<?>> plugins = new HashMap<>();
   private final TestSessions cluster = TestSessions.cluster()
       .node(TestNodes.node("n1").cpu("4").memory("8Gi").build())
       .pod(TestPods.pod("ns/a").cpu("1").priority(1).build())
       .pod(TestPods.pod("ns/b").cpu("1").priority(2).build());
 
   private void plugin(String name, Consumer<Registrar> open) {
-    plugins.put(name, args -> new Fake(name, open));
+    plugins.put(name, PluginDescriptor.of(name, () -> new Fake(name, open)));
   }
 
   private Session open(String tiers) {
-    return cluster.open(PluginRegistry.of(plugins), "actions: allocate\ntiers:\n" + tiers);
+    return cluster.open(PluginRegistry.of(List.copyOf(plugins.values())), "actions: allocate\ntiers:\n" + tiers);
   }
 
   private JobInfo job(Session s, String key) {

@@ -3,10 +3,14 @@ package io.basalt.testing;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.cache.ClusterCache;
+import io.basalt.config.Arguments;
 import io.basalt.config.ConfLoader;
 import io.basalt.config.ConfigException;
+import io.basalt.config.PluginOption;
 import io.basalt.config.SchedulerConf;
+import io.basalt.framework.ConfiguredPlugin;
 import io.basalt.framework.PluginRegistry;
+import io.basalt.framework.SessionProfile;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
@@ -14,6 +18,8 @@ import io.basalt.model.PriorityClass;
 import io.basalt.model.Queue;
 import io.basalt.session.ExplainRecorder;
 import io.basalt.session.Session;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -61,7 +67,21 @@ public final class TestSessions {
 
   /** Opens a session with {@code conf} (YAML text of a volcano-scheduler.conf). */
   public Session open(PluginRegistry registry, String conf) {
-    return Session.open(cache.snapshot(), parse(conf), registry, ExplainRecorder.NONE);
+    return Session.open(cache.snapshot(), sessionProfile(registry, parse(conf)), ExplainRecorder.NONE);
+  }
+
+  /**
+   * What a session opens with, built without the config checks (tests configure fakes freely): each tier entry's
+   * arguments read by its descriptor, argument problems ignored.
+   */
+  public static SessionProfile sessionProfile(PluginRegistry registry, SchedulerConf conf) {
+    List<ConfiguredPlugin<?>> entries = new ArrayList<>();
+    for (int t = 0; t < conf.tiers().size(); t++) {
+      for (PluginOption o : conf.tiers().get(t).plugins()) {
+        entries.add(registry.descriptor(o.name()).configure(o, t, new Arguments(o.arguments(), o.location())));
+      }
+    }
+    return new SessionProfile(conf, entries);
   }
 
   public static SchedulerConf parse(String conf) {

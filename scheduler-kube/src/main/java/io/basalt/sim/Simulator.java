@@ -1,13 +1,11 @@
 package io.basalt.sim;
 
-import io.basalt.actions.ActionRegistry;
 import io.basalt.cache.ClusterCache;
-import io.basalt.config.SchedulerConf;
-import io.basalt.framework.PluginRegistry;
 import io.basalt.model.PodGroup;
 import io.basalt.model.Queue;
 import io.basalt.scheduler.ClusterSource;
 import io.basalt.scheduler.Scheduler;
+import io.basalt.scheduler.SchedulerProfile;
 import io.basalt.session.ExplainRecorder;
 import io.basalt.session.SessionResult;
 import java.util.ArrayList;
@@ -22,14 +20,12 @@ public final class Simulator {
   /** A safety net: a scenario that still changes after this many cycles is reported, not looped forever. */
   static final int MAX_CYCLES = 500;
 
-  private final SchedulerConf conf;
-  private final PluginRegistry plugins;
+  private final SchedulerProfile profile;
   private final Set<String> schedulerNames;
   private final boolean explain;
 
-  public Simulator(SchedulerConf conf, PluginRegistry plugins, Set<String> schedulerNames, boolean explain) {
-    this.conf = conf;
-    this.plugins = plugins;
+  public Simulator(SchedulerProfile profile, Set<String> schedulerNames, boolean explain) {
+    this.profile = profile;
     this.schedulerNames = Set.copyOf(schedulerNames);
     this.explain = explain;
   }
@@ -40,7 +36,7 @@ public final class Simulator {
     List<String> warnings = new ArrayList<>(source.warnings());
     InMemoryBinder binder = new InMemoryBinder(cache);
     InMemoryStatus status = new InMemoryStatus(cache);
-    Scheduler scheduler = new Scheduler(cache, () -> conf, plugins, ActionRegistry.builtin(), binder, status);
+    Scheduler scheduler = new Scheduler(cache, () -> profile, binder, status);
     ExplainCollector collector = explain ? new ExplainCollector() : null;
     SessionResult last = null;
     int cycles = 0;

@@ -5,11 +5,13 @@ import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.NodeScorer;
 import io.basalt.framework.Plugin;
+import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,8 +47,24 @@ public final class BinpackPlugin implements Plugin {
   /** Weighted resources by name, cpu and memory first; names resolve to slots when a session opens. */
   private final Map<String, Integer> resourceWeights;
 
-  public BinpackPlugin(Arguments args) {
-    this.weight = args.getWeight(WEIGHT, 1);
+  /** The plugin weight and the resource weights in order, read once per config. */
+  record Settings(int weight, Map<String, Integer> resourceWeights) {
+    Settings {
+      resourceWeights = Collections.unmodifiableMap(new LinkedHashMap<>(resourceWeights));
+    }
+  }
+
+  BinpackPlugin(Settings settings) {
+    this.weight = settings.weight();
+    this.resourceWeights = settings.resourceWeights();
+  }
+
+  public static PluginDescriptor<?> descriptor() {
+    return PluginDescriptor.of(NAME, BinpackPlugin::read, BinpackPlugin::new);
+  }
+
+  private static Settings read(Arguments args) {
+    int weight = args.getWeight(WEIGHT, 1);
     Map<String, Integer> weights = new LinkedHashMap<>();
     weights.put(ResourceNames.CPU_NAME, args.getWeight(CPU, 1));
     weights.put(ResourceNames.MEMORY_NAME, args.getWeight(MEMORY, 1));
@@ -60,7 +78,7 @@ public final class BinpackPlugin implements Plugin {
         weights.put(r, args.getWeight(RESOURCES_PREFIX + r, 1));
       }
     }
-    this.resourceWeights = weights;
+    return new Settings(weight, weights);
   }
 
   @Override

@@ -1,8 +1,8 @@
 package io.basalt.plugins.conformance;
 
 import io.basalt.api.TaskInfo;
-import io.basalt.config.Arguments;
 import io.basalt.framework.Plugin;
+import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
 import io.basalt.framework.VictimSelector;
@@ -21,7 +21,12 @@ public final class ConformancePlugin implements Plugin {
   static final String SYSTEM_NAMESPACE = "kube-system";
   static final String PREEMPTABLE_KEY = "volcano.sh/preemptable";
 
-  public ConformancePlugin(Arguments args) {}
+  public ConformancePlugin() {}
+
+  /** No arguments. */
+  public static PluginDescriptor<Void> descriptor() {
+    return PluginDescriptor.of(NAME, ConformancePlugin::new);
+  }
 
   @Override
   public String name() {

@@ -5,6 +5,7 @@ import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.FilterResult;
 import io.basalt.framework.Plugin;
+import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
 import io.basalt.gpu.DeviceClaim;
@@ -63,16 +64,29 @@ public final class DeviceSharePlugin implements Plugin {
   private ShareRequest lastRequest;
   private DeviceConstraints lastConstraints = DeviceConstraints.NONE;
 
-  public DeviceSharePlugin(Arguments args) {
-    this.resources = ShareResources.from(args);
-    this.policy = SharePolicy.from(args);
-    int max = args.getInt(MAX_SHARES, 0);
-    if (max < 0) {
-      args.problem(MAX_SHARES, "must be at least 1 (or 0 for the node's own count), got " + max);
-      max = 0;
+  /** Everything the arguments say, read once per config. */
+  record Settings(ShareResources resources, SharePolicy policy, int maxShares, int weight) {
+    static Settings read(Arguments args) {
+      ShareResources resources = ShareResources.from(args);
+      SharePolicy policy = SharePolicy.from(args);
+      int max = args.getInt(MAX_SHARES, 0);
+      if (max < 0) {
+        args.problem(MAX_SHARES, "must be at least 1 (or 0 for the node's own count), got " + max);
+        max = 0;
+      }
+      return new Settings(resources, policy, max, args.getWeight(WEIGHT, 1));
     }
-    this.maxShares = max;
-    this.weight = args.getWeight(WEIGHT, 1);
+  }
+
+  DeviceSharePlugin(Settings settings) {
+    this.resources = settings.resources();
+    this.policy = settings.policy();
+    this.maxShares = settings.maxShares();
+    this.weight = settings.weight();
+  }
+
+  public static PluginDescriptor<?> descriptor() {
+    return PluginDescriptor.of(NAME, Settings::read, DeviceSharePlugin::new);
   }
 
   @Override

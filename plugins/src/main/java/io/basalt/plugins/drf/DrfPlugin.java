@@ -2,9 +2,10 @@ package io.basalt.plugins.drf;
 
 import io.basalt.api.JobInfo;
 import io.basalt.api.TaskInfo;
-import io.basalt.config.Arguments;
 import io.basalt.framework.AllocationListener;
 import io.basalt.framework.Plugin;
+import io.basalt.framework.PluginDescriptor.Conflict;
+import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
 import io.basalt.model.ResourceNames;
@@ -37,7 +38,15 @@ public final class DrfPlugin implements Plugin {
     double share;
   }
 
-  public DrfPlugin(Arguments args) {}
+  public DrfPlugin() {}
+
+  /** No arguments; {@code enableHierarchy} is supported, but not beside proportion in the same tier. */
+  public static PluginDescriptor<Void> descriptor() {
+    return PluginDescriptor.of(NAME, DrfPlugin::new)
+        .withHierarchy()
+        .conflictsWith(Conflict.inTier("proportion", "both order queues by their own notion of share")
+            .onlyWhenHierarchical());
+  }
 
   @Override
   public String name() {

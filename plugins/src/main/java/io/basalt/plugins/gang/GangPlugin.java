@@ -5,8 +5,8 @@ import io.basalt.api.JobInfo;
 import io.basalt.api.PodGroupPhase;
 import io.basalt.api.TaskInfo;
 import io.basalt.api.TaskStatus;
-import io.basalt.config.Arguments;
 import io.basalt.framework.Plugin;
+import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
 import io.basalt.framework.Vote;
@@ -22,7 +22,12 @@ public final class GangPlugin implements Plugin {
   public static final String NAME = "gang";
   static final String NOT_ENOUGH_RESOURCES = "NotEnoughResources";
 
-  public GangPlugin(Arguments args) {}
+  public GangPlugin() {}
+
+  /** No arguments. */
+  public static PluginDescriptor<Void> descriptor() {
+    return PluginDescriptor.of(NAME, GangPlugin::new);
+  }
 
   @Override
   public String name() {

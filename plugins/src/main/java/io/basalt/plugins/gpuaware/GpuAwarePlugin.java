@@ -5,6 +5,7 @@ import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.FilterResult;
 import io.basalt.framework.Plugin;
+import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
 import io.basalt.gpu.DeviceClaim;
@@ -50,24 +51,41 @@ public final class GpuAwarePlugin implements Plugin {
   private TaskInfo lastTask;
   private DeviceConstraints lastConstraints = DeviceConstraints.NONE;
 
-  public GpuAwarePlugin(Arguments args) {
-    this.weight = args.getDouble("weight", 1);
-    this.lossWeight = args.getDouble("loss.weight", 0.5);
-    if (weight < 0) {
-      args.problem("weight", "must not be negative, got " + weight);
+  /** The arguments, read once per config. */
+  record Settings(double weight, double lossWeight, java.util.List<String> resources) {
+    Settings {
+      resources = java.util.List.copyOf(resources);
     }
-    if (lossWeight < 0) {
-      args.problem("loss.weight", "must not be negative, got " + lossWeight);
-    }
-    this.selector = new DeviceSelector(Math.max(0, lossWeight));
-    java.util.List<String> names = new java.util.ArrayList<>();
-    for (String r : args.getString("gpu.resources", String.join(",", GpuResources.DEFAULT)).split(",")) {
-      if (!r.isBlank()) {
-        names.add(r.trim());
+
+    static Settings read(Arguments args) {
+      double weight = args.getDouble("weight", 1);
+      double lossWeight = args.getDouble("loss.weight", 0.5);
+      if (weight < 0) {
+        args.problem("weight", "must not be negative, got " + weight);
       }
+      if (lossWeight < 0) {
+        args.problem("loss.weight", "must not be negative, got " + lossWeight);
+      }
+      java.util.List<String> names = new java.util.ArrayList<>();
+      for (String r : args.getString("gpu.resources", String.join(",", GpuResources.DEFAULT)).split(",")) {
+        if (!r.isBlank()) {
+          names.add(r.trim());
+        }
+      }
+      return new Settings(weight, lossWeight, names);
     }
-    this.resources = java.util.List.copyOf(names);
+  }
+
+  GpuAwarePlugin(Settings settings) {
+    this.weight = settings.weight();
+    this.lossWeight = settings.lossWeight();
+    this.selector = new DeviceSelector(Math.max(0, lossWeight));
+    this.resources = settings.resources();
     this.domains = resources.stream().map(r -> r.contains("/") ? r.substring(0, r.indexOf('/')) : r).toList();
+  }
+
+  public static PluginDescriptor<?> descriptor() {
+    return PluginDescriptor.of(NAME, Settings::read, GpuAwarePlugin::new);
   }
 
   @Override

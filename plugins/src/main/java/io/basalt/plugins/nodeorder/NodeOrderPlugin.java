@@ -5,6 +5,7 @@ import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.NodeScorer;
 import io.basalt.framework.Plugin;
+import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
 import io.basalt.model.ResourceNames;
@@ -54,15 +55,28 @@ public final class NodeOrderPlugin implements Plugin {
   private final int mostRequested;
   private final int balancedResource;
 
-  public NodeOrderPlugin(Arguments args) {
-    this.leastRequested = args.getWeight(LEAST_REQUESTED_WEIGHT, 1);
-    this.mostRequested = args.getWeight(MOST_REQUESTED_WEIGHT, 0);
-    this.balancedResource = args.getWeight(BALANCED_RESOURCE_WEIGHT, 1);
-    args.getWeight(NODE_AFFINITY_WEIGHT, 2);
-    args.getWeight(POD_AFFINITY_WEIGHT, 2);
-    args.getWeight(TAINT_TOLERATION_WEIGHT, 3);
-    args.getWeight(IMAGE_LOCALITY_WEIGHT, 1);
-    args.getWeight(POD_TOPOLOGY_SPREAD_WEIGHT, 2);
+  /** The weights that are scored, read once per config; the others are read (and so checked) but dropped. */
+  record Weights(int leastRequested, int mostRequested, int balancedResource) {
+    static Weights read(Arguments args) {
+      Weights w = new Weights(args.getWeight(LEAST_REQUESTED_WEIGHT, 1), args.getWeight(MOST_REQUESTED_WEIGHT, 0),
+          args.getWeight(BALANCED_RESOURCE_WEIGHT, 1));
+      args.getWeight(NODE_AFFINITY_WEIGHT, 2);
+      args.getWeight(POD_AFFINITY_WEIGHT, 2);
+      args.getWeight(TAINT_TOLERATION_WEIGHT, 3);
+      args.getWeight(IMAGE_LOCALITY_WEIGHT, 1);
+      args.getWeight(POD_TOPOLOGY_SPREAD_WEIGHT, 2);
+      return w;
+    }
+  }
+
+  NodeOrderPlugin(Weights weights) {
+    this.leastRequested = weights.leastRequested();
+    this.mostRequested = weights.mostRequested();
+    this.balancedResource = weights.balancedResource();
+  }
+
+  public static PluginDescriptor<?> descriptor() {
+    return PluginDescriptor.of(NAME, Weights::read, NodeOrderPlugin::new);
   }
 
   @Override

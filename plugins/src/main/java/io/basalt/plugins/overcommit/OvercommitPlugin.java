@@ -6,6 +6,7 @@ import io.basalt.api.PodGroupPhase;
 import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.Plugin;
+import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
 import io.basalt.framework.Vote;
@@ -26,13 +27,22 @@ public final class OvercommitPlugin implements Plugin {
   private ResourceVector idle = ResourceVector.ZERO;
   private ResourceVector inqueue = ResourceVector.ZERO;
 
-  public OvercommitPlugin(Arguments args) {
+  OvercommitPlugin(double factor) {
+    this.factor = factor;
+  }
+
+  /** Argument {@code overcommit-factor}: at least 1.0, default 1.2. */
+  public static PluginDescriptor<?> descriptor() {
+    return PluginDescriptor.of(NAME, OvercommitPlugin::readFactor, OvercommitPlugin::new);
+  }
+
+  private static double readFactor(Arguments args) {
     double f = args.getDouble("overcommit-factor", DEFAULT_FACTOR);
     if (f < 1.0) {
       args.problem("overcommit-factor", "must be at least 1.0, got " + f);
       f = DEFAULT_FACTOR;
     }
-    this.factor = f;
+    return f;
   }
 
   @Override

@@ -5,6 +5,7 @@ import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.FilterResult;
 import io.basalt.framework.Plugin;
+import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
 import io.basalt.model.Node;
@@ -45,9 +46,20 @@ public final class PredicatesPlugin implements Plugin {
   private final boolean nodeAffinity;
   private final boolean taintToleration;
 
-  public PredicatesPlugin(Arguments args) {
-    this.nodeAffinity = args.getBoolean(NODE_AFFINITY_ENABLE, true);
-    this.taintToleration = args.getBoolean(TAINT_TOLERATION_ENABLE, true);
+  /** Which checks are switched on, read once per config. */
+  record Settings(boolean nodeAffinity, boolean taintToleration) {
+    static Settings read(Arguments args) {
+      return new Settings(args.getBoolean(NODE_AFFINITY_ENABLE, true), args.getBoolean(TAINT_TOLERATION_ENABLE, true));
+    }
+  }
+
+  PredicatesPlugin(Settings settings) {
+    this.nodeAffinity = settings.nodeAffinity();
+    this.taintToleration = settings.taintToleration();
+  }
+
+  public static PluginDescriptor<?> descriptor() {
+    return PluginDescriptor.of(NAME, Settings::read, PredicatesPlugin::new);
   }
 
   @Override

@@ -1,8 +1,8 @@
 package io.basalt.plugins.priority;
 
 import io.basalt.api.TaskInfo;
-import io.basalt.config.Arguments;
 import io.basalt.framework.Plugin;
+import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
 import io.basalt.framework.VictimSelector;
@@ -20,7 +20,12 @@ import java.util.List;
 public final class PriorityPlugin implements Plugin {
   public static final String NAME = "priority";
 
-  public PriorityPlugin(Arguments args) {}
+  public PriorityPlugin() {}
+
+  /** No arguments. */
+  public static PluginDescriptor<Void> descriptor() {
+    return PluginDescriptor.of(NAME, PriorityPlugin::new);
+  }
 
   @Override
   public String name() {

@@ -3,6 +3,8 @@ package io.basalt.plugins.queueshare;
 import io.basalt.api.QueueInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
+import io.basalt.framework.PluginDescriptor.Conflict;
+import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
 import io.basalt.model.ResourceNames;
@@ -36,7 +38,13 @@ public final class CapacityPlugin extends QueueSharingPlugin {
   /** Allocated by a queue and all its descendants. */
   private final Map<String, double[]> subtree = new HashMap<>();
 
-  public CapacityPlugin(Arguments args) {}
+  public CapacityPlugin() {}
+
+  /** No arguments; cannot be configured together with proportion. */
+  public static PluginDescriptor<Void> descriptor() {
+    return PluginDescriptor.of(NAME, CapacityPlugin::new)
+        .conflictsWith(Conflict.anywhere(ProportionPlugin.NAME, "both divide the cluster between queues"));
+  }
 
   @Override
   public String name() {

@@ -3,6 +3,7 @@ package io.basalt.plugins.queueshare;
 import io.basalt.api.QueueInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
+import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
 
@@ -27,7 +28,12 @@ import io.basalt.framework.SessionView;
 public final class ProportionPlugin extends QueueSharingPlugin {
   public static final String NAME = "proportion";
 
-  public ProportionPlugin(Arguments args) {}
+  public ProportionPlugin() {}
+
+  /** No arguments. */
+  public static PluginDescriptor<Void> descriptor() {
+    return PluginDescriptor.of(NAME, ProportionPlugin::new);
+  }
 
   @Override
   public String name() {

@@ -18,7 +18,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class BinpackPluginTest {
-  private static final PluginRegistry REGISTRY = PluginRegistry.of(Map.of(BinpackPlugin.NAME, BinpackPlugin::new));
+  private static final PluginRegistry REGISTRY = PluginRegistry.of(BinpackPlugin.descriptor());
   private static final double EXACT = 1e-9;
 
   /** Session score of {@code pod} on {@code node}, with {@code running} pods already there. */
@@ -137,7 +137,7 @@ class BinpackPluginTest {
   void negativeWeightsAreProblemsAndFallBackToOne() {
     Arguments args = new Arguments(Map.of("binpack.cpu", -2, "binpack.weight", -1,
         "binpack.resources", "example.com/foo", "binpack.resources.example.com/foo", -3), "tiers[1].plugins[2]");
-    new BinpackPlugin(args);
+    BinpackPlugin.descriptor().read().apply(args);
     assertEquals(3, args.problems().size(), () -> "problems: " + args.problems());
     assertTrue(args.problems().get(0).contains("'binpack.weight'"), args.problems().get(0));
     // binpack.cpu falls back to 1: same as the defaults.
@@ -148,7 +148,7 @@ class BinpackPluginTest {
   void nonWholeOrNonNumericWeightsAreProblems() {
     Arguments args = new Arguments(Map.of("binpack.memory", "lots", "binpack.resources.nvidia.com/gpu", 1.5),
         "tiers[1].plugins[2]");
-    new BinpackPlugin(args);
+    BinpackPlugin.descriptor().read().apply(args);
     assertEquals(2, args.problems().size(), () -> "problems: " + args.problems());
   }
 
@@ -157,7 +157,7 @@ class BinpackPluginTest {
     // So the config validator warns about them, as they have no effect.
     Arguments args = new Arguments(Map.of("binpack.weight", 2, "binpack.resources", "example.com/foo",
         "binpack.resources.example.com/foo", 2, "binpack.resources.example.com/bar", 2), "tiers[1].plugins[2]");
-    new BinpackPlugin(args);
+    BinpackPlugin.descriptor().read().apply(args);
     assertEquals(List.of(), args.problems());
     assertEquals(Set.of("binpack.resources.example.com/bar"), args.unread());
   }

@@ -9,7 +9,6 @@ import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ConformancePluginTest {
@@ -22,7 +21,7 @@ class ConformancePluginTest {
         .pod(TestPods.pod("ml/node-critical").priorityClass("system-node-critical").cpu("1").onNode("n1").build())
         .pod(TestPods.pod("ml/batch").cpu("1").onNode("n1").build())
         .pod(TestPods.pod("ml/preemptor").cpu("4").build())
-        .open(PluginRegistry.of(Map.of("conformance", ConformancePlugin::new)),
+        .open(PluginRegistry.of(ConformancePlugin.descriptor()),
             TestSessions.singlePlugin("conformance", ""));
     List<TaskInfo> running = s.tasksOn("n1");
     TaskInfo preemptor = TestSessions.task(s, "ml/preemptor");
@@ -30,7 +29,7 @@ class ConformancePluginTest {
     assertEquals(List.of("ml/batch"), s.callbacks().reclaimable(preemptor, running).stream().map(TaskInfo::key).toList());
   }
 
-  private static final PluginRegistry REGISTRY = PluginRegistry.of(Map.of("conformance", ConformancePlugin::new));
+  private static final PluginRegistry REGISTRY = PluginRegistry.of(ConformancePlugin.descriptor());
   private static final String KEY = "volcano.sh/preemptable";
 
   private static List<String> keys(List<TaskInfo> tasks) {

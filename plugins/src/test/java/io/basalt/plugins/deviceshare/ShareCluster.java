@@ -10,12 +10,10 @@ import io.basalt.session.Session;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;
-import java.util.Map;
 
 /** Nodes, pods and sessions for the deviceshare tests: MetaX sGPU nodes, share pods, a real allocate. */
 final class ShareCluster {
-  static final PluginRegistry REGISTRY = PluginRegistry.of(Map.of(
-      DeviceSharePlugin.NAME, DeviceSharePlugin::new, GpuAwarePlugin.NAME, GpuAwarePlugin::new));
+  static final PluginRegistry REGISTRY = PluginRegistry.of(DeviceSharePlugin.descriptor(), GpuAwarePlugin.descriptor());
 
   private ShareCluster() {}
 

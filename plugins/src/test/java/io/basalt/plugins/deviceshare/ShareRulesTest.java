@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class ShareRulesTest {
   private static List<String> problems(Map<String, Object> values) {
     Arguments args = new Arguments(values, "tiers[0].plugins[0] (deviceshare)");
-    new DeviceSharePlugin(args);
+    DeviceSharePlugin.descriptor().read().apply(args);
     assertTrue(args.unread().isEmpty(), args.unread().toString());
     return args.problems();
   }

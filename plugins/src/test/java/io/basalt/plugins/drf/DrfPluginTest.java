@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basalt.api.TaskInfo;
+import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.PluginRegistry;
 import io.basalt.session.Session;
 import io.basalt.session.Statement;
@@ -14,7 +15,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class DrfPluginTest {
-  private static final PluginRegistry REGISTRY = PluginRegistry.of(Map.of("drf", DrfPlugin::new));
+  private static final PluginRegistry REGISTRY = PluginRegistry.of(DrfPlugin.descriptor());
 
   /** 10 CPU / 10Gi / 8 GPU in total. */
   private static TestSessions cluster() {
@@ -47,9 +48,9 @@ class DrfPluginTest {
 
   @Test
   void shareIsTheLargestFractionOfAnyResource() {
-    DrfPlugin drf = new DrfPlugin(io.basalt.config.Arguments.empty());
+    DrfPlugin drf = new DrfPlugin();
     Session s = cluster().pod(TestPods.pod("ns/x").cpu("1").memory("5Gi").onNode("n1").build())
-        .open(PluginRegistry.of(Map.of("drf", a -> drf)), TestSessions.singlePlugin("drf", ""));
+        .open(PluginRegistry.of(PluginDescriptor.of("drf", () -> drf)), TestSessions.singlePlugin("drf", ""));
     assertEquals(0.5, drf.share(s.job("ns/x")), 1e-9);
   }
 

@@ -17,7 +17,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class GangPluginTest {
-  private static final PluginRegistry REGISTRY = PluginRegistry.of(Map.of("gang", GangPlugin::new));
+  private static final PluginRegistry REGISTRY = PluginRegistry.of(GangPlugin.descriptor());
   private static final String CONF = TestSessions.singlePlugin("gang", "");
 
   private static PodGroup group(String name, int min, Map<String, Integer> minTaskMember) {

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /** The placement examples of the GPU issue, on real sessions. */
 class GpuAwarePluginTest {
-  private static final PluginRegistry REGISTRY = PluginRegistry.of(Map.of("gpu-aware", GpuAwarePlugin::new));
+  private static final PluginRegistry REGISTRY = PluginRegistry.of(GpuAwarePlugin.descriptor());
   private static final String CONF = TestSessions.singlePlugin("gpu-aware", "weight: 1\nloss.weight: 0.5");
 
   /** An {@code n}-GPU topology annotation whose link code between i and j is {@code link(i, j)}. */

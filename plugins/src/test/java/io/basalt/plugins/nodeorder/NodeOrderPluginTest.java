@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 class NodeOrderPluginTest {
   private static final PluginRegistry REGISTRY =
-      PluginRegistry.of(Map.of(NodeOrderPlugin.NAME, NodeOrderPlugin::new));
+      PluginRegistry.of(NodeOrderPlugin.descriptor());
 
   private static final String LEAST_ONLY = "leastrequested.weight: 1\nbalancedresource.weight: 0";
   private static final String MOST_ONLY =
@@ -141,7 +141,7 @@ class NodeOrderPluginTest {
     Arguments args = new Arguments(Map.of("leastrequested.weight", 1, "mostrequested.weight", "2",
         "balancedresource.weight", 1, "nodeaffinity.weight", 2, "podaffinity.weight", 2,
         "tainttoleration.weight", 3, "imagelocality.weight", 1, "podtopologyspread.weight", 2), "tiers[1]");
-    new NodeOrderPlugin(args);
+    NodeOrderPlugin.descriptor().read().apply(args);
     assertEquals(List.of(), args.problems());
     assertTrue(args.unread().isEmpty(), () -> "unread: " + args.unread());
   }
@@ -149,7 +149,7 @@ class NodeOrderPluginTest {
   @Test
   void negativeWeightIsAProblemAndKeepsTheDefault() {
     Arguments args = new Arguments(Map.of("leastrequested.weight", -1, "nodeaffinity.weight", -2), "tiers[1]");
-    new NodeOrderPlugin(args);
+    NodeOrderPlugin.descriptor().read().apply(args);
     assertEquals(2, args.problems().size(), () -> "problems: " + args.problems());
     assertTrue(args.problems().get(0).contains("leastrequested.weight"), args.problems().get(0));
     // leastrequested.weight falls back to 1: least 63 + balanced 96.
@@ -160,7 +160,7 @@ class NodeOrderPluginTest {
   void nonNumericOrFractionalWeightIsAProblem() {
     Arguments args = new Arguments(Map.of("mostrequested.weight", "heavy", "balancedresource.weight", 1.5),
         "tiers[1]");
-    new NodeOrderPlugin(args);
+    NodeOrderPlugin.descriptor().read().apply(args);
     assertEquals(2, args.problems().size(), () -> "problems: " + args.problems());
   }
 }

@@ -17,7 +17,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class OvercommitPluginTest {
-  private static final PluginRegistry REGISTRY = PluginRegistry.of(Map.of("overcommit", OvercommitPlugin::new));
+  private static final PluginRegistry REGISTRY = PluginRegistry.of(OvercommitPlugin.descriptor());
 
   private static PodGroup pending(String name, String gpus) {
     return new PodGroup("ml", name, 1, Map.of(), "default", null,
@@ -61,7 +61,7 @@ class OvercommitPluginTest {
   @Test
   void factorBelowOneIsAConfigProblem() {
     Arguments args = new Arguments(Map.of("overcommit-factor", 0.5), "tiers[1].plugins[0] (overcommit)");
-    new OvercommitPlugin(args);
+    OvercommitPlugin.descriptor().read().apply(args);
     assertEquals(List.of("tiers[1].plugins[0] (overcommit): argument 'overcommit-factor' must be at least 1.0, got 0.5"),
         args.problems());
   }

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 
 class PredicatesPluginTest {
   private static final PluginRegistry REGISTRY =
-      PluginRegistry.of(Map.of(PredicatesPlugin.NAME, PredicatesPlugin::new));
+      PluginRegistry.of(PredicatesPlugin.descriptor());
 
   private static final String AFFINITY = "node(s) didn't match Pod's node affinity/selector";
 
@@ -230,7 +230,7 @@ class PredicatesPluginTest {
   void enableFlagsAreReadAndStringBooleansAccepted() {
     Arguments args = new Arguments(Map.of("predicate.NodeAffinityEnable", "false",
         "predicate.TaintTolerationEnable", true), "tiers[1].plugins[0]");
-    new PredicatesPlugin(args);
+    PredicatesPlugin.descriptor().read().apply(args);
     assertEquals(List.of(), args.problems());
     assertTrue(args.unread().isEmpty());
   }
@@ -238,7 +238,7 @@ class PredicatesPluginTest {
   @Test
   void nonBooleanFlagIsAProblemAndKeepsTheCheckOn() {
     Arguments args = new Arguments(Map.of("predicate.TaintTolerationEnable", "sometimes"), "tiers[1].plugins[0]");
-    new PredicatesPlugin(args);
+    PredicatesPlugin.descriptor().read().apply(args);
     assertEquals(1, args.problems().size());
     assertTrue(args.problems().get(0).contains("predicate.TaintTolerationEnable"), args.problems().get(0));
     // The default (on) stays in force.

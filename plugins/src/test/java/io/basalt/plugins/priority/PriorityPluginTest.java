@@ -17,7 +17,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class PriorityPluginTest {
-  private static final PluginRegistry REGISTRY = PluginRegistry.of(Map.of("priority", PriorityPlugin::new));
+  private static final PluginRegistry REGISTRY = PluginRegistry.of(PriorityPlugin.descriptor());
 
   @Test
   void higherPriorityJobsAndTasksComeFirst() {

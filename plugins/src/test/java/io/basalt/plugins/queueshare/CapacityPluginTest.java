@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basalt.api.TaskInfo;
-import io.basalt.config.Arguments;
+import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.PluginRegistry;
 import io.basalt.model.PodGroup;
 import io.basalt.model.Queue;
@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
  * implicit "default" queue (no guarantee, no deserved: deserved 0), which changes none of the numbers below.
  */
 class CapacityPluginTest {
-  private final CapacityPlugin plugin = new CapacityPlugin(Arguments.empty());
+  private final CapacityPlugin plugin = new CapacityPlugin();
 
   private static ResourceVector cpu(String q) {
     return q == null ? null : ResourceVector.parse(Map.of("cpu", q));
@@ -49,7 +49,7 @@ class CapacityPluginTest {
   }
 
   private Session open(TestSessions cluster) {
-    return cluster.open(PluginRegistry.of(Map.of("capacity", a -> plugin)), TestSessions.singlePlugin("capacity", ""));
+    return cluster.open(PluginRegistry.of(PluginDescriptor.of("capacity", () -> plugin)), TestSessions.singlePlugin("capacity", ""));
   }
 
   private QueueShare share(String queue) {

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basalt.api.TaskInfo;
-import io.basalt.config.Arguments;
+import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.PluginRegistry;
 import io.basalt.model.PodGroup;
 import io.basalt.model.Queue;
@@ -35,10 +35,10 @@ class ProportionPluginTest {
     return TestPods.pod(key).cpu(cpu).annotation("scheduling.volcano.sh/queue-name", queue);
   }
 
-  private final ProportionPlugin plugin = new ProportionPlugin(Arguments.empty());
+  private final ProportionPlugin plugin = new ProportionPlugin();
 
   private Session open(TestSessions cluster) {
-    return cluster.open(PluginRegistry.of(Map.of("proportion", a -> plugin)),
+    return cluster.open(PluginRegistry.of(PluginDescriptor.of("proportion", () -> plugin)),
         TestSessions.singlePlugin("proportion", ""));
   }
 

@@ -7,6 +7,7 @@ import io.basalt.config.ConfigException;
 import io.basalt.config.SchedulerConf;
 import io.basalt.framework.PluginRegistry;
 import io.basalt.scheduler.ConfValidator;
+import io.basalt.scheduler.SchedulerProfile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -107,41 +108,34 @@ public class BenchCommand implements Callable<Integer> {
           + "--warmup not negative");
       return 2;
     }
-    PluginRegistry plugins = PluginRegistry.load();
-    SchedulerConf conf;
+    SchedulerProfile profile;
     try {
-      conf = loadConf(plugins);
+      profile = loadProfile(PluginRegistry.load());
     } catch (ConfigException e) {
       e.problems().forEach(err::println);
       return 1;
     }
-    BenchResult result = measure(conf, plugins);
+    BenchResult result = measure(profile);
     out.print(output == Output.json ? json(result) : table(result));
     out.flush();
     return 0;
   }
 
-  private SchedulerConf loadConf(PluginRegistry plugins) throws ConfigException {
+  private SchedulerProfile loadProfile(PluginRegistry plugins) throws ConfigException {
     String source = config == null ? "default bench config" : config.toString();
     SchedulerConf conf = config == null ? ConfLoader.parse(DEFAULT_CONF, source) : ConfLoader.load(config);
-    ConfValidator.Report report = ConfValidator.validate(conf, plugins, ActionRegistry.builtin());
-    if (!report.ok()) {
-      List<String> problems = new ArrayList<>();
-      report.errors().forEach(e -> problems.add(source + ": " + e));
-      throw new ConfigException(problems);
-    }
-    return conf;
+    return ConfValidator.validate(conf, plugins, ActionRegistry.builtin()).profileOrThrow(source + ": ");
   }
 
   /** Warm-up runs (discarded), then the measured rounds; the round with the median pods/s. */
-  BenchResult measure(SchedulerConf conf, PluginRegistry plugins) {
+  BenchResult measure(SchedulerProfile profile) {
     for (int w = 0; w < warmup; w++) {
-      new BenchRun(conf, plugins, generator(seed + 1 + w).generate(), batch).run();
+      new BenchRun(profile, generator(seed + 1 + w).generate(), batch).run();
     }
     List<BenchResult> results = new ArrayList<>();
     for (int r = 0; r < rounds; r++) {
       Workload workload = generator(seed).generate();
-      BenchRun run = new BenchRun(conf, plugins, workload, batch);
+      BenchRun run = new BenchRun(profile, workload, batch);
       System.gc();
       BenchRun.resetPeakHeap();
       results.add(run.run());

@@ -1,14 +1,12 @@
 package io.basalt.app.bench;
 
-import io.basalt.actions.ActionRegistry;
 import io.basalt.cache.ClusterCache;
-import io.basalt.config.SchedulerConf;
-import io.basalt.framework.PluginRegistry;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
 import io.basalt.model.Queue;
 import io.basalt.scheduler.Scheduler;
+import io.basalt.scheduler.SchedulerProfile;
 import io.basalt.session.SessionResult;
 import io.basalt.sim.InMemoryBinder;
 import io.basalt.sim.InMemoryStatus;
@@ -37,7 +35,7 @@ public final class BenchRun {
   private final InMemoryStatus status;
   private final Scheduler scheduler;
 
-  public BenchRun(SchedulerConf conf, PluginRegistry plugins, Workload workload, int batchSize) {
+  public BenchRun(SchedulerProfile profile, Workload workload, int batchSize) {
     if (batchSize <= 0) {
       throw new IllegalArgumentException("batch must be positive, got " + batchSize);
     }
@@ -46,7 +44,7 @@ public final class BenchRun {
     this.cache = new ClusterCache(Set.of(WorkloadGenerator.SCHEDULER_NAME), Queue.DEFAULT);
     this.binder = new InMemoryBinder(cache);
     this.status = new InMemoryStatus(cache);
-    this.scheduler = new Scheduler(cache, () -> conf, plugins, ActionRegistry.builtin(), binder, status);
+    this.scheduler = new Scheduler(cache, () -> profile, binder, status);
   }
 
   /** Runs the round; peak heap is whatever the pools recorded since their last reset (see {@link #resetPeakHeap}). */

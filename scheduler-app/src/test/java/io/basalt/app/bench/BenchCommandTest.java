@@ -6,11 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.basalt.actions.ActionRegistry;
 import io.basalt.config.ConfLoader;
 import io.basalt.config.SchedulerConf;
 import io.basalt.framework.PluginRegistry;
 import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
+import io.basalt.scheduler.ConfValidator;
+import io.basalt.scheduler.SchedulerProfile;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -137,9 +140,11 @@ class BenchCommandTest {
   @Test
   void gangsAreBoundAllOrNothing() throws Exception {
     SchedulerConf conf = ConfLoader.parse(BenchCommand.DEFAULT_CONF, "test");
+    SchedulerProfile profile = ConfValidator.validate(conf, PluginRegistry.load(), ActionRegistry.builtin())
+        .profileOrThrow("test: ");
     for (long seed : new long[] {1, 2, 3}) {
       Workload w = new WorkloadGenerator(50, seed, 95).generate();
-      BenchRun run = new BenchRun(conf, PluginRegistry.load(), w, 30);
+      BenchRun run = new BenchRun(profile, w, 30);
       BenchResult r = run.run();
       assertEquals(w.podCount(), r.pods());
       assertEquals(r.pods(), r.bound() + r.pending());

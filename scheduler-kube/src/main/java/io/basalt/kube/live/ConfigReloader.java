@@ -3,9 +3,9 @@ package io.basalt.kube.live;
 import io.basalt.actions.ActionRegistry;
 import io.basalt.config.ConfLoader;
 import io.basalt.config.ConfigException;
-import io.basalt.config.SchedulerConf;
 import io.basalt.framework.PluginRegistry;
 import io.basalt.scheduler.ConfValidator;
+import io.basalt.scheduler.SchedulerProfile;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
@@ -23,9 +23,10 @@ import java.util.function.Supplier;
  * the tiers takes effect at the next cycle without a restart. An edit that does not parse or validate is logged with
  * every problem, recorded once as a Warning event on the ConfigMap, and the last good config stays in force; so does
  * it when the ConfigMap is deleted. Only list and watch on that one ConfigMap are needed (a field selector on its
- * name), which the chart's Role grants in its namespace.
+ * name), which the chart's Role grants in its namespace. Each edit is compiled once into a {@link SchedulerProfile}
+ * when first seen; cycles in between get the same profile.
  */
-public final class ConfigReloader implements Supplier<SchedulerConf>, AutoCloseable {
+public final class ConfigReloader implements Supplier<SchedulerProfile>, AutoCloseable {
   private static final System.Logger LOG = System.getLogger(ConfigReloader.class.getName());
 
   private final CoreV1Api api;
@@ -38,7 +39,7 @@ public final class ConfigReloader implements Supplier<SchedulerConf>, AutoClosea
   private final AtomicReference<String> latest = new AtomicReference<>();
   /** Its uid, for the events: {@code kubectl describe} finds an object's events by uid. */
   private volatile String uid;
-  private SchedulerConf current;
+  private SchedulerProfile current;
   private String currentText;
   private String rejectedText;
   /** Stands for "the data key is missing" where a text is compared; no YAML text contains a NUL. */
@@ -103,7 +104,7 @@ public final class ConfigReloader implements Supplier<SchedulerConf>, AutoClosea
 
   /** The config in force: the ConfigMap's latest text if it is valid, else the last good one. Cheap when unchanged. */
   @Override
-  public synchronized SchedulerConf get() {
+  public synchronized SchedulerProfile get() {
     String latestText = latest.get();
     String text = latestText == null ? NO_KEY : latestText;
     if (text.equals(currentText)) {
@@ -183,12 +184,8 @@ public final class ConfigReloader implements Supplier<SchedulerConf>, AutoClosea
     return new ConfigException("ConfigMap " + key() + " has no data key '" + ConfLoader.CONFIGMAP_KEY + "'");
   }
 
-  private SchedulerConf parse(String text) throws ConfigException {
-    SchedulerConf conf = ConfLoader.parse(text, "ConfigMap " + key());
-    ConfValidator.Report report = ConfValidator.validate(conf, plugins, ActionRegistry.builtin());
-    if (!report.ok()) {
-      throw new ConfigException(List.copyOf(report.errors()));
-    }
-    return conf;
+  private SchedulerProfile parse(String text) throws ConfigException {
+    return ConfValidator.validate(ConfLoader.parse(text, "ConfigMap " + key()), plugins, ActionRegistry.builtin())
+        .profileOrThrow("");
   }
 }

@@ -21,11 +21,12 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
 import io.basalt.config.ConfigException;
 import io.basalt.config.PluginOption;
-import io.basalt.config.SchedulerConf;
 import io.basalt.framework.Plugin;
+import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.PluginRegistry;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
+import io.basalt.scheduler.SchedulerProfile;
 import io.basalt.testing.Await;
 import java.time.Duration;
 import java.util.List;
@@ -50,8 +51,8 @@ class ConfigReloaderContractTest {
   private static final String EVENTS = "/api/v1/namespaces/kube-system/events";
   private static final String SELECTOR = "metadata.name=basalt";
   private static final String GANG = "actions: allocate\ntiers:\n- plugins:\n  - name: gang\n";
-  private static final PluginRegistry PLUGINS = PluginRegistry.of(Map.of(
-      "gang", a -> new Noop("gang"), "priority", a -> new Noop("priority")));
+  private static final PluginRegistry PLUGINS = PluginRegistry.of(
+      PluginDescriptor.of("gang", () -> new Noop("gang")), PluginDescriptor.of("priority", () -> new Noop("priority")));
 
   /** A create answers the stored object (201), here the event as created. */
   private static final String CREATED_EVENT = "{\"kind\":\"Event\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":"
@@ -65,8 +66,8 @@ class ConfigReloaderContractTest {
     public void onSessionOpen(SessionView session, Registrar registrar) {}
   }
 
-  private static String names(SchedulerConf c) {
-    return String.join(",", c.allPlugins().stream().map(PluginOption::name).toList());
+  private static String names(SchedulerProfile p) {
+    return String.join(",", p.conf().allPlugins().stream().map(PluginOption::name).toList());
   }
 
   /** The ConfigMap at {@code resourceVersion} holding {@code conf}; with kind and apiVersion as in a watch event. */

@@ -1,6 +1,7 @@
 package io.basalt.kube.live;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,20 +9,22 @@ import com.google.gson.JsonObject;
 import io.basalt.config.ConfigException;
 import io.basalt.config.PluginOption;
 import io.basalt.framework.Plugin;
+import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.PluginRegistry;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
 import io.basalt.kube.fake.FakeApiServer;
 import io.basalt.kube.fake.Resources;
+import io.basalt.scheduler.SchedulerProfile;
 import io.basalt.testing.Await;
 import java.time.Duration;
-import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class ConfigReloaderTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
-  private static final PluginRegistry PLUGINS = PluginRegistry.of(Map.of(
-      "gang", a -> new Noop("gang"), "priority", a -> new Noop("priority")));
+  private static final PluginRegistry PLUGINS = PluginRegistry.of(
+      PluginDescriptor.of("gang", () -> new Noop("gang")), PluginDescriptor.of("priority", () -> new Noop("priority")));
 
   private record Noop(String name) implements Plugin {
     @Override
@@ -48,8 +51,8 @@ class ConfigReloaderTest {
     }
   }
 
-  private static String names(io.basalt.config.SchedulerConf c) {
-    return String.join(",", c.allPlugins().stream().map(PluginOption::name).toList());
+  private static String names(SchedulerProfile p) {
+    return String.join(",", p.conf().allPlugins().stream().map(PluginOption::name).toList());
   }
 
   @Test
@@ -87,6 +90,30 @@ class ConfigReloaderTest {
         server.delete(Resources.CONFIGMAPS, "kube-system", "basalt");
         Thread.sleep(200);
         assertEquals("gang,priority", names(reloader.get()), "deleted: the last good config stays");
+      }
+    }
+  }
+
+  @Test
+  void eachEditIsCompiledOnceAndItsProfileServesEveryCycleUntilTheNextGoodEdit() throws Exception {
+    AtomicInteger reads = new AtomicInteger();
+    PluginRegistry counting = PluginRegistry.of(PluginDescriptor.of("gang", args -> reads.incrementAndGet(),
+        n -> new Noop("gang")), PluginDescriptor.of("priority", () -> new Noop("priority")));
+    try (FakeApiServer server = FakeApiServer.start()) {
+      putConf(server, "actions: allocate\ntiers:\n- plugins:\n  - name: gang\n", true);
+      try (ConfigReloader reloader = new ConfigReloader(server.apiClient(), "kube-system", "basalt", counting)) {
+        SchedulerProfile first = reloader.get();
+        assertSame(first, reloader.get());
+        assertEquals(1, reads.get());
+        putConf(server, "actions: allocate\ntiers:\n- plugins:\n  - name: gang\n  - name: priority\n", false);
+        Await.until("the edit seen", WAIT, () -> names(reloader.get()).equals("gang,priority"));
+        SchedulerProfile second = reloader.get();
+        assertSame(second, reloader.get());
+        assertEquals(2, reads.get(), "compiled once for the edit");
+        putConf(server, "actions: allocate\ntiers:\n- plugins:\n  - name: gnag\n", false);
+        Await.until("the invalid edit reported", WAIT, () -> reloader.get() != null
+            && !server.list(Resources.EVENTS, "kube-system").isEmpty());
+        assertSame(second, reloader.get(), "the last good profile stays, as it was");
       }
     }
   }
