@@ -27,6 +27,11 @@ import java.util.function.LongSupplier;
  * decisions. Node accounting is kept incrementally and stamped with a generation per node, so a snapshot copies only
  * nodes that changed since the last one (or that the last session touched). Thread-safe: sources call in from their
  * own threads.
+ *
+ * <p>Placements the API has not confirmed yet are kept here too, as in kube-scheduler: {@link #assume} places a pod
+ * while its bind is in flight, {@link #forget} undoes that when the bind fails, {@link #finishBinding} ends it when
+ * the bind succeeds, and {@link #observe} (the informer's word) respects it meanwhile. All of it under this cache's one
+ * lock, so no snapshot sees half of a change and no caller has to lock the cache from outside.
  */
 public final class ClusterCache {
   private final Set<String> schedulerNames;
@@ -44,6 +49,8 @@ public final class ClusterCache {
    * pod that stays unschedulable cannot reserve a node forever.
    */
   private final Map<String, Nomination> nominations = new HashMap<>();
+  /** Binds in flight, by pod uid: what {@link #forget} puts back, if the cache still holds what we placed. */
+  private final Map<String, Assumption> assumed = new HashMap<>();
   private LongSupplier clock = System::nanoTime;
   private long generation;
   private Map<String, NodeInfo> lastCopies = Map.of();
@@ -110,11 +117,111 @@ public final class ClusterCache {
   }
 
   public synchronized void removePod(String uid) {
+    assumed.remove(uid);
     Pod old = pods.remove(uid);
     if (old != null) {
       account(old, -1);
       ownPods.remove(uid);
       nominations.remove(uid);
+    }
+  }
+
+  private record Assumption(Pod original, Pod placed) {}
+
+  /**
+   * Places pending pod {@code uid} on {@code node}, with {@code annotations} (e.g. the chosen GPUs) merged into its
+   * own, before the API confirms: the next snapshot counts the room as taken and does not offer the pod again. Its
+   * bind is then in flight until {@link #forget} or {@link #finishBinding}.
+   *
+   * @return the pod as the cache held it before: null if unknown, assigned if already placed (nothing assumed),
+   *     otherwise the pending pod that is now assumed on {@code node}
+   */
+  public synchronized Pod assume(String uid, String node, Map<String, String> annotations) {
+    Pod original = pods.get(uid);
+    if (original == null || original.isAssigned()) {
+      return original;
+    }
+    Pod placed = original;
+    if (!annotations.isEmpty()) {
+      Map<String, String> merged = new HashMap<>(original.annotations());
+      merged.putAll(annotations);
+      placed = placed.withAnnotations(merged);
+    }
+    placed = placed.withNodeName(node);
+    putPod(placed);
+    assumed.put(uid, new Assumption(original, placed));
+    return original;
+  }
+
+  /**
+   * The bind of {@code uid} failed for good or was refused: it is no longer in flight, and the pod is pending again
+   * with its room freed, unless the informer has reported it meanwhile (bound, updated or deleted), whose word is
+   * fresher. With {@code hold}, the pod is nominated to the node it was assumed on in the same step, so no snapshot
+   * sees that room free in between and the next cycle keeps it for this pod (a gang's bound members wait on it).
+   */
+  public synchronized void forget(String uid, boolean hold) {
+    Assumption a = assumed.remove(uid);
+    if (a != null && pods.get(uid) == a.placed()) {
+      putPod(a.original());
+      if (hold) {
+        nominate(uid, a.placed().nodeName());
+      }
+    }
+  }
+
+  /**
+   * The API accepted the bind of {@code uid}: the assumption stays until the informer reports the pod bound, but is
+   * no longer in flight, so from now on {@link #observe} takes the informer's word as it is.
+   */
+  public synchronized void finishBinding(String uid) {
+    assumed.remove(uid);
+  }
+
+  /** Whether a bind of {@code uid} is in flight (between {@link #assume} and {@link #forget}/{@link #finishBinding}). */
+  synchronized boolean bindInFlight(String uid) {
+    return assumed.containsKey(uid);
+  }
+
+  /**
+   * The informer's report of a pod (add or update). One that still shows the pod unbound while its bind is in
+   * flight (a status written, a label added) must not undo the assumption, or the room being bound into would look
+   * free for a cycle: the pod keeps its assumed node and annotations (the chosen GPUs) until the bind's outcome, or
+   * the informer reporting it bound, settles it. Anything else is taken as it is.
+   */
+  public synchronized void observe(Pod pod) {
+    Pod current = pods.get(pod.uid());
+    if (!pod.isAssigned() && current != null && current.isAssigned() && assumed.containsKey(pod.uid())) {
+      Map<String, String> annotations = new HashMap<>(pod.annotations());
+      annotations.putAll(current.annotations());
+      pod = pod.withAnnotations(annotations).withNodeName(current.nodeName());
+    }
+    putPod(pod);
+  }
+
+  /**
+   * Marks running pod {@code uid} terminating while its eviction is in flight, so the next cycle counts its room as
+   * releasing and does not pick it as a victim again.
+   *
+   * @return the terminating pod now in the cache (hand it to {@link #forgetTerminating}), or null if the cache does
+   *     not hold the pod or it is terminating already
+   */
+  public synchronized Pod assumeTerminating(String uid) {
+    Pod original = pods.get(uid);
+    if (original == null || original.terminating()) {
+      return null;
+    }
+    Pod victim = original.withTerminating(true);
+    putPod(victim);
+    return victim;
+  }
+
+  /**
+   * The eviction was refused: the pod runs on, unless the informer has replaced {@code assumed} meanwhile (its word
+   * is fresher).
+   */
+  public synchronized void forgetTerminating(Pod assumed) {
+    if (pods.get(assumed.uid()) == assumed) {
+      putPod(assumed.withTerminating(false));
     }
   }
 

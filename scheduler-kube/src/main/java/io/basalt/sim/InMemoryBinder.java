@@ -23,27 +23,19 @@ public final class InMemoryBinder implements Binder {
   @Override
   public void bind(List<SessionResult.Binding> bindings) {
     for (SessionResult.Binding b : bindings) {
-      Pod current = cache.pod(b.pod().uid());
-      if (current == null || current.isAssigned()) {
-        continue;
+      String uid = b.pod().uid();
+      Pod original = cache.assume(uid, b.node(), b.annotations());
+      if (original != null && !original.isAssigned()) {
+        cache.finishBinding(uid); // the simulated API accepts every bind at once
+        bound.add(b);
       }
-      Pod placed = current.withNodeName(b.node());
-      if (!b.annotations().isEmpty()) {
-        java.util.Map<String, String> merged = new java.util.HashMap<>(placed.annotations());
-        merged.putAll(b.annotations());
-        placed = placed.withAnnotations(merged);
-      }
-      cache.putPod(placed);
-      bound.add(b);
     }
   }
 
   @Override
   public void evict(List<SessionResult.Eviction> evictions) {
     for (SessionResult.Eviction e : evictions) {
-      Pod current = cache.pod(e.pod().uid());
-      if (current != null && !current.terminating()) {
-        cache.putPod(current.withTerminating(true));
+      if (cache.assumeTerminating(e.pod().uid()) != null) {
         evicted.add(e);
       }
     }

@@ -17,15 +17,14 @@ final class BindTask extends BindOp {
 
   private final SessionResult.Binding binding;
   private final Pod original;
-  private final Pod assumed;
   private BindGang gang = BindGang.NONE;
   private boolean lostRace;
 
-  BindTask(KubeBinder binder, SessionResult.Binding binding, Pod original, Pod assumed) {
+  /** @param original the pod as it was pending in the cache, before {@link io.basalt.cache.ClusterCache#assume} placed it */
+  BindTask(KubeBinder binder, SessionResult.Binding binding, Pod original) {
     super(binder);
     this.binding = binding;
     this.original = original;
-    this.assumed = assumed;
   }
 
   /** Set before the task is submitted. */
@@ -82,6 +81,7 @@ final class BindTask extends BindOp {
 
   @Override
   void onSuccess() {
+    binder.cache().finishBinding(original.uid());
     binder.countBind(true);
     binder.notifyBound(original, binding.node());
     gang.done(original, null);
@@ -90,7 +90,7 @@ final class BindTask extends BindOp {
   @Override
   void onFailure(String reason) {
     binder.countBind(false);
-    binder.rollBack(assumed, original, lostRace ? null : binding.node());
+    binder.cache().forget(original.uid(), !lostRace);
     LOG.log(System.Logger.Level.WARNING, "pod " + original.key() + " not bound to " + binding.node() + ": " + reason
         + (lostRace ? "; left where the other scheduler put it" : "; back to pending, its place on "
         + binding.node() + " held for the next cycle"));

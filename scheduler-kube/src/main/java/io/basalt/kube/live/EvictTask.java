@@ -12,14 +12,15 @@ final class EvictTask extends BindOp {
   private static final System.Logger LOG = System.getLogger(KubeBinder.class.getName());
 
   private final SessionResult.Eviction eviction;
-  private final Pod original;
   private final Pod assumed;
 
-  /** {@code original}/{@code assumed} are null when the cache did not hold the pod (nothing to roll back). */
-  EvictTask(KubeBinder binder, SessionResult.Eviction eviction, Pod original, Pod assumed) {
+  /**
+   * @param assumed the terminating pod {@link io.basalt.cache.ClusterCache#assumeTerminating} put in the cache, or
+   *     null when there was nothing to mark (nothing to roll back)
+   */
+  EvictTask(KubeBinder binder, SessionResult.Eviction eviction, Pod assumed) {
     super(binder);
     this.eviction = eviction;
-    this.original = original;
     this.assumed = assumed;
   }
 
@@ -48,8 +49,8 @@ final class EvictTask extends BindOp {
   @Override
   void onFailure(String reason) {
     binder.countEviction(false);
-    if (original != null) {
-      binder.rollBack(assumed, original);
+    if (assumed != null) {
+      binder.cache().forgetTerminating(assumed);
     }
     LOG.log(System.Logger.Level.WARNING, "pod " + eviction.pod().key() + " not evicted (" + eviction.reason() + "): "
         + reason);

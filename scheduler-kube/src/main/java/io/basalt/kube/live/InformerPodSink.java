@@ -4,10 +4,8 @@ import io.basalt.cache.ClusterCache;
 import io.basalt.kube.KubeConverter;
 import io.basalt.model.Pod;
 import io.kubernetes.client.openapi.models.V1Pod;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Predicate;
 
 /**
  * Pods into the cache, which keys them by uid while informers key them by {@code namespace/name}. Remembering the uid
@@ -16,21 +14,13 @@ import java.util.function.Predicate;
  */
 final class InformerPodSink implements InformerHandler.Sink<V1Pod> {
   private final ClusterCache cache;
-  private final Predicate<String> bindInFlight;
   private final Map<String, String> uids = new ConcurrentHashMap<>();
 
-  /** @param bindInFlight whether a pod uid's bind is in flight: its cache entry is then our assumption */
-  InformerPodSink(ClusterCache cache, Predicate<String> bindInFlight) {
+  InformerPodSink(ClusterCache cache) {
     this.cache = cache;
-    this.bindInFlight = bindInFlight;
   }
 
-  /**
-   * An update of a pod whose bind is in flight (its status written, a label added) still shows it unbound; it must
-   * not undo the assumption, or the room the pod is being bound into would look free for a cycle. So while the bind
-   * is in flight the pod keeps its assumed node and annotations (the chosen GPUs); the bind's outcome, or the
-   * informer reporting the pod bound, settles it.
-   */
+  /** Through {@link ClusterCache#observe}, which keeps an assumption whose bind is still in flight. */
   @Override
   public void put(V1Pod obj) {
     Pod pod = KubeConverter.toPod(obj);
@@ -38,15 +28,7 @@ final class InformerPodSink implements InformerHandler.Sink<V1Pod> {
     if (previous != null && !previous.equals(pod.uid())) {
       cache.removePod(previous);
     }
-    synchronized (cache) {
-      Pod current = cache.pod(pod.uid());
-      if (!pod.isAssigned() && current != null && current.isAssigned() && bindInFlight.test(pod.uid())) {
-        Map<String, String> annotations = new HashMap<>(pod.annotations());
-        annotations.putAll(current.annotations());
-        pod = pod.withAnnotations(annotations).withNodeName(current.nodeName());
-      }
-      cache.putPod(pod);
-    }
+    cache.observe(pod);
   }
 
   @Override

@@ -59,7 +59,6 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
   private SharedInformerFactory factory;
   private volatile boolean started;
   private volatile boolean stopped;
-  private Predicate<String> bindInFlight = uid -> false;
 
   /** A source without periodic resync (the informers' watches keep the cache current). */
   public InformerSource(ApiClient client) {
@@ -76,11 +75,10 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
   }
 
   /**
-   * Tells the source which pods have a bind in flight (e.g. {@link KubeBinder#bindInFlight}), so an update that
-   * still shows such a pod unbound keeps the binder's assumption. Call before {@link #start}.
+   * Does nothing now: the cache itself knows which binds are in flight ({@link ClusterCache#assume}) and keeps their
+   * assumptions against updates that still show the pod unbound. Kept until its last caller is gone.
    */
   public InformerSource keepAssumed(Predicate<String> bindInFlight) {
-    this.bindInFlight = bindInFlight;
     return this;
   }
 
@@ -109,7 +107,7 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
     register("pods", V1Pod.class, V1PodList.class, p -> core.listPodForAllNamespaces()
         .fieldSelector(NON_TERMINAL_PODS).resourceVersion(p.resourceVersion).watch(p.watch)
         .timeoutSeconds(p.timeoutSeconds).allowWatchBookmarks(p.watch).buildCall(null),
-        new InformerHandler<>("Pod", true, new InformerPodSink(cache, bindInFlight), problems));
+        new InformerHandler<>("Pod", true, new InformerPodSink(cache), problems));
     register("nodes", V1Node.class, V1NodeList.class, p -> core.listNode().resourceVersion(p.resourceVersion)
         .watch(p.watch).timeoutSeconds(p.timeoutSeconds).allowWatchBookmarks(p.watch).buildCall(null),
         new InformerHandler<>("Node", false, sink(o -> cache.putNode(KubeConverter.toNode(o)),

@@ -133,22 +133,14 @@ public final class KubeBinder implements Binder, AutoCloseable {
         LOG.log(System.Logger.Level.DEBUG, "pod " + b.pod().key() + ": bind already in flight, ignored");
         continue;
       }
-      Pod original;
-      Pod assumed;
-      synchronized (cache) {
-        original = cache.pod(uid);
-        if (original == null || original.isAssigned()) {
-          binding.remove(uid);
-          LOG.log(System.Logger.Level.INFO, "pod " + b.pod().key() + ": "
-              + (original == null ? "gone" : "already on " + original.nodeName()) + ", not bound");
-          continue;
-        }
-        Map<String, String> merged = new HashMap<>(original.annotations());
-        merged.putAll(b.annotations());
-        assumed = original.withAnnotations(merged).withNodeName(b.node());
-        cache.putPod(assumed);
+      Pod original = cache.assume(uid, b.node(), b.annotations());
+      if (original == null || original.isAssigned()) {
+        binding.remove(uid);
+        LOG.log(System.Logger.Level.INFO, "pod " + b.pod().key() + ": "
+            + (original == null ? "gone" : "already on " + original.nodeName()) + ", not bound");
+        continue;
       }
-      tasks.add(new BindTask(this, b, original, assumed));
+      tasks.add(new BindTask(this, b, original));
     }
     Map<String, BindGang> gangs = gangs(tasks);
     for (BindTask t : tasks) {
@@ -169,18 +161,7 @@ public final class KubeBinder implements Binder, AutoCloseable {
       if (!evicting.add(uid)) {
         continue;
       }
-      Pod original;
-      Pod assumed = null;
-      synchronized (cache) {
-        original = cache.pod(uid);
-        if (original != null && !original.terminating()) {
-          assumed = original.withTerminating(true);
-          cache.putPod(assumed);
-        } else {
-          original = null;
-        }
-      }
-      submit(new EvictTask(this, e, original, assumed));
+      submit(new EvictTask(this, e, cache.assumeTerminating(uid)));
     }
   }
 
@@ -270,29 +251,9 @@ public final class KubeBinder implements Binder, AutoCloseable {
     }
   }
 
-  /**
-   * Puts {@code original} back unless the informer has replaced our assumption meanwhile (reported the pod bound,
-   * updated or deleted): then the cache already holds the fresher truth. Checked and replaced under the cache's lock.
-   */
-  void rollBack(Pod assumed, Pod original) {
-    rollBack(assumed, original, null);
-  }
-
-  /**
-   * As {@link #rollBack(Pod, Pod)}, and in the same step nominates the pod to {@code holdNode} (unless null): the
-   * next cycle holds that room for it and tries there first, so a gang's bound members are not left waiting because
-   * another pod took their mate's place. One lock for both, so no snapshot sees the room free in between. The hold
-   * lasts while cycles keep finding the pod fits there (at most {@link ClusterCache#NOMINATION_TTL}).
-   */
-  void rollBack(Pod assumed, Pod original, String holdNode) {
-    synchronized (cache) {
-      if (cache.pod(original.uid()) == assumed) {
-        cache.putPod(original);
-        if (holdNode != null) {
-          cache.nominate(original.uid(), holdNode);
-        }
-      }
-    }
+  /** The cache, whose assume/forget methods the ops settle their assumptions with. */
+  ClusterCache cache() {
+    return cache;
   }
 
   private volatile BiConsumer<Pod, String> onBound = (pod, node) -> { };

@@ -25,7 +25,7 @@ class InformerSourceTombstoneTest {
   private final ClusterCache cache = new ClusterCache(Set.of("basalt"), "default");
   private final InformerProblems problems = new InformerProblems();
   private final InformerHandler<V1Pod> handler =
-      new InformerHandler<>("Pod", true, new InformerPodSink(cache, uid -> false), problems);
+      new InformerHandler<>("Pod", true, new InformerPodSink(cache), problems);
 
   private static V1Pod pod(String uid, String cpu) {
     return new V1Pod().metadata(new V1ObjectMeta().name("p1").namespace("ml").uid(uid))
@@ -76,21 +76,19 @@ class InformerSourceTombstoneTest {
 
   @Test
   void anUpdateWhileTheBindIsInFlightKeepsTheAssumption() {
-    java.util.Set<String> inFlight = new java.util.HashSet<>(Set.of("u1"));
-    InformerHandler<V1Pod> sink = new InformerHandler<>("Pod", true, new InformerPodSink(cache, inFlight::contains),
-        problems);
+    InformerHandler<V1Pod> sink = handler;
     V1Pod pending = pod("u1", "1");
     pending.getSpec().setNodeName(null);
     sink.onAdd(pending);
     // The binder assumes it on n1 with the GPUs it chose.
-    cache.putPod(cache.pod("u1").withNodeName("n1").withAnnotations(Map.of("basalt.io/gpu-devices", "0")));
+    cache.assume("u1", "n1", Map.of("basalt.io/gpu-devices", "0"));
     V1Pod withCondition = pod("u1", "1");
     withCondition.getSpec().setNodeName(null);
     withCondition.getMetadata().setResourceVersion("2");
     sink.onUpdate(pending, withCondition);
     assertEquals("n1", cache.pod("u1").nodeName(), "the status write's echo does not free the room");
     assertEquals("0", cache.pod("u1").annotations().get("basalt.io/gpu-devices"));
-    inFlight.clear();
+    cache.finishBinding("u1");
     sink.onUpdate(withCondition, withCondition);
     assertNull(cache.pod("u1").nodeName(), "once the bind is settled the informer's word stands");
   }
