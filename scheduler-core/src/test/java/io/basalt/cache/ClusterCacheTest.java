@@ -1,15 +1,23 @@
 package io.basalt.cache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basalt.api.ClusterSnapshot;
 import io.basalt.api.NodeInfo;
+import io.basalt.model.Pod;
 import io.basalt.model.ResourceNames;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class ClusterCacheTest {
@@ -109,5 +117,169 @@ class ClusterCacheTest {
     cache.putPod(TestPods.pod("ns/p").cpu("1").onNode("n1").build());
     cache.nominate("ns-p-uid", "n1");
     assertEquals(java.util.Map.of(), cache.snapshot().nominations());
+  }
+
+  // ---- assume / forget / observe ----------------------------------------------------------------------------------
+
+  private static final String GPU = "basalt.io/gpu-devices";
+  private static final String P = "ns-p-uid";
+
+  private Pod pendingOnEightCpus() {
+    cache.putNode(TestNodes.node("n1").cpu("8").build());
+    cache.putNode(TestNodes.node("n2").cpu("8").build());
+    Pod pending = TestPods.pod("ns/p").cpu("2").annotation("team", "a").build();
+    cache.putPod(pending);
+    return pending;
+  }
+
+  private long usedCpu(String node) {
+    return cache.snapshot().nodes().stream().filter(n -> n.name().equals(node)).findFirst().orElseThrow()
+        .used(ResourceNames.CPU);
+  }
+
+  @Test
+  void assumePlacesThePodWithItsAnnotationsAndTakesTheRoom() {
+    Pod pending = pendingOnEightCpus();
+    assertSame(pending, cache.assume(P, "n1", Map.of(GPU, "0")), "returns the pod as it was pending");
+    Pod placed = cache.pod(P);
+    assertEquals("n1", placed.nodeName());
+    assertEquals(Map.of("team", "a", GPU, "0"), placed.annotations());
+    assertEquals(2000, usedCpu("n1"));
+    assertTrue(cache.bindInFlight(P));
+    assertEquals(List.of(), cache.snapshot().pods().stream().filter(p -> !p.isAssigned()).toList(),
+        "not offered to the next cycle again");
+  }
+
+  @Test
+  void assumeLeavesUnknownAndAlreadyPlacedPodsAlone() {
+    pendingOnEightCpus();
+    assertNull(cache.assume("nobody", "n1", Map.of()));
+    cache.putPod(cache.pod(P).withNodeName("n2"));
+    assertEquals("n2", cache.assume(P, "n1", Map.of()).nodeName(), "returns where it already is");
+    assertEquals(0, usedCpu("n1"));
+    assertFalse(cache.bindInFlight(P));
+  }
+
+  @Test
+  void forgetRestoresTheNodesFreeResourcesAndThePendingPod() {
+    Pod pending = pendingOnEightCpus();
+    cache.assume(P, "n1", Map.of(GPU, "0"));
+    cache.forget(P, false);
+    assertEquals(0, usedCpu("n1"));
+    assertEquals(pending, cache.pod(P));
+    assertEquals(Map.of(), cache.snapshot().nominations());
+    assertFalse(cache.bindInFlight(P));
+  }
+
+  @Test
+  void forgetWithAHoldNominatesTheAssumedNode() {
+    pendingOnEightCpus();
+    cache.assume(P, "n2", Map.of());
+    cache.forget(P, true);
+    assertNull(cache.pod(P).nodeName());
+    assertEquals(0, usedCpu("n2"));
+    assertEquals(Map.of(P, "n2"), cache.snapshot().nominations(), "the room stays held for the pod");
+  }
+
+  @Test
+  void forgetLeavesTheInformersFresherWordAndHoldsNothing() {
+    Pod pending = pendingOnEightCpus();
+    cache.assume(P, "n1", Map.of());
+    cache.observe(pending.withNodeName("n2")); // another scheduler won the pod
+    cache.forget(P, true);
+    assertEquals("n2", cache.pod(P).nodeName());
+    assertEquals(0, usedCpu("n1"));
+    assertEquals(2000, usedCpu("n2"));
+    assertEquals(Map.of(), cache.snapshot().nominations(), "a bound pod is never nominated");
+  }
+
+  @Test
+  void anObserveOfTheStillUnboundPodDuringTheBindKeepsTheAssumption() {
+    Pod pending = pendingOnEightCpus();
+    cache.assume(P, "n1", Map.of(GPU, "0,1"));
+    Pod echo = pending.withAnnotations(Map.of("team", "b", "status", "written"));
+    cache.observe(echo);
+    Pod now = cache.pod(P);
+    assertEquals("n1", now.nodeName(), "the room being bound into does not look free");
+    assertEquals("0,1", now.annotations().get(GPU), "nor do the chosen GPUs");
+    assertEquals("written", now.annotations().get("status"), "the update itself is taken");
+    assertEquals(2000, usedCpu("n1"));
+    cache.finishBinding(P);
+    cache.observe(echo);
+    assertNull(cache.pod(P).nodeName(), "once the bind is settled the informer's word stands");
+    assertEquals(0, usedCpu("n1"));
+  }
+
+  @Test
+  void assumeThenObserveBoundIsIdempotent() {
+    Pod pending = pendingOnEightCpus();
+    cache.assume(P, "n1", Map.of(GPU, "0"));
+    Pod assumed = cache.pod(P);
+    cache.observe(assumed);
+    cache.finishBinding(P);
+    cache.observe(pending.withAnnotations(Map.of("team", "a", GPU, "0")).withNodeName("n1"));
+    assertEquals(assumed, cache.pod(P));
+    assertEquals(2000, usedCpu("n1"), "counted once");
+    assertEquals(1, cache.pods().size());
+    assertEquals(List.of(), cache.snapshot().pods().stream().filter(p -> !p.isAssigned()).toList());
+  }
+
+  @Test
+  void removingThePodEndsItsBind() {
+    pendingOnEightCpus();
+    cache.assume(P, "n1", Map.of());
+    cache.removePod(P);
+    assertFalse(cache.bindInFlight(P));
+    cache.forget(P, true);
+    assertNull(cache.pod(P));
+    assertEquals(Map.of(), cache.snapshot().nominations());
+  }
+
+  @Test
+  void aSnapshotNeverSeesTheForgottenRoomFreeWithoutItsHold() throws Exception {
+    pendingOnEightCpus();
+    cache.assume(P, "n1", Map.of());
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicReference<String> seen = new AtomicReference<>();
+    Thread reader = new Thread(() -> {
+      while (!stop.get() && seen.get() == null) {
+        ClusterSnapshot s = cache.snapshot();
+        boolean pending = s.pods().stream().anyMatch(p -> !p.isAssigned());
+        if (pending && !s.nominations().containsKey(P)) {
+          seen.set("pending without its hold");
+        }
+      }
+    });
+    reader.start();
+    try {
+      for (int i = 0; i < 20_000 && seen.get() == null; i++) {
+        cache.forget(P, true);
+        cache.assume(P, "n1", Map.of());
+      }
+    } finally {
+      stop.set(true);
+      reader.join();
+    }
+    assertNull(seen.get());
+  }
+
+  @Test
+  void aRefusedEvictionPutsTheVictimBackRunningUnlessTheInformerSpoke() {
+    cache.putNode(TestNodes.node("n1").cpu("8").build());
+    Pod victim = TestPods.pod("ns/v").cpu("4").onNode("n1").build();
+    cache.putPod(victim);
+    Pod marked = cache.assumeTerminating(victim.uid());
+    assertTrue(cache.pod(victim.uid()).terminating());
+    assertEquals(4000, cache.snapshot().nodes().get(0).releasing(ResourceNames.CPU));
+    assertNull(cache.assumeTerminating(victim.uid()), "already terminating");
+    cache.forgetTerminating(marked);
+    assertEquals(victim, cache.pod(victim.uid()));
+    assertEquals(0, cache.snapshot().nodes().get(0).releasing(ResourceNames.CPU));
+
+    Pod again = cache.assumeTerminating(victim.uid());
+    Pod reported = victim.withTerminating(true).withAnnotations(Map.of("deleted-by", "kubelet"));
+    cache.observe(reported);
+    cache.forgetTerminating(again);
+    assertSame(reported, cache.pod(victim.uid()), "the informer's word wins");
   }
 }
