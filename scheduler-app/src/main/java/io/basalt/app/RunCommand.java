@@ -1,6 +1,7 @@
 package io.basalt.app;
 
 import io.basalt.actions.ActionRegistry;
+import io.basalt.app.cli.KubeClients;
 import io.basalt.app.logging.LogOptions;
 import io.basalt.cache.ClusterCache;
 import io.basalt.config.ConfigException;
