@@ -1,5 +1,6 @@
 package io.basalt.app;
 
+import io.basalt.app.cli.KubeClients;
 import io.basalt.app.logging.LogOptions;
 import io.basalt.cache.ClusterCache;
 import io.basalt.config.ConfigException;

@@ -9,10 +9,11 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import io.basalt.archfixture.ping.Ping;
+import io.basalt.archfixture.pong.Pong;
 import io.basalt.model.archfixture.EngineClassImportingKubernetes;
 import io.basalt.plugins.archfixture.PluginImportingTheCache;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -60,7 +61,6 @@ class ArchitectureTest {
   }
 
   @Test
-  @Disabled("framework <-> session (Plugin.onSessionOpen) and app <-> app.topology remain (issue 9, in progress)")
   void noPackageCycles() {
     NO_PACKAGE_CYCLES.check(production);
   }
@@ -79,5 +79,7 @@ class ArchitectureTest {
     assertThrows(AssertionError.class, () -> ENGINE_KNOWS_NO_KUBERNETES.check(engineFixture));
     JavaClasses pluginFixture = new ClassFileImporter().importClasses(PluginImportingTheCache.class);
     assertThrows(AssertionError.class, () -> PLUGINS_USE_ONLY_THE_SPI.check(pluginFixture));
+    JavaClasses cycleFixture = new ClassFileImporter().importClasses(Ping.class, Pong.class);
+    assertThrows(AssertionError.class, () -> NO_PACKAGE_CYCLES.check(cycleFixture));
   }
 }

@@ -91,17 +91,6 @@ public final class KubeConverter {
 
   // ---------------------------------------------------------------------------------------------------- Resources
 
-  /**
-   * Converts a resource list ({@code {cpu: 500m, memory: 4Gi, nvidia.com/gpu: 8}}) to a vector in the model's units:
-   * milli-CPU rounded up, everything else base units rounded up.
-   *
-   * @param kind and {@code objectKey} and {@code field} only label errors
-   */
-  public static ResourceVector toResourceVector(Map<String, Quantity> list, String kind, String objectKey,
-      String field) {
-    return resources(list, field, new Ctx(kind, objectKey));
-  }
-
   /** One quantity in the model's units for resource {@code name}: milli-CPU for cpu, base units otherwise. */
   public static long toAmount(String name, Quantity q) {
     return amount(name, q, name, new Ctx("Quantity", name));

@@ -3,7 +3,7 @@ package io.basalt.app.topology;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
-import io.basalt.app.KubeClients;
+import io.basalt.app.cli.KubeClients;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;

@@ -1,4 +1,4 @@
-package io.basalt.app;
+package io.basalt.app.cli;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;

@@ -1,4 +1,4 @@
-package io.basalt.app;
+package io.basalt.app.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
