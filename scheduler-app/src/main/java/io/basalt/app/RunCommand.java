@@ -1,5 +1,6 @@
 package io.basalt.app;
 
+import io.basalt.app.cli.DurationConverter;
 import io.basalt.app.cli.KubeClients;
 import io.basalt.app.logging.LogOptions;
 import io.basalt.cache.ClusterCache;
@@ -58,7 +59,7 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--config", description = "A volcano-scheduler.conf file (default: Volcano's default tiers).")
   Path config;
 
-  @Option(names = "--schedule-period", defaultValue = "1s", converter = DurationOption.class,
+  @Option(names = "--schedule-period", defaultValue = "1s", converter = DurationConverter.class,
       description = "Time between scheduling cycles (default: ${DEFAULT-VALUE}).")
   Duration schedulePeriod;
 
@@ -73,16 +74,16 @@ final class RunCommand implements Callable<Integer> {
       description = "Name of the leader-election Lease (default: ${DEFAULT-VALUE}).")
   String leaseName;
 
-  @Option(names = "--lease-duration", defaultValue = "15s", converter = DurationOption.class,
+  @Option(names = "--lease-duration", defaultValue = "15s", converter = DurationConverter.class,
       description = "How long a standby waits before taking over a silent leader (default: ${DEFAULT-VALUE}).")
   Duration leaseDuration;
 
-  @Option(names = "--renew-deadline", defaultValue = "10s", converter = DurationOption.class,
+  @Option(names = "--renew-deadline", defaultValue = "10s", converter = DurationConverter.class,
       description = "How long the leader keeps trying to renew before it gives up and exits "
           + "(default: ${DEFAULT-VALUE}; less than --lease-duration).")
   Duration renewDeadline;
 
-  @Option(names = "--retry-period", defaultValue = "2s", converter = DurationOption.class,
+  @Option(names = "--retry-period", defaultValue = "2s", converter = DurationConverter.class,
       description = "Time between tries to take or renew the Lease (default: ${DEFAULT-VALUE}).")
   Duration retryPeriod;
 
@@ -145,7 +146,7 @@ final class RunCommand implements Callable<Integer> {
         this::cycleRunningFor, stuck, metrics);
     healthServer = health;
     KubeBinder binder = new KubeBinder(calls, cache, KubeBinder.Options.defaults().withBindWorkers(bindWorkers));
-    source.keepAssumed(binder::bindInFlight).start(cache);
+    source.start(cache);
     StatusWriter status = new StatusWriter(calls, eventCalls);
     metrics.watchBinder(binder::counters);
     metrics.watchEvents(status::eventsDropped);
@@ -357,26 +358,5 @@ final class RunCommand implements Callable<Integer> {
     SchedulerProfile fixed = ConfigOption.load(config, plugins, warnings);
     warnings.forEach(w -> System.err.println("warning: " + w));
     return () -> fixed;
-  }
-
-  /** Reads 1s, 500ms, 2m, or ISO-8601 (PT1S). */
-  static final class DurationOption implements picocli.CommandLine.ITypeConverter<Duration> {
-    @Override
-    public Duration convert(String value) {
-      String v = value.trim();
-      if (v.startsWith("P") || v.startsWith("p")) {
-        return Duration.parse(v);
-      }
-      if (v.endsWith("ms")) {
-        return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
-      }
-      long n = Long.parseLong(v.substring(0, v.length() - 1));
-      return switch (v.charAt(v.length() - 1)) {
-        case 's' -> Duration.ofSeconds(n);
-        case 'm' -> Duration.ofMinutes(n);
-        case 'h' -> Duration.ofHours(n);
-        default -> throw new IllegalArgumentException("'" + value + "' is not a duration (e.g. 1s, 500ms, 2m)");
-      };
-    }
   }
 }

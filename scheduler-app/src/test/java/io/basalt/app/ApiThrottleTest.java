@@ -20,7 +20,7 @@ class ApiThrottleTest {
 
   @Test
   void durationsReadAsKubernetesWritesThem() {
-    RunCommand.DurationOption d = new RunCommand.DurationOption();
+    io.basalt.app.cli.DurationConverter d = new io.basalt.app.cli.DurationConverter();
     assertEquals(Duration.ofSeconds(1), d.convert("1s"));
     assertEquals(Duration.ofMillis(500), d.convert("500ms"));
     assertEquals(Duration.ofMinutes(2), d.convert("2m"));

@@ -3,10 +3,6 @@ package io.basalt.kube;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
-import com.google.gson.Strictness;
-import com.google.gson.stream.JsonReader;
-import com.google.gson.stream.JsonToken;
 import io.basalt.kube.volcano.V1beta1PodGroup;
 import io.basalt.kube.volcano.V1beta1Queue;
 import io.kubernetes.client.common.KubernetesObject;
@@ -16,7 +12,6 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PriorityClass;
 import java.io.IOException;
-import java.io.StringReader;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,7 +19,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -32,13 +26,6 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
-import org.yaml.snakeyaml.error.Mark;
-import org.yaml.snakeyaml.error.MarkedYAMLException;
-import org.yaml.snakeyaml.error.YAMLException;
-import org.yaml.snakeyaml.nodes.Node;
 
 /**
  * Reads Kubernetes manifests (what {@code kubectl apply -f} takes) into client-java objects: a string, a file, or every
@@ -49,7 +36,8 @@ import org.yaml.snakeyaml.nodes.Node;
  * Any other kind (a Deployment, a Volcano Job) is listed in {@link Manifests#skipped()}. An object of a kept kind that
  * cannot be read (a bad quantity, a wrong type, no kind, a duplicate) is listed in {@link Manifests#errors()} and left
  * out; fields the model does not know are listed in {@link Manifests#warnings()}. Malformed YAML throws a
- * {@link ManifestException} naming the file and document.
+ * {@link ManifestException} naming the file and document (see {@link ManifestDocuments}, which splits and parses
+ * the text; this class turns each document into an object of a kept kind).
  *
  * <p>Fixtures usually omit {@code metadata.creationTimestamp}: an object without one gets {@code creationBase} plus
  * its position in the load (0, 1, 2, ... seconds, counting every object of every source in order), so document order
@@ -59,8 +47,6 @@ public final class ManifestReader {
   /** The creation time of the first object without one; the n-th object (from 0) gets this plus n seconds. */
   public static final Instant DEFAULT_CREATION_BASE = Instant.parse("2024-01-01T00:00:00Z");
 
-  private static final Pattern SEPARATOR = Pattern.compile("^---(?:\\s+(.*))?$");
-  private static final Pattern DOCUMENT_END = Pattern.compile("^\\.\\.\\.(?:\\s.*)?$");
   private static final Pattern UNKNOWN_FIELD =
       Pattern.compile("The field `([^`]*)` in the JSON string is not defined in the `([^`]*)` properties.*", Pattern.DOTALL);
   private static final Pattern REQUIRED_FIELD =
@@ -149,44 +135,11 @@ public final class ManifestReader {
     }
 
     void yaml(String source, String text) {
-      int doc = 0;
-      for (Chunk c : split(text)) {
-        if (c.isBlank()) {
-          continue;
-        }
-        doc++;
-        Node node;
-        try {
-          node = newYaml().compose(new StringReader(c.text));
-        } catch (MarkedYAMLException e) {
-          throw malformed(source, doc, c, e);
-        } catch (YAMLException e) {
-          throw new ManifestException(source, doc, "malformed YAML (line " + (c.firstLine + 1) + "): "
-              + e.getMessage(), e);
-        }
-        JsonElement json;
-        try {
-          json = KubeJson.toJson(node);
-        } catch (KubeJson.YamlShapeException e) {
-          String at = e.line < 0 ? "" : " at line " + (c.firstLine + e.line + 1);
-          throw new ManifestException(source, doc, "malformed YAML" + at + ": " + e.getMessage(), e);
-        }
-        object(json, source + " doc " + doc);
-      }
+      ManifestDocuments.yaml(source, text, this::object);
     }
 
     void json(String source, String text) {
-      JsonReader reader = new JsonReader(new StringReader(text));
-      reader.setStrictness(Strictness.LENIENT); // a stream of several objects, as kubectl accepts
-      int doc = 0;
-      try {
-        while (reader.peek() != JsonToken.END_DOCUMENT) {
-          doc++;
-          object(JsonParser.parseReader(reader), source + " doc " + doc);
-        }
-      } catch (IOException | JsonParseException e) {
-        throw new ManifestException(source, Math.max(doc, 1), "malformed JSON: " + e.getMessage(), e);
-      }
+      ManifestDocuments.json(source, text, this::object);
     }
 
     void object(JsonElement el, String where) {
@@ -349,70 +302,5 @@ public final class ManifestReader {
     int see = m.indexOf("\nSee ");
     m = see >= 0 ? m.substring(0, see) : m;
     return "cannot read: " + m.replace(" path $.", " ").replace("$.", "");
-  }
-
-  private static Yaml newYaml() {
-    LoaderOptions options = new LoaderOptions();
-    options.setAllowDuplicateKeys(false);
-    options.setCodePointLimit(256 * 1024 * 1024);
-    return new Yaml(new SafeConstructor(options));
-  }
-
-  private static ManifestException malformed(String source, int doc, Chunk c, MarkedYAMLException e) {
-    Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
-    StringBuilder m = new StringBuilder("malformed YAML");
-    if (mark != null) {
-      m.append(" at line ").append(c.firstLine + mark.getLine() + 1).append(", column ").append(mark.getColumn() + 1);
-    }
-    m.append(": ").append(e.getProblem() != null ? e.getProblem() : e.getMessage());
-    if (e.getContext() != null) {
-      m.append(" (").append(e.getContext()).append(")");
-    }
-    return new ManifestException(source, doc, m.toString(), e);
-  }
-
-  /** One {@code ---}-separated document and the 0-based line of the source it starts on. */
-  private record Chunk(String text, int firstLine) {
-    boolean isBlank() {
-      for (String line : text.split("\n", -1)) {
-        String t = line.strip();
-        if (!t.isEmpty() && !t.startsWith("#")) {
-          return false;
-        }
-      }
-      return true;
-    }
-  }
-
-  /**
-   * Splits as kubectl does: a line starting with {@code ---} (then nothing, spaces or a comment) separates documents;
-   * a {@code ...} line ends one. Splitting here, not in the YAML parser, pins an error to its own document.
-   */
-  static List<Chunk> split(String text) {
-    if (text.startsWith("\uFEFF")) {
-      text = text.substring(1);
-    }
-    String[] lines = text.split("\n", -1);
-    List<Chunk> chunks = new ArrayList<>();
-    StringBuilder current = new StringBuilder();
-    int start = 0;
-    for (int i = 0; i < lines.length; i++) {
-      String line = lines[i].endsWith("\r") ? lines[i].substring(0, lines[i].length() - 1) : lines[i];
-      Matcher sep = SEPARATOR.matcher(line);
-      if (sep.matches() || DOCUMENT_END.matcher(line).matches()) {
-        chunks.add(new Chunk(current.toString(), start));
-        current = new StringBuilder();
-        start = i + 1;
-        String rest = sep.matches() ? sep.group(1) : null;
-        if (rest != null && !rest.isBlank() && !rest.strip().startsWith("#")) {
-          current.append(rest).append('\n'); // "--- {kind: ...}": content on the separator line
-          start = i;
-        }
-        continue;
-      }
-      current.append(line).append('\n');
-    }
-    chunks.add(new Chunk(current.toString(), start));
-    return chunks;
   }
 }

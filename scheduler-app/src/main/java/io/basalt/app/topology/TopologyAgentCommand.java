@@ -1,5 +1,6 @@
 package io.basalt.app.topology;
 
+import io.basalt.app.cli.DurationConverter;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;

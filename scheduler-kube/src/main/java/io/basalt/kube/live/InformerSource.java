@@ -34,7 +34,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
 
 /**
  * Live mode's {@link ClusterSource}: shared informers keep a {@link ClusterCache} current with the cluster, so each
@@ -72,14 +71,6 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
     }
     this.client = client;
     this.resyncMillis = resyncPeriod.toMillis();
-  }
-
-  /**
-   * Does nothing now: the cache itself knows which binds are in flight ({@link ClusterCache#assume}) and keeps their
-   * assumptions against updates that still show the pod unbound. Kept until its last caller is gone.
-   */
-  public InformerSource keepAssumed(Predicate<String> bindInFlight) {
-    return this;
   }
 
   /** {@link #start(ClusterCache, Duration)} with {@link #DEFAULT_SYNC_TIMEOUT}. */

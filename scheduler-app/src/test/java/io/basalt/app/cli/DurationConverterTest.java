@@ -1,4 +1,4 @@
-package io.basalt.app.topology;
+package io.basalt.app.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -24,5 +24,14 @@ class DurationConverterTest {
     assertThrows(TypeConversionException.class, () -> c.convert("5 minutes"));
     assertThrows(TypeConversionException.class, () -> c.convert("m5"));
     assertThrows(TypeConversionException.class, () -> c.convert(""));
+  }
+
+  @Test
+  void goStyleFractionsUnitsAndZero() {
+    assertEquals(Duration.ofMinutes(90), c.convert("1.5h"));
+    assertEquals(Duration.ofNanos(1500), c.convert("1us500ns"));
+    assertEquals(Duration.ZERO, c.convert("0"));
+    assertEquals(Duration.ofSeconds(-90), c.convert("-1m30s"));
+    assertThrows(TypeConversionException.class, () -> c.convert("1.5"));
   }
 }
