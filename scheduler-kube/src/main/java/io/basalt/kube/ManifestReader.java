@@ -172,6 +172,13 @@ public final class ManifestReader {
       }
       Class<? extends KubernetesObject> type = typeOf(apiVersion, kind);
       if (type == null) {
+        io.basalt.kube.workload.Expansion x = io.basalt.kube.workload.WorkloadExpander.expand(o);
+        if (x != null) { // a workload (Volcano Job, Job, JobSet, ...): read what its controllers would create
+          x.documents().forEach(d -> object(d, where + " (" + x.origin() + ")"));
+          x.errors().forEach(e -> out.errors.add(where + ": " + e));
+          x.warnings().forEach(w -> out.warnings.add(where + ": " + w));
+          return;
+        }
         out.skipped.add(where + ": skipped kind " + kind + " " + apiVersion + " '" + display + "'");
         return;
       }

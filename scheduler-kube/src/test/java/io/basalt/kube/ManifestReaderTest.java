@@ -48,7 +48,7 @@ class ManifestReaderTest {
     assertEquals(1, m.podGroups().size());
     assertEquals(2, m.pods().size());
     assertEquals(List.of(
-        "cluster.yaml doc 6: skipped kind Job batch.volcano.sh/v1alpha1 'ml-research/pytorch-demo'",
+        "cluster.yaml doc 6: skipped kind TFJob kubeflow.org/v1 'ml-research/tf-demo'",
         "cluster.yaml doc 9: skipped kind Deployment apps/v1 'ml-research/dashboard'"), m.skipped());
     assertEquals(List.of(), m.errors());
     assertEquals(List.of(), m.warnings());
