@@ -117,6 +117,9 @@ public final class ManifestReader {
   private final class Load {
     final Manifests.Builder out = new Manifests.Builder();
     final Map<String, String> seen = new HashMap<>();
+    /** Objects a workload's expansion made, by key: an object given explicitly replaces one (a controller adopts it). */
+    final Map<String, KubernetesObject> generated = new HashMap<>();
+    int expanding;
     int position;
 
     void file(Path f) throws IOException {
@@ -174,7 +177,9 @@ public final class ManifestReader {
       if (type == null) {
         io.basalt.kube.workload.Expansion x = io.basalt.kube.workload.WorkloadExpander.expand(o);
         if (x != null) { // a workload (Volcano Job, Job, JobSet, ...): read what its controllers would create
+          expanding++;
           x.documents().forEach(d -> object(d, where + " (" + x.origin() + ")"));
+          expanding--;
           x.errors().forEach(e -> out.errors.add(where + ": " + e));
           x.warnings().forEach(w -> out.warnings.add(where + ": " + w));
           return;
@@ -209,8 +214,18 @@ public final class ManifestReader {
         String key = kind + " " + objectKey(type, o);
         String first = seen.putIfAbsent(key, where);
         if (first != null) {
-          out.errors.add(where + ": duplicate " + key + " (first at " + first + "), ignored");
-          return;
+          KubernetesObject made = generated.remove(key);
+          if (expanding > 0) {
+            return; // the controller would adopt the object the manifests already hold
+          } else if (made != null) {
+            out.remove(made); // a dump holding a workload and what its controller made: the explicit object wins
+            seen.put(key, where);
+          } else {
+            out.errors.add(where + ": duplicate " + key + " (first at " + first + "), ignored");
+            return;
+          }
+        } else if (expanding > 0) {
+          generated.put(key, obj);
         }
       }
       out.add(obj, where);

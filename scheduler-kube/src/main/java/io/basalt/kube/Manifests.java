@@ -137,6 +137,14 @@ public final class Manifests {
       origins.put(o, origin);
     }
 
+    /** Takes back an object added earlier (by identity). */
+    void remove(KubernetesObject o) {
+      for (List<? extends KubernetesObject> list : List.of(pods, nodes, podGroups, queues, priorityClasses, namespaces)) {
+        list.removeIf(x -> x == o);
+      }
+      origins.remove(o);
+    }
+
     Manifests build() {
       return new Manifests(this);
     }
