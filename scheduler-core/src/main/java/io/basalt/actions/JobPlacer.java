@@ -7,13 +7,19 @@ import io.basalt.api.TaskStatus;
 import io.basalt.session.Session;
 import io.basalt.session.Statement;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
  * Places the pending tasks of one job inside one statement, then asks permit: a ready job commits, a pipelined one
  * holds its reservations, anything else is rolled back whole. Shared by allocate and backfill so gang semantics are
  * the same in both.
+ *
+ * <p>A task that fits nowhere does not end the attempt while the job could still become ready without it (see
+ * {@link GangProspect}): a gang of minMember 2 out of 3 pods, or a worker role that fits while an extra master does
+ * not, still starts. The failed task's role is then skipped rather than searched again, its pods being identical.
  */
 final class JobPlacer {
   /** What happened to the job. {@link #YIELDED}: ready and committed with tasks left; give others a turn. */
@@ -51,8 +57,13 @@ final class JobPlacer {
     }
     QueueInfo queue = session.queue(job.queue());
     Statement stmt = session.newStatement();
+    Set<String> failed = new HashSet<>(); // roles whose pod fit nowhere in this attempt
+    GangProspect prospect = null;
     for (int i = 0; i < tasks.size(); i++) {
       TaskInfo task = tasks.get(i);
+      if (failed.contains(task.role())) {
+        continue; // left pending with the reason its role's pod gave
+      }
       if (!session.callbacks().allocatable(queue, task)) {
         job.setFitError("queue " + job.queue() + " has reached its share: no room for " + task.key() + " "
             + describe(task.request()));
@@ -61,12 +72,25 @@ final class JobPlacer {
       NodeSearch.Result r = search.find(session, task);
       if (r.node() == null) {
         job.setFitError(r.fitError());
-        break;
+        if (prospect == null) {
+          prospect = new GangProspect(job, tasks.subList(i, tasks.size()));
+        }
+        prospect.failed(task);
+        if (!task.role().isEmpty()) {
+          failed.add(task.role());
+        }
+        if (!prospect.canBecomeReady()) {
+          break;
+        }
+        continue;
       }
       if (r.pipelined()) {
         stmt.pipeline(task, r.node());
       } else {
         stmt.allocate(task, r.node());
+      }
+      if (prospect != null) {
+        prospect.placed(task);
       }
       if (yieldWhenReady && i < tasks.size() - 1 && session.callbacks().jobReady(job)) {
         stmt.commit();
