@@ -33,7 +33,9 @@ import java.util.stream.Stream;
  * {@code ---}-separated; {@code kind: List} (and {@code PodList} etc.) contributes its items.
  *
  * <p>Kept: v1 Node, Pod, Namespace; scheduling.k8s.io PriorityClass; scheduling.volcano.sh/v1beta1 PodGroup, Queue.
- * Any other kind (a Deployment, a Volcano Job) is listed in {@link Manifests#skipped()}. An object of a kept kind that
+ * Workloads (Volcano Job, batch/v1 Job, JobSet, PyTorchJob, MPIJob) are expanded into the pods and PodGroup their
+ * controllers would create ({@code io.basalt.kube.workload}); an object given explicitly replaces the one an expansion
+ * made. Any other kind (a Deployment) is listed in {@link Manifests#skipped()}. An object of a kept kind that
  * cannot be read (a bad quantity, a wrong type, no kind, a duplicate) is listed in {@link Manifests#errors()} and left
  * out; fields the model does not know are listed in {@link Manifests#warnings()}. Malformed YAML throws a
  * {@link ManifestException} naming the file and document (see {@link ManifestDocuments}, which splits and parses

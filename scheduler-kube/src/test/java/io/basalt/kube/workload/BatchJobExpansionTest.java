@@ -47,6 +47,24 @@ class BatchJobExpansionTest {
   }
 
   @Test
+  void aDumpHoldingTheJobAndItsPodsKeepsTheExplicitPodsOnce() {
+    String explicitBefore = """
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: etl-0, namespace: data, labels: {dumped: "before"}}
+        spec: {schedulerName: basalt-scheduler, nodeName: n1, containers: [{name: c, image: i}]}
+        """;
+    String explicitAfter = explicitBefore.replace("etl-0", "etl-1").replace("before", "after");
+    Manifests m = Workloads.read(explicitBefore + "---\n" + job("parallelism: 3") + "---\n" + explicitAfter);
+    assertEquals(List.of(), m.errors(), "a controller adopts what exists: no duplicate errors");
+    assertEquals(List.of("etl-0", "etl-2", "etl-1"), Workloads.podNames(m));
+    assertEquals("before", Workloads.pod(m, "etl-0").getMetadata().getLabels().get("dumped"));
+    assertEquals("after", Workloads.pod(m, "etl-1").getMetadata().getLabels().get("dumped"));
+    Manifests twice = Workloads.read(explicitBefore + "---\n" + explicitBefore);
+    assertEquals(1, twice.errors().size(), "two explicit objects of one name stay an error: " + twice.errors());
+  }
+
+  @Test
   void oneByDefaultAndTheDerivedUidIsStableButDistinctPerJob() {
     Manifests m = Workloads.read(job("backoffLimit: 2"));
     assertEquals(List.of("etl-0"), Workloads.podNames(m));
