@@ -25,7 +25,8 @@ import java.util.TreeMap;
  *
  * <p>A search that finds nothing is remembered by the task's {@link TaskShape} until the session gives resources
  * back, so the hundreds of identical pending pods of a saturated cluster cost one scan, not one each. That memo and
- * the rotating start are this search's own per-cycle scratch: both restart when a new session is searched.
+ * the rotating start are shared by every search of the session (allocate's, backfill's, preempt's): the search keeps
+ * them in the session's scratch, which the session holds without knowing what is in it.
  */
 final class NodeSearch {
   private static final int MIN_FEASIBLE_NODES = 100;
@@ -34,10 +35,6 @@ final class NodeSearch {
   record Result(NodeInfo node, boolean pipelined, String fitError) {}
 
   private final int percentageOfNodesToScore;
-  private final Map<TaskShape, String> noFit = new HashMap<>();
-  private long sessionId = -1;
-  private long freedSeen;
-  private int nextStartNode;
 
   /** @param percentageOfNodesToScore 1..100, or 0 for the adaptive default */
   NodeSearch(int percentageOfNodesToScore) {
@@ -52,21 +49,27 @@ final class NodeSearch {
     return Math.max(MIN_FEASIBLE_NODES, nodes * pct / 100);
   }
 
-  /** Forgets the last session's scratch when a new one is searched, and stale no-fit answers when room was freed. */
-  private void sync(Session session) {
-    if (session.id() != sessionId) {
-      sessionId = session.id();
-      nextStartNode = 0;
-      noFit.clear();
-      freedSeen = session.resourcesFreed();
-    } else if (session.resourcesFreed() != freedSeen) {
-      noFit.clear();
-      freedSeen = session.resourcesFreed();
+  /**
+   * What every search of one session shares: where the next search starts, and which task shapes found no node. The
+   * no-fit answers hold only while the session gives nothing back (see {@link Session#resourcesFreed()}).
+   */
+  private static final class Scratch {
+    final Map<TaskShape, String> noFit = new HashMap<>();
+    long freedSeen;
+    int nextStartNode;
+
+    static Scratch of(Session session) {
+      Scratch s = session.scratch(Scratch.class, Scratch::new);
+      if (s.freedSeen != session.resourcesFreed()) {
+        s.noFit.clear();
+        s.freedSeen = session.resourcesFreed();
+      }
+      return s;
     }
   }
 
   Result find(Session session, TaskInfo task) {
-    sync(session);
+    Scratch scratch = Scratch.of(session);
     List<NodeInfo> nodes = session.nodes();
     int n = nodes.size();
     if (n == 0) {
@@ -85,15 +88,15 @@ final class NodeSearch {
         return new Result(nominated, nominated.firstShortOfIdle(request, skip) >= 0, null);
       }
       session.dropReservation(task);
-      sync(session);
+      scratch = Scratch.of(session);
     }
     TaskShape shape = explaining ? null : TaskShape.of(task);
-    String known = shape == null ? null : noFit.get(shape);
+    String known = shape == null ? null : scratch.noFit.get(shape);
     if (known != null) {
       return new Result(null, false, known);
     }
     int toFind = feasibleNodesToFind(n);
-    int start = nextStartNode % n;
+    int start = scratch.nextStartNode % n;
     NodeInfo bestNow = null;
     NodeInfo bestLater = null;
     double bestNowScore = Double.NEGATIVE_INFINITY;
@@ -128,7 +131,7 @@ final class NodeSearch {
         bestLater = node;
       }
     }
-    nextStartNode = (start + i) % n;
+    scratch.nextStartNode = (start + i) % n;
     if (bestNow != null || bestLater != null) {
       NodeInfo chosen = bestNow != null ? bestNow : bestLater;
       if (explaining) {
@@ -138,7 +141,7 @@ final class NodeSearch {
     }
     String reason = diagnose(session, task);
     if (shape != null) {
-      noFit.put(shape, reason);
+      scratch.noFit.put(shape, reason);
     }
     return new Result(null, false, reason);
   }

@@ -20,7 +20,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * One scheduling cycle's state: jobs, nodes and queues built from a snapshot, the plugins serving it, and the
@@ -29,9 +29,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * read-only {@link SessionView}.
  */
 public final class Session implements SessionView {
-  private static final AtomicLong IDS = new AtomicLong();
-
-  private final long id = IDS.incrementAndGet();
   private final SchedulerConf conf;
   private final ExplainRecorder explain;
   private final Callbacks callbacks;
@@ -46,6 +43,7 @@ public final class Session implements SessionView {
   private final List<Plugin> plugins = new ArrayList<>();
   private final List<TaskInfo> toBind = new ArrayList<>();
   private final List<SessionResult.Eviction> toEvict = new ArrayList<>();
+  private final Map<Class<?>, Object> scratch = new HashMap<>();
   private long resourcesFreed;
 
   private Session(SchedulerConf conf, ClusterSnapshot snapshot, ExplainRecorder explain) {
@@ -78,9 +76,12 @@ public final class Session implements SessionView {
     return callbacks;
   }
 
-  /** Unique per session, so per-cycle scratch kept outside the session knows when a new cycle began. */
-  public long id() {
-    return id;
+  /**
+   * Per-cycle scratch an action keeps for this session (a node search's memo), made on first use and dropped with
+   * the session. The session never reads it: the class that asks owns what is inside.
+   */
+  public <T> T scratch(Class<T> type, Supplier<T> make) {
+    return type.cast(scratch.computeIfAbsent(type, k -> make.get()));
   }
 
   // ---- state ----
