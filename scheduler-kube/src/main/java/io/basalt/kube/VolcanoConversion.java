@@ -30,13 +30,13 @@ final class VolcanoConversion {
     V1ObjectMeta meta = pg.getMetadata();
     Ctx ctx = Ctx.namespaced("PodGroup", meta);
     V1beta1PodGroup.Spec spec = pg.getSpec() == null ? new V1beta1PodGroup.Spec() : pg.getSpec();
-    int minMember = spec.getMinMember() == null ? 1 : spec.getMinMember();
+    int minMember = spec.minMember() == null ? 1 : spec.minMember();
     if (minMember < 0) {
       throw ctx.fail("spec.minMember", "negative value " + minMember);
     }
     Map<String, Integer> minTaskMember = new LinkedHashMap<>();
-    if (spec.getMinTaskMember() != null) {
-      for (Map.Entry<String, Integer> e : spec.getMinTaskMember().entrySet()) {
+    if (spec.minTaskMember() != null) {
+      for (Map.Entry<String, Integer> e : spec.minTaskMember().entrySet()) {
         if (e.getValue() == null || e.getValue() < 0) {
           throw ctx.fail("spec.minTaskMember." + e.getKey(), "expected a non-negative count, got " + e.getValue());
         }
@@ -44,10 +44,10 @@ final class VolcanoConversion {
       }
     }
     ResourceVector minResources =
-        spec.getMinResources() == null ? null : resources(spec.getMinResources(), "spec.minResources", ctx);
-    String phase = pg.getStatus() == null || isBlank(pg.getStatus().getPhase()) ? "Pending" : pg.getStatus().getPhase();
+        spec.minResources() == null ? null : resources(spec.minResources(), "spec.minResources", ctx);
+    String phase = pg.getStatus() == null || isBlank(pg.getStatus().phase()) ? "Pending" : pg.getStatus().phase();
     return new PodGroup(namespaceOf(meta), meta.getName(), minMember, minTaskMember,
-        isBlank(spec.getQueue()) ? Queue.DEFAULT : spec.getQueue(), emptyToNull(spec.getPriorityClassName()),
+        isBlank(spec.queue()) ? Queue.DEFAULT : spec.queue(), emptyToNull(spec.priorityClassName()),
         minResources, phase, instant(meta.getCreationTimestamp()));
   }
 
@@ -55,24 +55,24 @@ final class VolcanoConversion {
     V1ObjectMeta meta = q.getMetadata();
     Ctx ctx = Ctx.clusterScoped("Queue", meta);
     V1beta1Queue.Spec spec = q.getSpec() == null ? new V1beta1Queue.Spec() : q.getSpec();
-    int weight = spec.getWeight() == null || spec.getWeight() == 0 ? 1 : spec.getWeight();
+    int weight = spec.weight() == null || spec.weight() == 0 ? 1 : spec.weight();
     if (weight < 0) {
       throw ctx.fail("spec.weight", "negative value " + weight);
     }
-    int priority = spec.getPriority() == null ? 0 : spec.getPriority();
+    int priority = spec.priority() == null ? 0 : spec.priority();
     if (priority < 0) {
       throw ctx.fail("spec.priority", "negative value " + priority);
     }
-    ResourceVector guarantee = spec.getGuarantee() == null
-        ? null : optionalResources(spec.getGuarantee().getResource(), "spec.guarantee.resource", ctx);
-    String state = q.getStatus() == null || isBlank(q.getStatus().getState()) ? "Open" : q.getStatus().getState();
+    ResourceVector guarantee = spec.guarantee() == null
+        ? null : optionalResources(spec.guarantee().resource(), "spec.guarantee.resource", ctx);
+    String state = q.getStatus() == null || isBlank(q.getStatus().state()) ? "Open" : q.getStatus().state();
     return new Queue(meta.getName(), weight,
-        optionalResources(spec.getCapability(), "spec.capability", ctx),
+        optionalResources(spec.capability(), "spec.capability", ctx),
         guarantee,
-        optionalResources(spec.getDeserved(), "spec.deserved", ctx),
-        spec.getReclaimable() == null || spec.getReclaimable(),
+        optionalResources(spec.deserved(), "spec.deserved", ctx),
+        spec.reclaimable() == null || spec.reclaimable(),
         priority,
-        emptyToNull(spec.getParent()),
+        emptyToNull(spec.parent()),
         state,
         strings(meta.getAnnotations()));
   }

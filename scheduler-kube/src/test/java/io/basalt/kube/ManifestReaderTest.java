@@ -645,14 +645,14 @@ class ManifestReaderTest {
     Manifests m = reader.readString(yaml);
 
     V1beta1PodGroup g = m.podGroups().get(0);
-    assertEquals(3, g.getSpec().getMinMember());
-    assertEquals(3, g.getStatus().getRunning());
-    assertEquals("4a1c", g.getStatus().getConditions().get(0).getTransitionID());
+    assertEquals(3, g.getSpec().minMember());
+    assertEquals(3, g.getStatus().running());
+    assertEquals("4a1c", g.getStatus().conditions().get(0).transitionID());
     assertEquals(OffsetDateTime.parse("2024-03-01T08:00:00Z"),
-        g.getStatus().getConditions().get(0).getLastTransitionTime());
+        g.getStatus().conditions().get(0).lastTransitionTime());
     V1beta1Queue q = m.queues().get(0);
-    assertEquals("fifo", q.getSpec().getDequeueStrategy());
-    assertEquals(new Quantity("2"), q.getStatus().getAllocated().get("cpu"));
+    assertEquals("fifo", q.getSpec().dequeueStrategy());
+    assertEquals(new Quantity("2"), q.getStatus().allocated().get("cpu"));
     assertEquals("Closed", m.toModel().queues().get(0).state());
     assertEquals(List.of(), m.errors());
   }

@@ -98,12 +98,12 @@ class VolcanoCrdTest {
     assertEquals("42", groups.getMetadata().getResourceVersion());
     V1beta1PodGroup pg = groups.getItems().get(0);
     assertEquals("9f1e", pg.getMetadata().getUid());
-    assertEquals(Map.of("master", 1, "worker", 7), pg.getSpec().getMinTaskMember());
-    assertEquals(new Quantity("32Gi"), pg.getSpec().getMinResources().get("memory"));
-    assertEquals("NotEnoughResources", pg.getStatus().getConditions().get(0).getReason());
+    assertEquals(Map.of("master", 1, "worker", 7), pg.getSpec().minTaskMember());
+    assertEquals(new Quantity("32Gi"), pg.getSpec().minResources().get("memory"));
+    assertEquals("NotEnoughResources", pg.getStatus().conditions().get(0).reason());
     assertEquals(2, queues.getItems().size());
-    assertEquals(Boolean.FALSE, queues.getItems().get(1).getSpec().getReclaimable());
-    assertEquals(2, queues.getItems().get(1).getStatus().getInqueue());
+    assertEquals(Boolean.FALSE, queues.getItems().get(1).getSpec().reclaimable());
+    assertEquals(2, queues.getItems().get(1).getStatus().inqueue());
   }
 
   @Test

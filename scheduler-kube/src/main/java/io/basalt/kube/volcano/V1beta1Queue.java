@@ -1,15 +1,14 @@
 package io.basalt.kube.volcano;
 
-import com.google.gson.annotations.SerializedName;
 import io.kubernetes.client.custom.Quantity;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * Volcano's cluster-scoped {@code scheduling.volcano.sh/v1beta1} Queue custom resource, shaped for client-java's Gson
  * (usable with {@code GenericKubernetesApi<V1beta1Queue, V1beta1QueueList>} and shared informers). Fields Basalt does
- * not read (extendClusters, affinity) are not modelled and are ignored when read.
+ * not read (extendClusters, affinity) are not modelled and are ignored when read. Spec and status are records, as in
+ * {@link V1beta1PodGroup}: Gson reads and writes them by component name; a change is a copy.
  */
 public final class V1beta1Queue extends VolcanoObject<V1beta1Queue, V1beta1Queue.Spec, V1beta1Queue.Status> {
   public static final String GROUP = V1beta1PodGroup.GROUP;
@@ -18,404 +17,120 @@ public final class V1beta1Queue extends VolcanoObject<V1beta1Queue, V1beta1Queue
   public static final String KIND = "Queue";
   public static final String PLURAL = "queues";
 
-  /** {@code spec}: share weight, limits, guarantees and place in the queue hierarchy. */
-  public static final class Spec {
-    @SerializedName("weight")
-    private Integer weight;
-
-    @SerializedName("capability")
-    private Map<String, Quantity> capability;
-
-    @SerializedName("reclaimable")
-    private Boolean reclaimable;
-
-    @SerializedName("guarantee")
-    private Guarantee guarantee;
-
-    @SerializedName("deserved")
-    private Map<String, Quantity> deserved;
-
-    @SerializedName("priority")
-    private Integer priority;
-
-    @SerializedName("parent")
-    private String parent;
-
-    @SerializedName("type")
-    private String type;
-
-    @SerializedName("dequeueStrategy")
-    private String dequeueStrategy;
-
-    /** Null when unset; Volcano defaults it to 1. */
-    public Integer getWeight() {
-      return weight;
+  /**
+   * {@code spec}: share weight, limits, guarantees and place in the queue hierarchy. Null means unset: weight then
+   * defaults to 1, reclaimable to true; {@code dequeueStrategy} is {@code fifo} or {@code traverse} (the default).
+   */
+  public record Spec(Integer weight, Map<String, Quantity> capability, Boolean reclaimable, Guarantee guarantee,
+      Map<String, Quantity> deserved, Integer priority, String parent, String type, String dequeueStrategy) {
+    /** Nothing set. */
+    public Spec() {
+      this(null, null, null, null, null, null, null, null, null);
     }
 
-    public void setWeight(Integer weight) {
-      this.weight = weight;
+    public Spec weight(Integer v) {
+      return new Spec(v, capability, reclaimable, guarantee, deserved, priority, parent, type, dequeueStrategy);
     }
 
-    public Spec weight(Integer weight) {
-      this.weight = weight;
-      return this;
+    public Spec capability(Map<String, Quantity> v) {
+      return new Spec(weight, v, reclaimable, guarantee, deserved, priority, parent, type, dequeueStrategy);
     }
 
-    public Map<String, Quantity> getCapability() {
-      return capability;
+    public Spec reclaimable(Boolean v) {
+      return new Spec(weight, capability, v, guarantee, deserved, priority, parent, type, dequeueStrategy);
     }
 
-    public void setCapability(Map<String, Quantity> capability) {
-      this.capability = capability;
+    public Spec guarantee(Guarantee v) {
+      return new Spec(weight, capability, reclaimable, v, deserved, priority, parent, type, dequeueStrategy);
     }
 
-    public Spec capability(Map<String, Quantity> capability) {
-      this.capability = capability;
-      return this;
+    public Spec deserved(Map<String, Quantity> v) {
+      return new Spec(weight, capability, reclaimable, guarantee, v, priority, parent, type, dequeueStrategy);
     }
 
-    /** Null when unset, which means reclaimable. */
-    public Boolean getReclaimable() {
-      return reclaimable;
+    public Spec priority(Integer v) {
+      return new Spec(weight, capability, reclaimable, guarantee, deserved, v, parent, type, dequeueStrategy);
     }
 
-    public void setReclaimable(Boolean reclaimable) {
-      this.reclaimable = reclaimable;
+    public Spec parent(String v) {
+      return new Spec(weight, capability, reclaimable, guarantee, deserved, priority, v, type, dequeueStrategy);
     }
 
-    public Spec reclaimable(Boolean reclaimable) {
-      this.reclaimable = reclaimable;
-      return this;
+    public Spec type(String v) {
+      return new Spec(weight, capability, reclaimable, guarantee, deserved, priority, parent, v, dequeueStrategy);
     }
 
-    public Guarantee getGuarantee() {
-      return guarantee;
-    }
-
-    public void setGuarantee(Guarantee guarantee) {
-      this.guarantee = guarantee;
-    }
-
-    public Spec guarantee(Guarantee guarantee) {
-      this.guarantee = guarantee;
-      return this;
-    }
-
-    public Map<String, Quantity> getDeserved() {
-      return deserved;
-    }
-
-    public void setDeserved(Map<String, Quantity> deserved) {
-      this.deserved = deserved;
-    }
-
-    public Spec deserved(Map<String, Quantity> deserved) {
-      this.deserved = deserved;
-      return this;
-    }
-
-    public Integer getPriority() {
-      return priority;
-    }
-
-    public void setPriority(Integer priority) {
-      this.priority = priority;
-    }
-
-    public Spec priority(Integer priority) {
-      this.priority = priority;
-      return this;
-    }
-
-    public String getParent() {
-      return parent;
-    }
-
-    public void setParent(String parent) {
-      this.parent = parent;
-    }
-
-    public Spec parent(String parent) {
-      this.parent = parent;
-      return this;
-    }
-
-    public String getType() {
-      return type;
-    }
-
-    public void setType(String type) {
-      this.type = type;
-    }
-
-    public Spec type(String type) {
-      this.type = type;
-      return this;
-    }
-
-    /** {@code fifo} or {@code traverse} (Volcano's default). */
-    public String getDequeueStrategy() {
-      return dequeueStrategy;
-    }
-
-    public void setDequeueStrategy(String dequeueStrategy) {
-      this.dequeueStrategy = dequeueStrategy;
-    }
-
-    public Spec dequeueStrategy(String dequeueStrategy) {
-      this.dequeueStrategy = dequeueStrategy;
-      return this;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Spec other && Objects.equals(weight, other.weight)
-          && Objects.equals(capability, other.capability) && Objects.equals(reclaimable, other.reclaimable)
-          && Objects.equals(guarantee, other.guarantee) && Objects.equals(deserved, other.deserved)
-          && Objects.equals(priority, other.priority) && Objects.equals(parent, other.parent)
-          && Objects.equals(type, other.type) && Objects.equals(dequeueStrategy, other.dequeueStrategy);
-    }
-
-    @Override
-    public int hashCode() {
-      return Objects.hash(weight, capability, reclaimable, guarantee, deserved, priority, parent, type,
-          dequeueStrategy);
-    }
-
-    @Override
-    public String toString() {
-      return "{weight=" + weight + ", capability=" + capability + ", reclaimable=" + reclaimable + ", guarantee="
-          + guarantee + ", deserved=" + deserved + ", priority=" + priority + ", parent=" + parent + "}";
+    public Spec dequeueStrategy(String v) {
+      return new Spec(weight, capability, reclaimable, guarantee, deserved, priority, parent, type, v);
     }
   }
 
   /** {@code spec.guarantee}: resources reserved for the queue. */
-  public static final class Guarantee {
-    @SerializedName("resource")
-    private Map<String, Quantity> resource;
-
-    public Map<String, Quantity> getResource() {
-      return resource;
+  public record Guarantee(Map<String, Quantity> resource) {
+    /** Nothing set. */
+    public Guarantee() {
+      this(null);
     }
 
-    public void setResource(Map<String, Quantity> resource) {
-      this.resource = resource;
-    }
-
-    public Guarantee resource(Map<String, Quantity> resource) {
-      this.resource = resource;
-      return this;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Guarantee other && Objects.equals(resource, other.resource);
-    }
-
-    @Override
-    public int hashCode() {
-      return Objects.hashCode(resource);
-    }
-
-    @Override
-    public String toString() {
-      return "{resource=" + resource + "}";
+    public Guarantee resource(Map<String, Quantity> v) {
+      return new Guarantee(v);
     }
   }
 
   /** {@code status}: state (Open, Closed, Closing, Unknown), PodGroup counts per phase, allocated resources. */
-  public static final class Status {
-    @SerializedName("state")
-    private String state;
-
-    @SerializedName("unknown")
-    private Integer unknown;
-
-    @SerializedName("pending")
-    private Integer pending;
-
-    @SerializedName("running")
-    private Integer running;
-
-    @SerializedName("inqueue")
-    private Integer inqueue;
-
-    @SerializedName("completed")
-    private Integer completed;
-
-    @SerializedName("reservation")
-    private Reservation reservation;
-
-    @SerializedName("allocated")
-    private Map<String, Quantity> allocated;
-
-    public String getState() {
-      return state;
+  public record Status(String state, Integer unknown, Integer pending, Integer running, Integer inqueue,
+      Integer completed, Reservation reservation, Map<String, Quantity> allocated) {
+    /** Nothing set. */
+    public Status() {
+      this(null, null, null, null, null, null, null, null);
     }
 
-    public void setState(String state) {
-      this.state = state;
+    public Status state(String v) {
+      return new Status(v, unknown, pending, running, inqueue, completed, reservation, allocated);
     }
 
-    public Status state(String state) {
-      this.state = state;
-      return this;
+    public Status unknown(Integer v) {
+      return new Status(state, v, pending, running, inqueue, completed, reservation, allocated);
     }
 
-    public Integer getUnknown() {
-      return unknown;
+    public Status pending(Integer v) {
+      return new Status(state, unknown, v, running, inqueue, completed, reservation, allocated);
     }
 
-    public void setUnknown(Integer unknown) {
-      this.unknown = unknown;
+    public Status running(Integer v) {
+      return new Status(state, unknown, pending, v, inqueue, completed, reservation, allocated);
     }
 
-    public Status unknown(Integer unknown) {
-      this.unknown = unknown;
-      return this;
+    public Status inqueue(Integer v) {
+      return new Status(state, unknown, pending, running, v, completed, reservation, allocated);
     }
 
-    public Integer getPending() {
-      return pending;
+    public Status completed(Integer v) {
+      return new Status(state, unknown, pending, running, inqueue, v, reservation, allocated);
     }
 
-    public void setPending(Integer pending) {
-      this.pending = pending;
+    public Status reservation(Reservation v) {
+      return new Status(state, unknown, pending, running, inqueue, completed, v, allocated);
     }
 
-    public Status pending(Integer pending) {
-      this.pending = pending;
-      return this;
-    }
-
-    public Integer getRunning() {
-      return running;
-    }
-
-    public void setRunning(Integer running) {
-      this.running = running;
-    }
-
-    public Status running(Integer running) {
-      this.running = running;
-      return this;
-    }
-
-    public Integer getInqueue() {
-      return inqueue;
-    }
-
-    public void setInqueue(Integer inqueue) {
-      this.inqueue = inqueue;
-    }
-
-    public Status inqueue(Integer inqueue) {
-      this.inqueue = inqueue;
-      return this;
-    }
-
-    public Integer getCompleted() {
-      return completed;
-    }
-
-    public void setCompleted(Integer completed) {
-      this.completed = completed;
-    }
-
-    public Status completed(Integer completed) {
-      this.completed = completed;
-      return this;
-    }
-
-    public Reservation getReservation() {
-      return reservation;
-    }
-
-    public void setReservation(Reservation reservation) {
-      this.reservation = reservation;
-    }
-
-    public Status reservation(Reservation reservation) {
-      this.reservation = reservation;
-      return this;
-    }
-
-    public Map<String, Quantity> getAllocated() {
-      return allocated;
-    }
-
-    public void setAllocated(Map<String, Quantity> allocated) {
-      this.allocated = allocated;
-    }
-
-    public Status allocated(Map<String, Quantity> allocated) {
-      this.allocated = allocated;
-      return this;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Status other && Objects.equals(state, other.state) && Objects.equals(unknown, other.unknown)
-          && Objects.equals(pending, other.pending) && Objects.equals(running, other.running)
-          && Objects.equals(inqueue, other.inqueue) && Objects.equals(completed, other.completed)
-          && Objects.equals(reservation, other.reservation) && Objects.equals(allocated, other.allocated);
-    }
-
-    @Override
-    public int hashCode() {
-      return Objects.hash(state, unknown, pending, running, inqueue, completed, reservation, allocated);
-    }
-
-    @Override
-    public String toString() {
-      return "{state=" + state + ", pending=" + pending + ", inqueue=" + inqueue + ", running=" + running
-          + ", allocated=" + allocated + "}";
+    public Status allocated(Map<String, Quantity> v) {
+      return new Status(state, unknown, pending, running, inqueue, completed, reservation, v);
     }
   }
 
   /** {@code status.reservation}: nodes locked for the queue and their idle resources. */
-  public static final class Reservation {
-    @SerializedName("nodes")
-    private List<String> nodes;
-
-    @SerializedName("resource")
-    private Map<String, Quantity> resource;
-
-    public List<String> getNodes() {
-      return nodes;
+  public record Reservation(List<String> nodes, Map<String, Quantity> resource) {
+    /** Nothing set. */
+    public Reservation() {
+      this(null, null);
     }
 
-    public void setNodes(List<String> nodes) {
-      this.nodes = nodes;
+    public Reservation nodes(List<String> v) {
+      return new Reservation(v, resource);
     }
 
-    public Reservation nodes(List<String> nodes) {
-      this.nodes = nodes;
-      return this;
-    }
-
-    public Map<String, Quantity> getResource() {
-      return resource;
-    }
-
-    public void setResource(Map<String, Quantity> resource) {
-      this.resource = resource;
-    }
-
-    public Reservation resource(Map<String, Quantity> resource) {
-      this.resource = resource;
-      return this;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Reservation other && Objects.equals(nodes, other.nodes)
-          && Objects.equals(resource, other.resource);
-    }
-
-    @Override
-    public int hashCode() {
-      return Objects.hash(nodes, resource);
+    public Reservation resource(Map<String, Quantity> v) {
+      return new Reservation(nodes, v);
     }
   }
 }

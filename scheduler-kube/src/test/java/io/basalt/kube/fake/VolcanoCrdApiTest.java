@@ -63,7 +63,7 @@ class VolcanoCrdApiTest {
   void podGroupCrudStatusAndGeneration() throws Exception {
     V1beta1PodGroup created = podGroups.create(group("pg1")).throwsApiException().getObject();
     assertEquals(1L, created.getMetadata().getGeneration());
-    assertEquals("Running", created.getStatus().getPhase(),
+    assertEquals("Running", created.getStatus().phase(),
         "Volcano's PodGroup CRD has no status subresource (subresources: {}): status is kept on create");
 
     CustomObjectsApi custom = new CustomObjectsApi(client);
@@ -77,13 +77,13 @@ class VolcanoCrdApiTest {
         new V1Patch("{\"status\":{\"phase\":\"Inqueue\",\"running\":0}}")).buildCall(null),
         V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
     V1beta1PodGroup withStatus = podGroups.get("ml", "pg1").throwsApiException().getObject();
-    assertEquals("Inqueue", withStatus.getStatus().getPhase(), "status is written on the object itself");
+    assertEquals("Inqueue", withStatus.getStatus().phase(), "status is written on the object itself");
 
-    withStatus.getSpec().setMinMember(4);
+    withStatus.setSpec(withStatus.getSpec().minMember(4));
     V1beta1PodGroup resized = podGroups.update(withStatus).throwsApiException().getObject();
-    assertEquals(4, resized.getSpec().getMinMember());
+    assertEquals(4, resized.getSpec().minMember());
     assertEquals(2L, resized.getMetadata().getGeneration(), "spec writes bump generation");
-    assertEquals("Inqueue", resized.getStatus().getPhase());
+    assertEquals("Inqueue", resized.getStatus().phase());
 
     podGroups.create(group("pg2")).throwsApiException();
     V1beta1PodGroupList list = podGroups.list("ml").throwsApiException().getObject();
@@ -133,8 +133,8 @@ class VolcanoCrdApiTest {
         new V1Patch("{\"spec\":{\"weight\":9},\"status\":{\"state\":\"Closed\"}}")).buildCall(null),
         V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
     V1beta1Queue after = queues.get("q").throwsApiException().getObject();
-    assertEquals("Closed", after.getStatus().getState());
-    assertEquals(1, after.getSpec().getWeight(), "a status patch changes only status");
+    assertEquals("Closed", after.getStatus().state());
+    assertEquals(1, after.getSpec().weight(), "a status patch changes only status");
     assertEquals(1L, after.getMetadata().getGeneration(), "status writes leave generation alone");
   }
 
@@ -151,8 +151,8 @@ class VolcanoCrdApiTest {
         new V1Patch("[{\"op\":\"add\",\"path\":\"/status\",\"value\":{\"state\":\"Open\"}}]")).buildCall(null),
         V1Patch.PATCH_FORMAT_JSON_PATCH, client);
     V1beta1Queue open = queues.get("research").throwsApiException().getObject();
-    assertEquals("Open", open.getStatus().getState());
-    assertEquals(3, open.getSpec().getWeight());
+    assertEquals("Open", open.getStatus().state());
+    assertEquals(3, open.getSpec().weight());
     assertEquals(1, queues.list().throwsApiException().getObject().getItems().size());
 
     RecordedRequest patch = server.requests("PATCH", ".*").get(0);
@@ -177,7 +177,7 @@ class VolcanoCrdApiTest {
       server.mergePatch(Resources.PODGROUPS, "ml", "pg1", "{\"status\":{\"phase\":\"Inqueue\"}}");
       Await.until("pg1 Inqueue in cache", Duration.ofSeconds(10), () -> {
         V1beta1PodGroup pg = informer.getIndexer().getByKey("ml/pg1");
-        return pg != null && pg.getStatus() != null && "Inqueue".equals(pg.getStatus().getPhase());
+        return pg != null && pg.getStatus() != null && "Inqueue".equals(pg.getStatus().phase());
       });
     } finally {
       factory.stopAllRegisteredInformers();

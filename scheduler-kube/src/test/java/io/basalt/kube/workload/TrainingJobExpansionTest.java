@@ -54,15 +54,15 @@ class TrainingJobExpansionTest {
     Manifests m = Workloads.read(PYTORCH);
     V1beta1PodGroup pg = m.podGroups().get(0);
     assertEquals("bert", pg.getMetadata().getName());
-    assertEquals(2, pg.getSpec().getMinMember());
-    assertEquals("research", pg.getSpec().getQueue());
-    assertEquals("high", pg.getSpec().getPriorityClassName());
+    assertEquals(2, pg.getSpec().minMember());
+    assertEquals("research", pg.getSpec().queue());
+    assertEquals("high", pg.getSpec().priorityClassName());
     V1Pod w = Workloads.pod(m, "bert-worker-0");
     assertEquals("bert", w.getMetadata().getAnnotations().get("scheduling.k8s.io/group-name"));
     assertEquals("volcano", w.getSpec().getSchedulerName(), "filled with the gang scheduler");
     // without minAvailable: every replica
     Manifests all = Workloads.read(PYTORCH.replace("minAvailable: 2, ", ""));
-    assertEquals(3, all.podGroups().get(0).getSpec().getMinMember());
+    assertEquals(3, all.podGroups().get(0).getSpec().minMember());
   }
 
   @Test

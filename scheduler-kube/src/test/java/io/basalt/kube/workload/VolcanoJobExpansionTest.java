@@ -79,10 +79,10 @@ class VolcanoJobExpansionTest {
     V1beta1PodGroup pg = m.podGroups().get(0);
     assertEquals("ml", pg.getMetadata().getNamespace());
     assertEquals("train", pg.getMetadata().getName());
-    assertEquals(3, pg.getSpec().getMinMember());
-    assertEquals(Map.of("worker", 2), pg.getSpec().getMinTaskMember(), "only the task that set minAvailable");
-    assertEquals("research", pg.getSpec().getQueue());
-    assertEquals("high", pg.getSpec().getPriorityClassName());
+    assertEquals(3, pg.getSpec().minMember());
+    assertEquals(Map.of("worker", 2), pg.getSpec().minTaskMember(), "only the task that set minAvailable");
+    assertEquals("research", pg.getSpec().queue());
+    assertEquals("high", pg.getSpec().priorityClassName());
     assertEquals("Job", pg.getMetadata().getOwnerReferences().get(0).getKind());
     JsonObject doc = Workloads.expand(JOB).documents().get(0);
     assertEquals("{\"mode\":\"hard\",\"highestTierAllowed\":1}",
@@ -107,10 +107,10 @@ class VolcanoJobExpansionTest {
     assertEquals(List.of("d-default0-0", "d-default0-1", "d-default1-0", "d-default1-1", "d-default1-2"),
         Workloads.podNames(m));
     V1beta1PodGroup pg = m.podGroups().get(0);
-    assertEquals(3, pg.getSpec().getMinMember(), "2 replicas + task minAvailable 1");
-    assertEquals("default", pg.getSpec().getQueue());
+    assertEquals(3, pg.getSpec().minMember(), "2 replicas + task minAvailable 1");
+    assertEquals("default", pg.getSpec().queue());
     assertEquals("default", pg.getMetadata().getNamespace());
-    assertNull(pg.getSpec().getPriorityClassName());
+    assertNull(pg.getSpec().priorityClassName());
     assertEquals("volcano", m.pods().get(0).getSpec().getSchedulerName());
   }
 
