@@ -41,6 +41,8 @@ public final class ClusterCache {
   private final Map<String, Pod> pods = new HashMap<>();
   private final Map<String, Pod> ownPods = new LinkedHashMap<>();
   private final Map<String, PodGroup> podGroups = new LinkedHashMap<>();
+  /** Groups inferred from owners and labels; a PodGroup object of the same key wins over one of these. */
+  private final Map<String, PodGroup> inferredGroups = new LinkedHashMap<>();
   private final Map<String, Queue> queues = new LinkedHashMap<>();
   private final Map<String, PriorityClass> priorityClasses = new HashMap<>();
   /**
@@ -76,6 +78,11 @@ public final class ClusterCache {
     this.schedulerNames = Set.copyOf(schedulerNames);
     this.gpuInventory = new GpuInventory(this.schedulerNames);
     this.defaultQueue = defaultQueue;
+  }
+
+  /** Where pods without a queue go. */
+  public String defaultQueue() {
+    return defaultQueue;
   }
 
   public Set<String> schedulerNames() {
@@ -290,16 +297,28 @@ public final class ClusterCache {
     return List.copyOf(pods.values());
   }
 
+  /** A PodGroup object, or with {@link PodGroup#inferred()} a group inferred for pods without one. */
   public synchronized void putPodGroup(PodGroup pg) {
-    podGroups.put(pg.key(), pg);
+    (pg.inferred() ? inferredGroups : podGroups).put(pg.key(), pg);
   }
 
+  /** Removes the PodGroup object of that key (an inferred group of the same key shows again). */
   public synchronized void removePodGroup(String key) {
     podGroups.remove(key);
   }
 
+  public synchronized void removeInferredPodGroup(String key) {
+    inferredGroups.remove(key);
+  }
+
+  /** The group of that key the next snapshot holds: the PodGroup object, else the inferred one, else null. */
   public synchronized PodGroup podGroup(String key) {
-    return podGroups.get(key);
+    PodGroup pg = podGroups.get(key);
+    return pg != null ? pg : inferredGroups.get(key);
+  }
+
+  public synchronized boolean hasQueue(String name) {
+    return queues.containsKey(name);
   }
 
   public synchronized void putQueue(Queue q) {
@@ -380,7 +399,12 @@ public final class ClusterCache {
       list.add(copy);
     }
     lastCopies = copies;
-    return new ClusterSnapshot(list, List.copyOf(ownPods.values()), Map.copyOf(podGroups),
+    Map<String, PodGroup> groups = podGroups;
+    if (!inferredGroups.isEmpty()) {
+      groups = new HashMap<>(inferredGroups);
+      groups.putAll(podGroups);
+    }
+    return new ClusterSnapshot(list, List.copyOf(ownPods.values()), Map.copyOf(groups),
         new TreeMap<>(queues), Map.copyOf(priorityClasses), defaultQueue, Map.copyOf(liveNominations()));
   }
 }

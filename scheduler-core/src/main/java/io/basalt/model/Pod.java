@@ -11,6 +11,9 @@ import java.util.Map;
  * @param priority {@code spec.priority} when the API server resolved it, else null (resolved from the class later)
  * @param nodeName the node it is bound to, or null while pending
  * @param terminating true once a deletion timestamp is set: its resources are releasing
+ * @param group the PodGroup this pod is scheduled with (namespace-local name), or null for a pod on its own: Volcano's
+ *     {@link #GROUP_NAME_ANNOTATION}, or a group the Kubernetes adapter inferred from the pod's owner or labels
+ * @param controller the pod's controlling owner ({@code ownerReferences} entry with {@code controller: true}), or null
  */
 public record Pod(
     String uid,
@@ -29,7 +32,9 @@ public record Pod(
     Map<String, String> nodeSelector,
     List<NodeSelectorTerm> requiredNodeAffinity,
     List<Toleration> tolerations,
-    Instant creationTimestamp) {
+    Instant creationTimestamp,
+    String group,
+    OwnerReference controller) {
 
   /** Volcano's annotation naming the PodGroup a pod belongs to. */
   public static final String GROUP_NAME_ANNOTATION = "scheduling.k8s.io/group-name";
@@ -38,7 +43,18 @@ public record Pod(
   /** Queue of a pod that has no PodGroup. */
   public static final String QUEUE_NAME_ANNOTATION = "scheduling.volcano.sh/queue-name";
 
+  /** A pod whose group, if any, is its {@link #GROUP_NAME_ANNOTATION} and which has no controller. */
+  public Pod(String uid, String namespace, String name, String schedulerName, String nodeName, String phase,
+      boolean terminating, Integer priority, String priorityClassName, String preemptionPolicy, ResourceVector request,
+      Map<String, String> labels, Map<String, String> annotations, Map<String, String> nodeSelector,
+      List<NodeSelectorTerm> requiredNodeAffinity, List<Toleration> tolerations, Instant creationTimestamp) {
+    this(uid, namespace, name, schedulerName, nodeName, phase, terminating, priority, priorityClassName,
+        preemptionPolicy, request, labels, annotations, nodeSelector, requiredNodeAffinity, tolerations,
+        creationTimestamp, emptyToNull(annotations.get(GROUP_NAME_ANNOTATION)), null);
+  }
+
   public Pod {
+    group = emptyToNull(group);
     labels = Map.copyOf(labels);
     annotations = Map.copyOf(annotations);
     nodeSelector = Map.copyOf(nodeSelector);
@@ -60,8 +76,9 @@ public record Pod(
     return "Succeeded".equals(phase) || "Failed".equals(phase);
   }
 
+  /** The PodGroup's name (in this pod's namespace), or null for a pod scheduled on its own. */
   public String groupName() {
-    return annotations.get(GROUP_NAME_ANNOTATION);
+    return group;
   }
 
   public String taskSpec() {
@@ -71,18 +88,22 @@ public record Pod(
   public Pod withNodeName(String node) {
     return new Pod(uid, namespace, name, schedulerName, node, node == null ? phase : "Running", terminating, priority,
         priorityClassName, preemptionPolicy, request, labels, annotations, nodeSelector, requiredNodeAffinity,
-        tolerations, creationTimestamp);
+        tolerations, creationTimestamp, group, controller);
   }
 
   public Pod withTerminating(boolean value) {
     return new Pod(uid, namespace, name, schedulerName, nodeName, phase, value, priority, priorityClassName,
         preemptionPolicy, request, labels, annotations, nodeSelector, requiredNodeAffinity, tolerations,
-        creationTimestamp);
+        creationTimestamp, group, controller);
   }
 
   public Pod withAnnotations(Map<String, String> newAnnotations) {
     return new Pod(uid, namespace, name, schedulerName, nodeName, phase, terminating, priority, priorityClassName,
         preemptionPolicy, request, labels, newAnnotations, nodeSelector, requiredNodeAffinity, tolerations,
-        creationTimestamp);
+        creationTimestamp, group, controller);
+  }
+
+  private static String emptyToNull(String s) {
+    return s == null || s.isEmpty() ? null : s;
   }
 }

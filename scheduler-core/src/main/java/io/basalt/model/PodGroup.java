@@ -4,10 +4,14 @@ import java.time.Instant;
 import java.util.Map;
 
 /**
- * A Volcano PodGroup ({@code scheduling.volcano.sh/v1beta1}): the gang a set of pods is scheduled as.
+ * The gang a set of pods is scheduled as: a Volcano PodGroup ({@code scheduling.volcano.sh/v1beta1}) read from the
+ * cluster, or one the Kubernetes adapter inferred the way a podgroup controller would (from a Job owning the pods, a
+ * coscheduling {@code scheduling.x-k8s.io} PodGroup, Kueue's pod-group labels).
  *
  * @param minResources null when the group does not declare it (then enqueue admits it unconditionally, as Volcano does)
  * @param phase Pending, Inqueue, Running, Unknown, Completed
+ * @param inferredFrom null for a Volcano PodGroup object; else what the group was inferred from, for messages
+ *     ({@code Job ml/train}): no Volcano PodGroup object exists to write status to
  */
 public record PodGroup(
     String namespace,
@@ -18,7 +22,15 @@ public record PodGroup(
     String priorityClassName,
     ResourceVector minResources,
     String phase,
-    Instant creationTimestamp) {
+    Instant creationTimestamp,
+    String inferredFrom) {
+
+  /** A Volcano PodGroup object. */
+  public PodGroup(String namespace, String name, int minMember, Map<String, Integer> minTaskMember, String queue,
+      String priorityClassName, ResourceVector minResources, String phase, Instant creationTimestamp) {
+    this(namespace, name, minMember, minTaskMember, queue, priorityClassName, minResources, phase, creationTimestamp,
+        null);
+  }
 
   public PodGroup {
     minTaskMember = Map.copyOf(minTaskMember);
@@ -28,8 +40,13 @@ public record PodGroup(
     return namespace + "/" + name;
   }
 
+  /** True when no Volcano PodGroup object stands behind this group. */
+  public boolean inferred() {
+    return inferredFrom != null;
+  }
+
   public PodGroup withPhase(String newPhase) {
     return new PodGroup(namespace, name, minMember, minTaskMember, queue, priorityClassName, minResources, newPhase,
-        creationTimestamp);
+        creationTimestamp, inferredFrom);
   }
 }

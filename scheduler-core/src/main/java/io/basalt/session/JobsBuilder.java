@@ -3,6 +3,7 @@ package io.basalt.session;
 import io.basalt.api.ClusterSnapshot;
 import io.basalt.api.JobInfo;
 import io.basalt.api.NodeInfo;
+import io.basalt.api.PodGroupPhase;
 import io.basalt.api.QueueInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.api.TaskStatus;
@@ -10,6 +11,7 @@ import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
 import io.basalt.model.PriorityClass;
 import io.basalt.model.Queue;
+import io.basalt.model.QueueRequest;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
 import java.util.ArrayList;
@@ -71,13 +73,15 @@ final class JobsBuilder {
           if (pg == null) {
             pg = new PodGroup(pod.namespace(), group, 1, Map.of(), defaultQueue, null, null, "Pending",
                 pod.creationTimestamp());
-            invalidJobs.put(key, "PodGroup " + key + " not found");
+            invalidJobs.put(key, pod.groupName().equals(pod.annotations().get(Pod.GROUP_NAME_ANNOTATION))
+                || pod.controller() == null ? "PodGroup " + key + " not found"
+                : "waiting for its owner " + pod.controller().display() + " to be seen");
           }
           job = new JobInfo(key, pg, false, jobPriority(pg, pod));
           jobs.put(key, job);
         }
       } else {
-        String queue = pod.annotations().getOrDefault(Pod.QUEUE_NAME_ANNOTATION, defaultQueue);
+        String queue = QueueRequest.of(pod).resolve(queues::containsKey, defaultQueue);
         // As Volcano's PodGroup controller does for a lone pod: minResources are its requests (the pod slot aside,
         // which is a node limit, not a resource to admit against).
         PodGroup pg = new PodGroup(pod.namespace(), pod.name(), 1, Map.of(), queue, pod.priorityClassName(),
@@ -93,6 +97,11 @@ final class JobsBuilder {
       }
     }
     for (JobInfo job : jobs.values()) {
+      if (job.podGroup().inferred() && job.phase() == PodGroupPhase.PENDING
+          && job.readyTaskNum() >= job.minMember()) {
+        // An inferred group has no status object remembering it started: its running members say so.
+        job.setPhase(PodGroupPhase.RUNNING);
+      }
       if (!queues.containsKey(job.queue())) {
         invalidJobs.putIfAbsent(job.key(), "queue " + job.queue() + " not found");
       }

@@ -36,6 +36,22 @@ public record SessionResult(
   public record QueueStatus(String name, int weight, ResourceVector deserved, ResourceVector allocated,
       boolean overused, int pending, int inqueue, int running) {}
 
+  /**
+   * @param implicit a pod on its own, no group
+   * @param inferredFrom for a group Basalt inferred (no Volcano PodGroup object to write to), what it came from, e.g.
+   *     {@code Job ml/train}; null otherwise
+   */
   public record JobStatus(String key, boolean implicit, PodGroupPhase phase, int minMember, int scheduled,
-      List<JobCondition> conditions) {}
+      List<JobCondition> conditions, String inferredFrom) {
+    /** The status of a PodGroup object or of a pod on its own. */
+    public JobStatus(String key, boolean implicit, PodGroupPhase phase, int minMember, int scheduled,
+        List<JobCondition> conditions) {
+      this(key, implicit, phase, minMember, scheduled, conditions, null);
+    }
+
+    /** True when a PodGroup object stands behind this job (its status can be written). */
+    public boolean hasPodGroupObject() {
+      return !implicit && inferredFrom == null;
+    }
+  }
 }

@@ -1,5 +1,7 @@
 package io.basalt.kube;
 
+import io.basalt.kube.gang.CoschedulingGroup;
+import io.basalt.kube.gang.OwnerObject;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
@@ -21,6 +23,8 @@ public record ClusterObjects(
     List<PodGroup> podGroups,
     List<Queue> queues,
     List<PriorityClass> priorityClasses,
+    List<CoschedulingGroup> coschedulingGroups,
+    List<OwnerObject> owners,
     List<String> errors) {
 
   public ClusterObjects {
@@ -29,6 +33,8 @@ public record ClusterObjects(
     podGroups = List.copyOf(podGroups);
     queues = List.copyOf(queues);
     priorityClasses = List.copyOf(priorityClasses);
+    coschedulingGroups = List.copyOf(coschedulingGroups);
+    owners = List.copyOf(owners);
     errors = List.copyOf(errors);
   }
 
@@ -40,7 +46,8 @@ public record ClusterObjects(
     List<PodGroup> groups = convert(m, m.podGroups(), KubeConverter::toPodGroup, errors);
     List<Queue> queues = convert(m, m.queues(), KubeConverter::toQueue, errors);
     List<PriorityClass> classes = convert(m, m.priorityClasses(), KubeConverter::toPriorityClass, errors);
-    return new ClusterObjects(nodes, pods, groups, queues, classes, errors);
+    List<CoschedulingGroup> cosched = convert(m, m.coschedulingGroups(), KubeConverter::toCoschedulingGroup, errors);
+    return new ClusterObjects(nodes, pods, groups, queues, classes, cosched, m.owners(), errors);
   }
 
   private static <K extends KubernetesObject, T> List<T> convert(Manifests m, List<K> in, Function<K, T> f,

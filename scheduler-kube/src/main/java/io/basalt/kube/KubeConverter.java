@@ -1,5 +1,8 @@
 package io.basalt.kube;
 
+import io.basalt.kube.gang.CoschedulingGroup;
+import io.basalt.kube.gang.OwnerObject;
+import io.basalt.kube.volcano.CoschedulingPodGroup;
 import io.basalt.kube.volcano.V1beta1PodGroup;
 import io.basalt.kube.volcano.V1beta1Queue;
 import io.basalt.model.Node;
@@ -10,6 +13,7 @@ import io.basalt.model.Quantities;
 import io.basalt.model.Queue;
 import io.basalt.model.ResourceVector;
 import io.kubernetes.client.custom.Quantity;
+import io.kubernetes.client.openapi.models.V1Job;
 import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
@@ -79,6 +83,22 @@ public final class KubeConverter {
    */
   public static PodGroup toPodGroup(V1beta1PodGroup pg) {
     return VolcanoConversion.toPodGroup(pg);
+  }
+
+  /** Converts a coscheduling PodGroup: {@code minMember} 1 when unset (0 and negatives are errors). */
+  public static CoschedulingGroup toCoschedulingGroup(CoschedulingPodGroup pg) {
+    return VolcanoConversion.toCoschedulingGroup(pg);
+  }
+
+  /** What gang inference reads of a batch/v1 Job owning pods. */
+  public static OwnerObject toOwner(V1Job job) {
+    V1ObjectMeta meta = job.getMetadata();
+    Ctx ctx = Ctx.namespaced("Job", meta);
+    if (meta == null || isBlank(meta.getUid())) {
+      throw ctx.fail("metadata.uid", "missing");
+    }
+    return new OwnerObject("Job", namespaceOf(meta), meta.getName(), meta.getUid(), strings(meta.getLabels()),
+        strings(meta.getAnnotations()), instant(meta.getCreationTimestamp()));
   }
 
   /**

@@ -3,6 +3,8 @@ package io.basalt.kube;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
+import io.basalt.kube.gang.OwnerObject;
+import io.basalt.kube.volcano.CoschedulingPodGroup;
 import io.basalt.kube.volcano.V1beta1PodGroup;
 import io.basalt.kube.volcano.V1beta1Queue;
 import io.kubernetes.client.common.KubernetesObject;
@@ -32,7 +34,8 @@ import java.util.stream.Stream;
  * {@code *.yaml}, {@code *.yml} and {@code *.json} file of a directory (sorted by name, not recursive). Documents are
  * {@code ---}-separated; {@code kind: List} (and {@code PodList} etc.) contributes its items.
  *
- * <p>Kept: v1 Node, Pod, Namespace; scheduling.k8s.io PriorityClass; scheduling.volcano.sh/v1beta1 PodGroup, Queue.
+ * <p>Kept: v1 Node, Pod, Namespace; scheduling.k8s.io PriorityClass; scheduling.volcano.sh/v1beta1 PodGroup, Queue;
+ * scheduling.x-k8s.io/v1alpha1 (coscheduling) PodGroup.
  * Workloads (Volcano Job, batch/v1 Job, JobSet, PyTorchJob, MPIJob) are expanded into the pods and PodGroup their
  * controllers would create ({@code io.basalt.kube.workload}); an object given explicitly replaces the one an expansion
  * made. Any other kind (a Deployment) is listed in {@link Manifests#skipped()}. An object of a kept kind that
@@ -179,6 +182,9 @@ public final class ManifestReader {
       if (type == null) {
         io.basalt.kube.workload.Expansion x = io.basalt.kube.workload.WorkloadExpander.expand(o);
         if (x != null) { // a workload (Volcano Job, Job, JobSet, ...): read what its controllers would create
+          if (x.ownerUid() != null) {
+            out.owners.add(owner(o, kind, x.ownerUid(), creationBase.plusSeconds(pos)));
+          }
           expanding++;
           x.documents().forEach(d -> object(d, where + " (" + x.origin() + ")"));
           expanding--;
@@ -246,6 +252,9 @@ public final class ManifestReader {
     if (apiVersion.startsWith("scheduling.k8s.io/") && "PriorityClass".equals(kind)) {
       return V1PriorityClass.class;
     }
+    if (CoschedulingPodGroup.API_VERSION.equals(apiVersion) && CoschedulingPodGroup.KIND.equals(kind)) {
+      return CoschedulingPodGroup.class;
+    }
     if (V1beta1PodGroup.API_VERSION.equals(apiVersion)) {
       return switch (kind) {
         case V1beta1PodGroup.KIND -> V1beta1PodGroup.class;
@@ -257,7 +266,38 @@ public final class ManifestReader {
   }
 
   private static boolean namespaced(Class<?> type) {
-    return type == V1Pod.class || type == V1beta1PodGroup.class;
+    return type == V1Pod.class || type == V1beta1PodGroup.class || type == CoschedulingPodGroup.class;
+  }
+
+  /** What gang inference reads of a workload: kind, name, uid, labels, annotations, creation time. */
+  private static OwnerObject owner(JsonObject o, String kind, String uid, Instant defaultCreation) {
+    JsonObject meta = o.get("metadata") != null && o.get("metadata").isJsonObject() ? o.getAsJsonObject("metadata")
+        : new JsonObject();
+    String ns = KubeJson.string(meta, "namespace");
+    Instant created = defaultCreation;
+    String stamp = KubeJson.string(meta, "creationTimestamp");
+    if (stamp != null) {
+      try {
+        created = OffsetDateTime.parse(stamp).toInstant();
+      } catch (java.time.format.DateTimeParseException e) {
+        // the expansion reports the object's problems; the default time will do here
+      }
+    }
+    return new OwnerObject(kind, ns == null || ns.isEmpty() ? KubeConverter.DEFAULT_NAMESPACE : ns,
+        KubeJson.string(meta, "name"), uid, stringMap(meta, "labels"), stringMap(meta, "annotations"), created);
+  }
+
+  private static Map<String, String> stringMap(JsonObject meta, String field) {
+    Map<String, String> out = new HashMap<>();
+    JsonElement e = meta.get(field);
+    if (e != null && e.isJsonObject()) {
+      e.getAsJsonObject().entrySet().forEach(en -> {
+        if (en.getValue().isJsonPrimitive()) {
+          out.put(en.getKey(), en.getValue().getAsString());
+        }
+      });
+    }
+    return out;
   }
 
   /** {@code namespace/name} for namespaced kinds (namespace defaulting as the converter does), else {@code name}. */

@@ -1,5 +1,7 @@
 package io.basalt.kube;
 
+import io.basalt.kube.gang.OwnerObject;
+import io.basalt.kube.volcano.CoschedulingPodGroup;
 import io.basalt.kube.volcano.V1beta1PodGroup;
 import io.basalt.kube.volcano.V1beta1Queue;
 import io.kubernetes.client.common.KubernetesObject;
@@ -24,6 +26,8 @@ public final class Manifests {
   private final List<V1beta1Queue> queues;
   private final List<V1PriorityClass> priorityClasses;
   private final List<V1Namespace> namespaces;
+  private final List<CoschedulingPodGroup> coschedulingGroups;
+  private final List<OwnerObject> owners;
   private final List<String> skipped;
   private final List<String> errors;
   private final List<String> warnings;
@@ -36,6 +40,8 @@ public final class Manifests {
     queues = List.copyOf(b.queues);
     priorityClasses = List.copyOf(b.priorityClasses);
     namespaces = List.copyOf(b.namespaces);
+    coschedulingGroups = List.copyOf(b.coschedulingGroups);
+    owners = List.copyOf(b.owners);
     skipped = List.copyOf(b.skipped);
     errors = List.copyOf(b.errors);
     warnings = List.copyOf(b.warnings);
@@ -66,6 +72,16 @@ public final class Manifests {
     return namespaces;
   }
 
+  /** scheduler-plugins coscheduling PodGroups ({@code scheduling.x-k8s.io}). */
+  public List<CoschedulingPodGroup> coschedulingGroups() {
+    return coschedulingGroups;
+  }
+
+  /** The workloads (Jobs, JobSets, ...) that were expanded into pods: what gang inference reads of the owners. */
+  public List<OwnerObject> owners() {
+    return owners;
+  }
+
   /** One line per document of a kind Basalt does not use, e.g. {@code jobs.yaml doc 3: skipped kind Job ...}. */
   public List<String> skipped() {
     return skipped;
@@ -89,7 +105,7 @@ public final class Manifests {
   /** Number of objects read (nodes, pods, PodGroups, queues, PriorityClasses, namespaces). */
   public int size() {
     return nodes.size() + pods.size() + podGroups.size() + queues.size() + priorityClasses.size()
-        + namespaces.size();
+        + namespaces.size() + coschedulingGroups.size();
   }
 
   /** Converts to the engine's model; objects that fail conversion are reported in its errors and left out. */
@@ -113,6 +129,8 @@ public final class Manifests {
     final List<V1beta1Queue> queues = new ArrayList<>();
     final List<V1PriorityClass> priorityClasses = new ArrayList<>();
     final List<V1Namespace> namespaces = new ArrayList<>();
+    final List<CoschedulingPodGroup> coschedulingGroups = new ArrayList<>();
+    final List<OwnerObject> owners = new ArrayList<>();
     final List<String> skipped = new ArrayList<>();
     final List<String> errors = new ArrayList<>();
     final List<String> warnings = new ArrayList<>();
@@ -131,6 +149,8 @@ public final class Manifests {
         priorityClasses.add(c);
       } else if (o instanceof V1Namespace ns) {
         namespaces.add(ns);
+      } else if (o instanceof CoschedulingPodGroup g) {
+        coschedulingGroups.add(g);
       } else {
         throw new IllegalArgumentException("not a kind Manifests holds: " + o.getClass().getName());
       }
@@ -139,7 +159,8 @@ public final class Manifests {
 
     /** Takes back an object added earlier (by identity). */
     void remove(KubernetesObject o) {
-      for (List<? extends KubernetesObject> list : List.of(pods, nodes, podGroups, queues, priorityClasses, namespaces)) {
+      for (List<? extends KubernetesObject> list : List.of(pods, nodes, podGroups, queues, priorityClasses, namespaces,
+          coschedulingGroups)) {
         list.removeIf(x -> x == o);
       }
       origins.remove(o);

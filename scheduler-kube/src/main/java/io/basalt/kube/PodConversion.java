@@ -10,8 +10,10 @@ import static io.basalt.kube.KubeConverter.resources;
 import static io.basalt.kube.KubeConverter.strings;
 
 import io.basalt.kube.KubeConverter.Ctx;
+import io.basalt.kube.gang.GroupInference;
 import io.basalt.model.NodeSelectorRequirement;
 import io.basalt.model.NodeSelectorTerm;
+import io.basalt.model.OwnerReference;
 import io.basalt.model.Pod;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
@@ -23,6 +25,7 @@ import io.kubernetes.client.openapi.models.V1NodeSelector;
 import io.kubernetes.client.openapi.models.V1NodeSelectorRequirement;
 import io.kubernetes.client.openapi.models.V1NodeSelectorTerm;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1ResourceRequirements;
@@ -50,6 +53,10 @@ final class PodConversion {
     }
     String uid = isBlank(meta.getUid()) ? namespace + "/" + name : meta.getUid();
     String phase = pod.getStatus() == null || isBlank(pod.getStatus().getPhase()) ? "Pending" : pod.getStatus().getPhase();
+    Map<String, String> labels = strings(meta.getLabels());
+    Map<String, String> annotations = strings(meta.getAnnotations());
+    OwnerReference controller = controllerOf(meta);
+    GroupInference.Inferred group = GroupInference.of(namespace, labels, annotations, controller);
     return new Pod(
         uid,
         namespace,
@@ -62,12 +69,27 @@ final class PodConversion {
         emptyToNull(spec.getPriorityClassName()),
         emptyToNull(spec.getPreemptionPolicy()),
         podRequest(spec, ctx),
-        strings(meta.getLabels()),
-        strings(meta.getAnnotations()),
+        labels,
+        annotations,
         strings(spec.getNodeSelector()),
         requiredNodeAffinity(spec.getAffinity(), ctx),
         tolerations(spec.getTolerations()),
-        instant(meta.getCreationTimestamp()));
+        instant(meta.getCreationTimestamp()),
+        group == null ? null : group.name(),
+        controller);
+  }
+
+  /** The owner reference marked {@code controller: true}, or null. */
+  private static OwnerReference controllerOf(V1ObjectMeta meta) {
+    if (meta.getOwnerReferences() == null) {
+      return null;
+    }
+    for (V1OwnerReference r : meta.getOwnerReferences()) {
+      if (r != null && Boolean.TRUE.equals(r.getController()) && !isBlank(r.getKind())) {
+        return new OwnerReference(r.getApiVersion(), r.getKind(), r.getName(), r.getUid());
+      }
+    }
+    return null;
   }
 
   static ResourceVector podRequest(V1PodSpec spec, Ctx ctx) {

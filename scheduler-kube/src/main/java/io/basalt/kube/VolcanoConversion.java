@@ -9,6 +9,8 @@ import static io.basalt.kube.KubeConverter.resources;
 import static io.basalt.kube.KubeConverter.strings;
 
 import io.basalt.kube.KubeConverter.Ctx;
+import io.basalt.kube.gang.CoschedulingGroup;
+import io.basalt.kube.volcano.CoschedulingPodGroup;
 import io.basalt.kube.volcano.V1beta1PodGroup;
 import io.basalt.kube.volcano.V1beta1Queue;
 import io.basalt.model.PodGroup;
@@ -49,6 +51,24 @@ final class VolcanoConversion {
     return new PodGroup(namespaceOf(meta), meta.getName(), minMember, minTaskMember,
         isBlank(spec.queue()) ? Queue.DEFAULT : spec.queue(), emptyToNull(spec.priorityClassName()),
         minResources, phase, instant(meta.getCreationTimestamp()));
+  }
+
+  static CoschedulingGroup toCoschedulingGroup(CoschedulingPodGroup pg) {
+    V1ObjectMeta meta = pg.getMetadata();
+    Ctx ctx = Ctx.namespaced("PodGroup", meta);
+    CoschedulingPodGroup.Spec spec = pg.getSpec() == null ? new CoschedulingPodGroup.Spec() : pg.getSpec();
+    int minMember = spec.minMember() == null ? 1 : spec.minMember();
+    if (minMember < 1) {
+      throw ctx.fail("spec.minMember", "expected a positive count, got " + minMember);
+    }
+    Integer timeout = spec.scheduleTimeoutSeconds();
+    if (timeout != null && timeout < 0) {
+      throw ctx.fail("spec.scheduleTimeoutSeconds", "negative value " + timeout);
+    }
+    ResourceVector minResources =
+        spec.minResources() == null ? null : resources(spec.minResources(), "spec.minResources", ctx);
+    return new CoschedulingGroup(namespaceOf(meta), meta.getName(), minMember, minResources, timeout,
+        instant(meta.getCreationTimestamp()));
   }
 
   static Queue toQueue(V1beta1Queue q) {

@@ -3,6 +3,7 @@ package io.basalt.sim;
 import io.basalt.cache.ClusterCache;
 import io.basalt.kube.ClusterObjects;
 import io.basalt.kube.ManifestReader;
+import io.basalt.kube.gang.InferredGroups;
 import io.basalt.kube.Manifests;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
@@ -15,6 +16,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * A cluster read from Kubernetes YAML, through the same conversion live informers use. Documents of unknown kinds
@@ -23,6 +27,7 @@ import java.util.List;
 public final class FixtureSource implements ClusterSource {
   private final ClusterObjects objects;
   private final List<String> warnings;
+  private final List<String> startWarnings = new ArrayList<>();
 
   private FixtureSource(Manifests manifests) {
     this.objects = ClusterObjects.from(manifests);
@@ -51,8 +56,13 @@ public final class FixtureSource implements ClusterSource {
     return objects;
   }
 
+  /**
+   * Fills {@code cache}, inferring gangs for pods without a Volcano PodGroup (owners are all in the manifests, so none
+   * is awaited), and notes pending pods left to other schedulers.
+   */
   @Override
   public void start(ClusterCache cache) {
+    InferredGroups inferred = new InferredGroups(cache, cache.defaultQueue(), Set.of(), startWarnings::add);
     for (PriorityClass pc : objects.priorityClasses()) {
       cache.putPriorityClass(pc);
     }
@@ -65,13 +75,26 @@ public final class FixtureSource implements ClusterSource {
     for (PodGroup pg : objects.podGroups()) {
       cache.putPodGroup(pg);
     }
+    objects.owners().forEach(inferred::putOwner);
+    objects.coschedulingGroups().forEach(inferred::putCoscheduling);
+    Map<String, Integer> others = new TreeMap<>();
     for (Pod p : objects.pods()) {
       cache.putPod(p);
+      inferred.putPod(p);
+      if (!p.isAssigned() && !p.isFinished() && !cache.schedulerNames().contains(p.schedulerName())) {
+        others.merge(p.schedulerName(), 1, Integer::sum);
+      }
+    }
+    if (!others.isEmpty()) {
+      startWarnings.add("ignored: " + others.values().stream().mapToInt(Integer::intValue).sum()
+          + " pending pod(s) for other schedulers " + others + "; set spec.schedulerName to schedule them here");
     }
   }
 
   @Override
   public List<String> warnings() {
-    return warnings;
+    List<String> all = new ArrayList<>(warnings);
+    all.addAll(startWarnings);
+    return all;
   }
 }

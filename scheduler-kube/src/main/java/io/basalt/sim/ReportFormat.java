@@ -46,7 +46,8 @@ public final class ReportFormat {
       w.name("podGroups").beginArray();
       for (SimulationReport.Group g : r.podGroups()) {
         w.beginObject().name("name").value(g.name()).name("phase").value(g.phase())
-            .name("minMember").value(g.minMember()).name("scheduled").value(g.scheduled()).endObject();
+            .name("minMember").value(g.minMember()).name("scheduled").value(g.scheduled())
+            .name("from").value(g.from()).endObject();
       }
       w.endArray();
       w.name("queues").beginArray();
@@ -132,8 +133,9 @@ public final class ReportFormat {
     sb.append("\nEVICTED (").append(r.evicted().size()).append(")\n");
     rows(sb, List.of("POD", "REASON"), r.evicted().stream().map(e -> List.of(e.pod(), e.reason())).toList());
     sb.append("\nPOD GROUPS (").append(r.podGroups().size()).append(")\n");
-    rows(sb, List.of("NAME", "PHASE", "MIN", "SCHEDULED"), r.podGroups().stream()
-        .map(g -> List.of(g.name(), g.phase(), Integer.toString(g.minMember()), Integer.toString(g.scheduled())))
+    rows(sb, List.of("NAME", "PHASE", "MIN", "SCHEDULED", "FROM"), r.podGroups().stream()
+        .map(g -> List.of(g.name(), g.phase(), Integer.toString(g.minMember()), Integer.toString(g.scheduled()),
+            g.from()))
         .toList());
     sb.append("\nQUEUES (").append(r.queues().size()).append(")\n");
     rows(sb, List.of("NAME", "WEIGHT", "DESERVED", "ALLOCATED", "OVERUSED"), r.queues().stream()

@@ -31,7 +31,8 @@ final class Reports {
       }
       for (SessionResult.JobStatus s : last.jobs()) {
         if (!s.implicit()) {
-          groups.add(new SimulationReport.Group(s.key(), s.phase().wireName(), s.minMember(), s.scheduled()));
+          groups.add(new SimulationReport.Group(s.key(), s.phase().wireName(), s.minMember(), s.scheduled(),
+              s.inferredFrom() == null ? "PodGroup" : s.inferredFrom()));
         }
       }
     }

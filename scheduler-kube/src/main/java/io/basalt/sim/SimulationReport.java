@@ -21,7 +21,8 @@ public record SimulationReport(
 
   public record Evicted(String pod, String reason) {}
 
-  public record Group(String name, String phase, int minMember, int scheduled) {}
+  /** @param from what the group came from: {@code PodGroup} for an object, else e.g. {@code Job ml/train} */
+  public record Group(String name, String phase, int minMember, int scheduled, String from) {}
 
   /** A queue's share: {@code deserved} is null when no plugin divides the cluster between queues. */
   public record QueueRow(String name, int weight, Map<String, String> deserved, Map<String, String> allocated,

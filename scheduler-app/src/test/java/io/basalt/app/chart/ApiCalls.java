@@ -58,6 +58,9 @@ public final class ApiCalls {
       calls(Scope.CLUSTER, "scheduling.volcano.sh", "podgroups/status", "patch"),
       calls(Scope.CLUSTER, "scheduling.volcano.sh", "queues", "list", "watch"),
       calls(Scope.CLUSTER, "scheduling.volcano.sh", "queues/status", "patch"),
+      // Gangs without a Volcano PodGroup: the Jobs owning pods, coscheduling PodGroups (read only).
+      calls(Scope.CLUSTER, "batch", "jobs", "list", "watch"),
+      calls(Scope.CLUSTER, "scheduling.x-k8s.io", "podgroups", "list", "watch"),
       // Leader election (--leader-elect --lease-namespace --lease-name): only that Lease, except create (RBAC cannot
       // name an object that does not exist yet).
       calls(Scope.LEASE_NAMESPACE, "coordination.k8s.io", "leases", "create"),

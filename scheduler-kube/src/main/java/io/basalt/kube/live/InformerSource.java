@@ -2,6 +2,9 @@ package io.basalt.kube.live;
 
 import io.basalt.cache.ClusterCache;
 import io.basalt.kube.KubeConverter;
+import io.basalt.kube.gang.InferredGroups;
+import io.basalt.kube.gang.OwnerObject;
+import io.basalt.kube.volcano.CoschedulingPodGroup;
 import io.basalt.kube.volcano.V1beta1PodGroup;
 import io.basalt.kube.volcano.V1beta1PodGroupList;
 import io.basalt.kube.volcano.V1beta1Queue;
@@ -12,8 +15,12 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.BatchV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.apis.SchedulingV1Api;
+import io.kubernetes.client.openapi.models.V1Job;
+import io.kubernetes.client.openapi.models.V1JobList;
 import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1NodeList;
 import io.kubernetes.client.openapi.models.V1Pod;
@@ -31,15 +38,18 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Live mode's {@link ClusterSource}: shared informers keep a {@link ClusterCache} current with the cluster, so each
  * cycle's snapshot is incremental and nothing is re-listed per cycle. Watched: every non-terminal pod (pods of other
- * schedulers count as used on their nodes; kube-scheduler's field selector), nodes, PriorityClasses, and Volcano
- * PodGroups and Queues. An object that does not convert is logged once and skipped; a Volcano kind whose CRD is not
+ * schedulers count as used on their nodes; kube-scheduler's field selector), nodes, PriorityClasses, Volcano
+ * PodGroups and Queues, and for gangs without a PodGroup ({@link InferredGroups}) batch/v1 Jobs and coscheduling
+ * PodGroups. An object that does not convert is logged once and skipped; a Volcano kind whose CRD is not
  * installed (404 when {@link #start} probes it) is logged once and treated as empty, so the scheduler still runs.
  */
 public final class InformerSource implements ClusterSource, AutoCloseable {
@@ -95,10 +105,20 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
     CoreV1Api core = new CoreV1Api(client);
     SchedulingV1Api scheduling = new SchedulingV1Api(client);
 
+    BatchV1Api batch = new BatchV1Api(client);
+    boolean jobsServed = served("jobs", () -> batch.listJobForAllNamespaces().limit(1).execute());
+    InferredGroups inferred = new InferredGroups(cache, cache.defaultQueue(),
+        jobsServed ? Set.of("Job") : Set.of(), w -> LOG.log(Level.WARNING, w));
     register("pods", V1Pod.class, V1PodList.class, p -> core.listPodForAllNamespaces()
         .fieldSelector(NON_TERMINAL_PODS).resourceVersion(p.resourceVersion).watch(p.watch)
         .timeoutSeconds(p.timeoutSeconds).allowWatchBookmarks(p.watch).buildCall(null),
-        new InformerHandler<>("Pod", true, new InformerPodSink(cache), problems));
+        new InformerHandler<>("Pod", true, new InformerPodSink(cache, inferred), problems));
+    if (jobsServed) {
+      register("jobs", V1Job.class, V1JobList.class, p -> batch.listJobForAllNamespaces()
+          .resourceVersion(p.resourceVersion).watch(p.watch).timeoutSeconds(p.timeoutSeconds)
+          .allowWatchBookmarks(p.watch).buildCall(null),
+          new InformerHandler<>("Job", true, new OwnerSink<>(KubeConverter::toOwner, inferred), problems));
+    }
     register("nodes", V1Node.class, V1NodeList.class, p -> core.listNode().resourceVersion(p.resourceVersion)
         .watch(p.watch).timeoutSeconds(p.timeoutSeconds).allowWatchBookmarks(p.watch).buildCall(null),
         new InformerHandler<>("Node", false, sink(o -> cache.putNode(KubeConverter.toNode(o)),
@@ -114,8 +134,18 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
             cache::removePodGroup), problems));
     registerCustom("queues", new GenericKubernetesApi<>(V1beta1Queue.class, V1beta1QueueList.class,
         V1beta1Queue.GROUP, V1beta1Queue.VERSION, V1beta1Queue.PLURAL, client), V1beta1Queue.class,
-        new InformerHandler<>("Queue", false, sink(o -> cache.putQueue(KubeConverter.toQueue(o)),
-            cache::removeQueue), problems));
+        new InformerHandler<>("Queue", false, sink(o -> {
+          cache.putQueue(KubeConverter.toQueue(o));
+          inferred.queuesChanged();
+        }, name -> {
+          cache.removeQueue(name);
+          inferred.queuesChanged();
+        }), problems));
+    registerCustom("coscheduling podgroups", new GenericKubernetesApi<>(CoschedulingPodGroup.class,
+        CoschedulingPodGroup.List.class, CoschedulingPodGroup.GROUP, CoschedulingPodGroup.VERSION,
+        CoschedulingPodGroup.PLURAL, client), CoschedulingPodGroup.class,
+        new InformerHandler<>("PodGroup", true, sink(o -> inferred.putCoscheduling(
+            KubeConverter.toCoschedulingGroup(o)), inferred::removeCoscheduling), problems));
 
     factory.startAllRegisteredInformers();
     awaitSynced(syncTimeout);
@@ -194,14 +224,70 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
     try {
       KubernetesApiResponse<?> r = api.list(one);
       if (r.getHttpStatusCode() == HttpURLConnection.HTTP_NOT_FOUND) {
-        problems.note(name, "Volcano " + name + " (" + V1beta1PodGroup.API_VERSION + ") not served (404): CRD not "
-            + "installed? Treating " + name + " as empty; restart after installing Volcano's CRDs.");
+        String owner = name.startsWith("coscheduling") ? "scheduler-plugins' " : "Volcano ";
+        problems.note(name, owner + name + " not served (404): CRD not installed? Treating " + name + " as empty; "
+            + "restart after installing the CRD.");
         return false;
       }
     } catch (RuntimeException e) {
       LOG.log(Level.DEBUG, "Probing " + name + " failed; starting its informer anyway", e);
     }
     return true;
+  }
+
+  /**
+   * False when listing a built-in kind Basalt can do without answers 403 (RBAC does not grant it, e.g. an older chart)
+   * or 404: logged once, and gangs are then inferred without reading that kind.
+   */
+  private boolean served(String name, ApiProbe probe) {
+    try {
+      probe.list();
+    } catch (ApiException e) {
+      if (e.getCode() == HttpURLConnection.HTTP_FORBIDDEN || e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
+        problems.note(name, "cannot list " + name + " (HTTP " + e.getCode() + "): gangs are inferred without reading "
+            + name + "; grant list/watch on " + name + " (see the Helm chart's ClusterRole)");
+        return false;
+      }
+      LOG.log(Level.DEBUG, "Probing " + name + " failed; starting its informer anyway", e);
+    } catch (RuntimeException e) {
+      LOG.log(Level.DEBUG, "Probing " + name + " failed; starting its informer anyway", e);
+    }
+    return true;
+  }
+
+  /** One list call, for {@link #served(String, ApiProbe)}. */
+  private interface ApiProbe {
+    void list() throws ApiException;
+  }
+
+  /** Owners into gang inference; remembers uids by key so a tombstone without an object still removes. */
+  private static final class OwnerSink<T extends KubernetesObject> implements InformerHandler.Sink<T> {
+    private final Function<T, OwnerObject> convert;
+    private final InferredGroups inferred;
+    private final Map<String, String> uids = new ConcurrentHashMap<>();
+
+    OwnerSink(Function<T, OwnerObject> convert, InferredGroups inferred) {
+      this.convert = convert;
+      this.inferred = inferred;
+    }
+
+    @Override
+    public void put(T obj) {
+      OwnerObject owner = convert.apply(obj);
+      String before = uids.put(owner.namespace() + "/" + owner.name(), owner.uid());
+      if (before != null && !before.equals(owner.uid())) {
+        inferred.removeOwner(before);
+      }
+      inferred.putOwner(owner);
+    }
+
+    @Override
+    public void remove(T obj, String key) {
+      String uid = uids.remove(key);
+      if (uid != null) {
+        inferred.removeOwner(uid);
+      }
+    }
   }
 
   /** List/watch failures (the reflector retries on its own); logged when they change, not at every retry. */

@@ -102,7 +102,7 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
     Set<String> jobsNow = new HashSet<>();
     for (SessionResult.JobStatus j : result.jobs()) {
       jobsNow.add(j.key());
-      String body = j.implicit() ? null : StatusPatches.podGroup(j);
+      String body = j.hasPodGroupObject() ? StatusPatches.podGroup(j) : null;
       if (body != null && !body.equals(lastPhase.put(j.key(), body))) {
         pendingGroups.put(j.key(), body);
       }

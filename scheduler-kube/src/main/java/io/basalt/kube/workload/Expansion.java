@@ -10,8 +10,11 @@ import java.util.List;
  * half-expanded gang would mislead more than a missing one.
  *
  * @param origin {@code Kind namespace/name} of the workload, for labelling where each document came from
+ * @param ownerUid the uid the documents' owner references name (the object's, or one derived from its kind and name);
+ *     null when the object could not be read
  */
-public record Expansion(String origin, List<JsonObject> documents, List<String> warnings, List<String> errors) {
+public record Expansion(String origin, String ownerUid, List<JsonObject> documents, List<String> warnings,
+    List<String> errors) {
   public Expansion {
     documents = List.copyOf(documents);
     warnings = List.copyOf(warnings);

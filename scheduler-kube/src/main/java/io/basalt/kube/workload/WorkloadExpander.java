@@ -30,11 +30,11 @@ public final class WorkloadExpander {
       Owner owner = Owner.of(o);
       Sink out = new Sink();
       e.expand(o, owner, out);
-      return new Expansion(owner.display(), out.documents(), out.warnings(), List.of());
+      return new Expansion(owner.display(), owner.uid(), out.documents(), out.warnings(), List.of());
     } catch (Malformed m) {
-      return new Expansion(origin, List.of(), List.of(), List.of(origin + ": " + m.getMessage()));
+      return new Expansion(origin, null, List.of(), List.of(), List.of(origin + ": " + m.getMessage()));
     } catch (RuntimeException ex) { // a shape not foreseen above: still an error line, never a crash of the load
-      return new Expansion(origin, List.of(), List.of(), List.of(origin + ": cannot expand: " + ex));
+      return new Expansion(origin, null, List.of(), List.of(), List.of(origin + ": cannot expand: " + ex));
     }
   }
 

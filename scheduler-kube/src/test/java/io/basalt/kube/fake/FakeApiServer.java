@@ -326,6 +326,11 @@ public final class FakeApiServer implements AutoCloseable {
     }
     String kind = obj.getKind() != null ? obj.getKind() : simple.replaceFirst("^V\\d+((alpha|beta)\\d+)?", "");
     List<ResourceType> matches = Resources.all().stream().filter(t -> t.kind().equals(kind)).toList();
+    if (matches.size() > 1) { // PodGroup of Volcano and of coscheduling: the class name's version tells them apart
+      java.util.regex.Matcher v = java.util.regex.Pattern.compile("^V(\\d+(?:(?:alpha|beta)\\d+)?)").matcher(simple);
+      String version = v.find() ? "v" + v.group(1) : "";
+      matches = matches.stream().filter(t -> t.version().equals(version)).toList();
+    }
     if (matches.size() != 1) {
       throw new IllegalArgumentException("cannot tell the kind of " + simple + "; set apiVersion and kind");
     }

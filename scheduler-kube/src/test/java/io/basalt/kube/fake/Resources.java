@@ -80,6 +80,11 @@ public final class Resources {
       "podgroups", "PodGroup", true));
   public static final ResourceType QUEUES = register(ResourceType.custom("scheduling.volcano.sh", "v1beta1",
       "queues", "Queue", false).statusSubresource());
+  public static final ResourceType JOBS = register(ResourceType.builtin("batch", "v1", "jobs", "Job", true)
+      .statusSubresource().generation().mergeKeys(META_KEYS));
+  /** The scheduler-plugins coscheduling PodGroup CRD. */
+  public static final ResourceType COSCHEDULING_PODGROUPS = register(ResourceType.custom("scheduling.x-k8s.io",
+      "v1alpha1", "podgroups", "PodGroup", true).statusSubresource());
 
   private Resources() {
   }
