@@ -34,6 +34,12 @@ final class Scenarios {
     return run(fixture, ConfLoader.defaultConf(), false);
   }
 
+  /** Several fixture files or directories read as one cluster, under Volcano's default config. */
+  static SimulationReport run(List<String> fixtures) throws Exception {
+    Simulator sim = new Simulator(compile(ConfLoader.defaultConf()), Set.of("basalt-scheduler", "volcano"), false);
+    return sim.run(FixtureSource.fromPaths(fixtures.stream().map(Scenarios::fixture).toList()));
+  }
+
   static SimulationReport run(String fixture, String confYaml) throws Exception {
     return run(fixture, parse(confYaml), false);
   }

@@ -29,6 +29,9 @@ class WorkloadScenarioTest {
     assertEquals(4, g.scheduled());
     assertEquals(8, r.podGroup("default/pytorch-demo").minMember(), "no minAvailable: every replica");
     assertEquals(1, r.podGroup("default/job-demo").minMember());
+    assertEquals(1, r.queues().stream().filter(q -> q.name().equals("ml-research-queue")
+        && q.allocated().getOrDefault("nvidia.com/gpu", "0").equals("32")).count(),
+        "distributed-training's Kueue label put its 4 x 8 GPUs in its team's queue: " + r.queues());
     // each 8-GPU pod of pytorch-demo takes a whole MetaX node
     assertEquals(8, r.bindings().stream().filter(b -> b.pod().startsWith("default/pytorch-demo-"))
         .map(SimulationReport.Bound::node).distinct().count());
@@ -47,5 +50,31 @@ class WorkloadScenarioTest {
     SimulationReport.Group g = r.podGroup("ml-research/pytorch-distributed");
     assertEquals(4, g.minMember());
     assertEquals(0, g.scheduled());
+  }
+
+  @Test
+  void aJobsGangSizeAnnotationHoldsItsPodsUntilAllFit() throws Exception {
+    SimulationReport three = Scenarios.run(List.of("implicit-gangs/nodes-3.yaml",
+        "implicit-gangs/distributed-training-gang.yaml"));
+    assertEquals(List.of(), three.bindings(), "4 x 8 GPUs on three 8-GPU nodes: none of the gang starts");
+    assertEquals(4, three.pending().size());
+    SimulationReport.Group g = three.podGroups().get(0);
+    assertEquals(4, g.minMember());
+    assertEquals("Job ml-research/distributed-training", g.from());
+
+    SimulationReport four = Scenarios.run(List.of("implicit-gangs/nodes-3.yaml", "implicit-gangs/node-4.yaml",
+        "implicit-gangs/distributed-training-gang.yaml"));
+    assertEquals(4, four.bindings().size(), "a fourth node: all four start together");
+  }
+
+  @Test
+  void withoutTheAnnotationAJobsPodsStartAsTheyFitAndTheLastSaysWhyItWaits() throws Exception {
+    SimulationReport r = Scenarios.run(List.of("implicit-gangs/nodes-3.yaml",
+        "workloads/batch-job-distributed-training.yaml"));
+    assertEquals(3, r.bindings().size());
+    assertEquals(1, r.pending().size());
+    assertTrue(r.pending().get(0).reason().contains("nvidia.com/gpu") || r.pending().get(0).reason().contains("queue"),
+        r.pending().get(0).reason());
+    assertEquals(1, r.podGroups().get(0).minMember(), "no size given: a group of one, as before");
   }
 }
