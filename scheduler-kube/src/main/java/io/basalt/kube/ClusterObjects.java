@@ -1,5 +1,8 @@
 package io.basalt.kube;
 
+import io.basalt.fabric.Fabric;
+import io.basalt.fabric.FabricBuilder;
+import io.basalt.kube.fabric.HyperNodeReader;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
@@ -13,7 +16,8 @@ import java.util.function.Function;
 /**
  * A cluster in the engine's model, converted from {@link Manifests}: document order is kept. {@code errors} holds the
  * manifest's own errors followed by one line per object that failed conversion (that object is left out), e.g.
- * {@code pods.yaml doc 2: Pod team-a/p1: spec.containers[0].resources.requests.cpu: negative quantity '-1'}.
+ * {@code pods.yaml doc 2: Pod team-a/p1: spec.containers[0].resources.requests.cpu: negative quantity '-1'}, then the
+ * problems of the network fabric its HyperNodes make ({@link Fabric#EMPTY} when there are none).
  */
 public record ClusterObjects(
     List<Node> nodes,
@@ -21,7 +25,8 @@ public record ClusterObjects(
     List<PodGroup> podGroups,
     List<Queue> queues,
     List<PriorityClass> priorityClasses,
-    List<String> errors) {
+    List<String> errors,
+    Fabric fabric) {
 
   public ClusterObjects {
     nodes = List.copyOf(nodes);
@@ -30,6 +35,13 @@ public record ClusterObjects(
     queues = List.copyOf(queues);
     priorityClasses = List.copyOf(priorityClasses);
     errors = List.copyOf(errors);
+    fabric = fabric == null ? Fabric.EMPTY : fabric;
+  }
+
+  /** Without network topology. */
+  public ClusterObjects(List<Node> nodes, List<Pod> pods, List<PodGroup> podGroups, List<Queue> queues,
+      List<PriorityClass> priorityClasses, List<String> errors) {
+    this(nodes, pods, podGroups, queues, priorityClasses, errors, Fabric.EMPTY);
   }
 
   /** Converts every object of {@code m}; never throws for a bad object. */
@@ -40,7 +52,13 @@ public record ClusterObjects(
     List<PodGroup> groups = convert(m, m.podGroups(), KubeConverter::toPodGroup, errors);
     List<Queue> queues = convert(m, m.queues(), KubeConverter::toQueue, errors);
     List<PriorityClass> classes = convert(m, m.priorityClasses(), KubeConverter::toPriorityClass, errors);
-    return new ClusterObjects(nodes, pods, groups, queues, classes, errors);
+    Fabric fabric = Fabric.EMPTY;
+    if (!m.hyperNodes().isEmpty()) {
+      FabricBuilder.Result r = HyperNodeReader.read(m.hyperNodes(), nodes);
+      errors.addAll(r.problems());
+      fabric = r.fabric();
+    }
+    return new ClusterObjects(nodes, pods, groups, queues, classes, errors, fabric);
   }
 
   private static <K extends KubernetesObject, T> List<T> convert(Manifests m, List<K> in, Function<K, T> f,

@@ -3,6 +3,7 @@ package io.basalt.kube;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
+import io.basalt.kube.fabric.HyperNodeReader;
 import io.basalt.kube.volcano.V1beta1PodGroup;
 import io.basalt.kube.volcano.V1beta1Queue;
 import io.kubernetes.client.common.KubernetesObject;
@@ -32,7 +33,8 @@ import java.util.stream.Stream;
  * {@code *.yaml}, {@code *.yml} and {@code *.json} file of a directory (sorted by name, not recursive). Documents are
  * {@code ---}-separated; {@code kind: List} (and {@code PodList} etc.) contributes its items.
  *
- * <p>Kept: v1 Node, Pod, Namespace; scheduling.k8s.io PriorityClass; scheduling.volcano.sh/v1beta1 PodGroup, Queue.
+ * <p>Kept: v1 Node, Pod, Namespace; scheduling.k8s.io PriorityClass; scheduling.volcano.sh/v1beta1 PodGroup, Queue;
+ * topology.volcano.sh/v1alpha1 HyperNode (as its JSON tree, checked when the fabric is built).
  * Workloads (Volcano Job, batch/v1 Job, JobSet, PyTorchJob, MPIJob) are expanded into the pods and PodGroup their
  * controllers would create ({@code io.basalt.kube.workload}); an object given explicitly replaces the one an expansion
  * made. Any other kind (a Deployment) is listed in {@link Manifests#skipped()}. An object of a kept kind that
@@ -173,6 +175,16 @@ public final class ManifestReader {
       }
       if (apiVersion == null || apiVersion.isEmpty()) {
         out.errors.add(where + ": " + kind + " '" + display + "' has no apiVersion");
+        return;
+      }
+      if (HyperNodeReader.isHyperNode(apiVersion, kind)) {
+        String key = kind + " " + display;
+        String first = seen.putIfAbsent(key, where);
+        if (first != null) {
+          out.errors.add(where + ": duplicate " + key + " (first at " + first + "), ignored");
+        } else {
+          out.addHyperNode(o, where);
+        }
         return;
       }
       Class<? extends KubernetesObject> type = typeOf(apiVersion, kind);

@@ -1,5 +1,6 @@
 package io.basalt.kube;
 
+import com.google.gson.JsonObject;
 import io.basalt.kube.volcano.V1beta1PodGroup;
 import io.basalt.kube.volcano.V1beta1Queue;
 import io.kubernetes.client.common.KubernetesObject;
@@ -24,6 +25,7 @@ public final class Manifests {
   private final List<V1beta1Queue> queues;
   private final List<V1PriorityClass> priorityClasses;
   private final List<V1Namespace> namespaces;
+  private final List<JsonObject> hyperNodes;
   private final List<String> skipped;
   private final List<String> errors;
   private final List<String> warnings;
@@ -36,6 +38,7 @@ public final class Manifests {
     queues = List.copyOf(b.queues);
     priorityClasses = List.copyOf(b.priorityClasses);
     namespaces = List.copyOf(b.namespaces);
+    hyperNodes = List.copyOf(b.hyperNodes);
     skipped = List.copyOf(b.skipped);
     errors = List.copyOf(b.errors);
     warnings = List.copyOf(b.warnings);
@@ -66,6 +69,14 @@ public final class Manifests {
     return namespaces;
   }
 
+  /**
+   * Volcano {@code topology.volcano.sh/v1alpha1 HyperNode} documents as read (no client-java model exists; see
+   * {@link io.basalt.kube.fabric.HyperNodeReader}, which {@link #toModel()} uses to build the fabric).
+   */
+  public List<JsonObject> hyperNodes() {
+    return hyperNodes;
+  }
+
   /** One line per document of a kind Basalt does not use, e.g. {@code jobs.yaml doc 3: skipped kind Job ...}. */
   public List<String> skipped() {
     return skipped;
@@ -86,10 +97,10 @@ public final class Manifests {
     return origins.get(object);
   }
 
-  /** Number of objects read (nodes, pods, PodGroups, queues, PriorityClasses, namespaces). */
+  /** Number of objects read (nodes, pods, PodGroups, queues, PriorityClasses, namespaces, HyperNodes). */
   public int size() {
     return nodes.size() + pods.size() + podGroups.size() + queues.size() + priorityClasses.size()
-        + namespaces.size();
+        + namespaces.size() + hyperNodes.size();
   }
 
   /** Converts to the engine's model; objects that fail conversion are reported in its errors and left out. */
@@ -101,7 +112,7 @@ public final class Manifests {
   public String toString() {
     return "Manifests[nodes=" + nodes.size() + ", pods=" + pods.size() + ", podGroups=" + podGroups.size()
         + ", queues=" + queues.size() + ", priorityClasses=" + priorityClasses.size() + ", namespaces="
-        + namespaces.size() + ", skipped=" + skipped.size() + ", errors=" + errors.size() + ", warnings="
+        + namespaces.size() + ", hyperNodes=" + hyperNodes.size() + ", skipped=" + skipped.size() + ", errors=" + errors.size() + ", warnings="
         + warnings.size() + "]";
   }
 
@@ -113,6 +124,7 @@ public final class Manifests {
     final List<V1beta1Queue> queues = new ArrayList<>();
     final List<V1PriorityClass> priorityClasses = new ArrayList<>();
     final List<V1Namespace> namespaces = new ArrayList<>();
+    final List<JsonObject> hyperNodes = new ArrayList<>();
     final List<String> skipped = new ArrayList<>();
     final List<String> errors = new ArrayList<>();
     final List<String> warnings = new ArrayList<>();
@@ -134,6 +146,11 @@ public final class Manifests {
       } else {
         throw new IllegalArgumentException("not a kind Manifests holds: " + o.getClass().getName());
       }
+      origins.put(o, origin);
+    }
+
+    void addHyperNode(JsonObject o, String origin) {
+      hyperNodes.add(o);
       origins.put(o, origin);
     }
 
