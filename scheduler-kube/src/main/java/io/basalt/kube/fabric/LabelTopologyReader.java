@@ -61,9 +61,15 @@ public final class LabelTopologyReader {
         parent.nodes.add(n.name());
       }
     }
-    missing.forEach((key, names) -> problems.add("label " + key + ": " + names.size() + " of " + nodes.size()
+    for (String key : distinct) { // widest first, whatever node missed which label first
+      List<String> names = missing.get(key);
+      if (names == null) {
+        continue;
+      }
+      problems.add("label " + key + ": " + names.size() + " of " + nodes.size()
         + " nodes do not have it (" + String.join(", ", names.subList(0, Math.min(EXAMPLES, names.size())))
-        + (names.size() > EXAMPLES ? ", ..." : "") + "), left out of tier " + (tiers - distinct.indexOf(key))));
+        + (names.size() > EXAMPLES ? ", ..." : "") + "), left out of tier " + (tiers - distinct.indexOf(key)));
+    }
     List<DomainSpec> specs = specs(groups.values());
     List<String> clusterNodes = sorted.stream().map(Node::name).toList();
     FabricBuilder.Result built = FabricBuilder.build("domain", specs, clusterNodes, List.of());
