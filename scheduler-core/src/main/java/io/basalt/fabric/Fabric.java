@@ -113,7 +113,7 @@ public final class Fabric {
     return domains.get(name);
   }
 
-  /** The domain directly above {@code domain}: {@link #ROOT} for a top-level one, null for the root or an unknown name. */
+  /** The domain directly above {@code domain}: {@link #ROOT} for a top-level one; null for the root or an unknown. */
   public String parent(String domain) {
     return parents.get(domain);
   }
@@ -174,6 +174,7 @@ public final class Fabric {
   public String toString() {
     Map<Integer, Integer> counts = new TreeMap<>();
     byTier.forEach((t, names) -> counts.put(t, names.size()));
-    return "Fabric[domains per tier=" + counts + ", nodes=" + nodesOf(ROOT).size() + ", unready=" + unready.size() + "]";
+    return "Fabric[domains per tier=" + counts + ", nodes=" + nodesOf(ROOT).size() + ", unready=" + unready.size()
+        + "]";
   }
 }

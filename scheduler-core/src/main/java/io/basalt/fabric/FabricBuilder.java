@@ -45,7 +45,7 @@ public final class FabricBuilder {
     }
   }
 
-  /** Builds with problems naming each domain {@code domain <name>}; see {@link #build(String, List, Collection, Collection)}. */
+  /** Builds with problems starting {@code domain <name>:}, every node ready; see the method below. */
   public static Result build(List<DomainSpec> specs, Collection<String> clusterNodes) {
     return build("domain", specs, clusterNodes, List.of());
   }

@@ -21,7 +21,8 @@ class FabricBuilderTest {
 
   @Test
   void aNodeInTwoDomainsOfOneTierKeepsTheFirstByName() {
-    FabricBuilder.Result r = FabricBuilder.build("HyperNode", List.of(leaf("df-b", "n2", "n3"), leaf("df-a", "n1", "n2")),
+    FabricBuilder.Result r = FabricBuilder.build("HyperNode",
+        List.of(leaf("df-b", "n2", "n3"), leaf("df-a", "n1", "n2")),
         NODES, List.of());
     assertEquals(List.of("HyperNode df-b: node 'n2' is already in HyperNode 'df-a' of tier 1, ignored"), r.problems());
     assertEquals(List.of("df-a"), r.fabric().domains(1));
@@ -77,7 +78,8 @@ class FabricBuilderTest {
   void membersNamingNothingAreDropped() {
     FabricBuilder.Result r = FabricBuilder.build(
         List.of(new DomainSpec("sb", 2, null, List.of("df9"), List.of("n1", "ghost"))), NODES);
-    assertEquals(List.of("domain sb: no domain 'df9', the member dropped", "domain sb: no node 'ghost', the member dropped"),
+    assertEquals(List.of("domain sb: no domain 'df9', the member dropped",
+        "domain sb: no node 'ghost', the member dropped"),
         r.problems());
     assertEquals(List.of("n1"), r.fabric().nodesOf("sb"));
   }
@@ -101,7 +103,8 @@ class FabricBuilderTest {
   @Test
   void badNamesTiersAndDuplicatesAreIgnored() {
     FabricBuilder.Result r = FabricBuilder.build(List.of(leaf("a", "n1"), leaf("a", "n2"),
-        new DomainSpec("", 1, null, List.of(), List.of("n3")), new DomainSpec("neg", -1, null, List.of(), List.of("n3")),
+        new DomainSpec("", 1, null, List.of(), List.of("n3")),
+        new DomainSpec("neg", -1, null, List.of(), List.of("n3")),
         leaf(Fabric.ROOT, "n4")), NODES);
     assertEquals(List.of("domain a: defined twice, the second ignored", "domain without a name (tier 1): ignored",
         "domain neg: tier -1 is negative, ignored", "domain /: '/' is the root's name, ignored"), r.problems());
@@ -110,8 +113,10 @@ class FabricBuilderTest {
 
   @Test
   void aTierNameUsedForTwoTiersStaysWithTheLower() {
-    FabricBuilder.Result r = FabricBuilder.build("domain", List.of(new DomainSpec("a", 1, "rack", List.of(), List.of("n1")),
-        new DomainSpec("b", 2, "rack", List.of("a"), List.of()), new DomainSpec("c", 2, "rack", List.of(), List.of("n2"))),
+    FabricBuilder.Result r = FabricBuilder.build("domain", List.of(
+        new DomainSpec("a", 1, "rack", List.of(), List.of("n1")),
+        new DomainSpec("b", 2, "rack", List.of("a"), List.of()),
+        new DomainSpec("c", 2, "rack", List.of(), List.of("n2"))),
         NODES, List.of());
     assertEquals(List.of("domain b: tier name 'rack' already names tier 1, not 2"), r.problems());
     assertEquals(1, r.fabric().tierOf("rack").getAsInt());

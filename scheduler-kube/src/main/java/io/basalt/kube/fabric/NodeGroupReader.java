@@ -26,8 +26,8 @@ import java.util.Map;
  * <p>A node whose {@code status} is given and is not {@code Ready} is marked {@link Fabric#unready unready} (it stays
  * in its domain, but takes no new pods); an absent status is taken as Ready. A dragonfly's or switchbox's own status
  * is not used. An entry of an unknown kind, without a name, or of the wrong shape is one problem naming its place
- * ({@code node_group[0].child[1].kind: ...}) and is left out with everything below it; malformed JSON is one problem and
- * an empty fabric.
+ * ({@code node_group[0].child[1].kind: ...}) and is left out with everything below it; malformed JSON is one problem
+ * and an empty fabric.
  */
 public final class NodeGroupReader {
   /** The tier of each domain kind; {@code node} entries are the leaves. */

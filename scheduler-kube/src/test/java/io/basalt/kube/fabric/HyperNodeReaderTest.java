@@ -37,12 +37,12 @@ class HyperNodeReaderTest {
   @Test
   void exactRegexAndLabelMembersNested() {
     FabricBuilder.Result r = HyperNodeReader.read(List.of(
-        hn("s0", 1, "[" + member("{\"exactMatch\":{\"name\":\"a1\"}}") + "," + member("{\"exactMatch\":{\"name\":\"a2\"}}")
-            + "]"),
+        hn("s0", 1, "[" + member("{\"exactMatch\":{\"name\":\"a1\"}}") + ","
+            + member("{\"exactMatch\":{\"name\":\"a2\"}}") + "]"),
         hn("s1", 1, "[" + member("{\"regexMatch\":{\"pattern\":\"^b\"}}") + "]"),
         hn("s2", 2, "[" + child("s0") + "," + child("s1") + "]"),
-        hn("s3", 1, "[" + member("{\"labelMatch\":{\"matchExpressions\":[{\"key\":\"rack\",\"operator\":\"DoesNotExist\"}]}}")
-            + "]")), NODES);
+        hn("s3", 1, "[" + member("{\"labelMatch\":{\"matchExpressions\":"
+            + "[{\"key\":\"rack\",\"operator\":\"DoesNotExist\"}]}}") + "]")), NODES);
     assertEquals(List.of(), r.problems());
     Fabric f = r.fabric();
     assertEquals(List.of("a1", "a2"), f.nodesOf("s0"));
@@ -68,8 +68,8 @@ class HyperNodeReaderTest {
 
   @Test
   void regexMatchesAnywhereInTheNameAsGoDoes() {
-    FabricBuilder.Result r = HyperNodeReader.read(List.of(hn("s", 1, "[" + member("{\"regexMatch\":{\"pattern\":\"1\"}}")
-        + "]")), NODES);
+    FabricBuilder.Result r = HyperNodeReader.read(
+        List.of(hn("s", 1, "[" + member("{\"regexMatch\":{\"pattern\":\"1\"}}") + "]")), NODES);
     assertEquals(List.of("a1", "b1", "c1"), r.fabric().nodesOf("s"));
   }
 
@@ -82,7 +82,8 @@ class HyperNodeReaderTest {
         + member("{\"regexMatch\":{\"pattern\":\"(\"}}") + ","
         + member("{\"regexMatch\":{\"pattern\":\"^zz\"}}") + ","
         + member("{\"exactMatch\":{\"name\":\"ghost\"}}") + ","
-        + member("{\"labelMatch\":{\"matchExpressions\":[{\"key\":\"rack\",\"operator\":\"Gt\",\"values\":[\"1\"]}]}}") + ","
+        + member("{\"labelMatch\":{\"matchExpressions\":[{\"key\":\"rack\",\"operator\":\"Gt\","
+            + "\"values\":[\"1\"]}]}}") + ","
         + member("{\"labelMatch\":{\"matchExpressions\":[{\"key\":\"rack\",\"operator\":\"In\"}]}}") + ","
         + "{\"type\":\"Switch\",\"selector\":{\"exactMatch\":{\"name\":\"a1\"}}},"
         + "{\"type\":\"HyperNode\",\"selector\":{\"labelMatch\":{}}},"

@@ -31,8 +31,9 @@ class NodeGroupReaderTest {
 
   @Test
   void aNodeNotReadyIsMarkedUnready() {
-    FabricBuilder.Result r = NodeGroupReader.read(SAMPLE.replace("\"node-sample2\",\"kind\":\"node\",\"status\":\"Ready\"",
-        "\"node-sample2\",\"kind\":\"node\",\"status\":\"NotReady\""), null);
+    String notReady = "\"node-sample2\",\"kind\":\"node\",\"status\":\"NotReady\"";
+    String json = SAMPLE.replace(notReady.replace("NotReady", "Ready"), notReady);
+    FabricBuilder.Result r = NodeGroupReader.read(json, null);
     assertTrue(r.fabric().unready("node-sample2"));
     assertEquals(List.of("node-sample1"), r.fabric().readyNodes("dragonfly-sample1"));
     assertEquals(List.of("node-sample1", "node-sample2"), r.fabric().nodesOf("dragonfly-sample1"));
