@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
   /** The engine's packages (module scheduler-core). */
   static final String[] ENGINE = {"io.basalt.model..", "io.basalt.config..", "io.basalt.gpu..", "io.basalt.api..",
-      "io.basalt.framework..", "io.basalt.session..", "io.basalt.actions..", "io.basalt.cache..",
+      "io.basalt.framework..", "io.basalt.session..", "io.basalt.actions..", "io.basalt.cache..", "io.basalt.fabric..",
       "io.basalt.scheduler.."};
 
   static final ArchRule ENGINE_KNOWS_NO_KUBERNETES = noClasses().that().resideInAnyPackage(ENGINE)

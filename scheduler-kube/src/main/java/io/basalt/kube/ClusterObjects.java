@@ -1,5 +1,8 @@
 package io.basalt.kube;
 
+import io.basalt.fabric.Fabric;
+import io.basalt.fabric.FabricBuilder;
+import io.basalt.kube.fabric.HyperNodeReader;
 import io.basalt.kube.gang.CoschedulingGroup;
 import io.basalt.kube.gang.OwnerObject;
 import io.basalt.model.Node;
@@ -15,7 +18,8 @@ import java.util.function.Function;
 /**
  * A cluster in the engine's model, converted from {@link Manifests}: document order is kept. {@code errors} holds the
  * manifest's own errors followed by one line per object that failed conversion (that object is left out), e.g.
- * {@code pods.yaml doc 2: Pod team-a/p1: spec.containers[0].resources.requests.cpu: negative quantity '-1'}.
+ * {@code pods.yaml doc 2: Pod team-a/p1: spec.containers[0].resources.requests.cpu: negative quantity '-1'}, then the
+ * problems of the network fabric its HyperNodes make ({@link Fabric#EMPTY} when there are none).
  */
 public record ClusterObjects(
     List<Node> nodes,
@@ -25,7 +29,8 @@ public record ClusterObjects(
     List<PriorityClass> priorityClasses,
     List<CoschedulingGroup> coschedulingGroups,
     List<OwnerObject> owners,
-    List<String> errors) {
+    List<String> errors,
+    Fabric fabric) {
 
   public ClusterObjects {
     nodes = List.copyOf(nodes);
@@ -36,6 +41,7 @@ public record ClusterObjects(
     coschedulingGroups = List.copyOf(coschedulingGroups);
     owners = List.copyOf(owners);
     errors = List.copyOf(errors);
+    fabric = fabric == null ? Fabric.EMPTY : fabric;
   }
 
   /** Converts every object of {@code m}; never throws for a bad object. */
@@ -47,7 +53,13 @@ public record ClusterObjects(
     List<Queue> queues = convert(m, m.queues(), KubeConverter::toQueue, errors);
     List<PriorityClass> classes = convert(m, m.priorityClasses(), KubeConverter::toPriorityClass, errors);
     List<CoschedulingGroup> cosched = convert(m, m.coschedulingGroups(), KubeConverter::toCoschedulingGroup, errors);
-    return new ClusterObjects(nodes, pods, groups, queues, classes, cosched, m.owners(), errors);
+    Fabric fabric = Fabric.EMPTY;
+    if (!m.hyperNodes().isEmpty()) {
+      FabricBuilder.Result r = HyperNodeReader.read(m.hyperNodes(), nodes);
+      errors.addAll(r.problems());
+      fabric = r.fabric();
+    }
+    return new ClusterObjects(nodes, pods, groups, queues, classes, cosched, m.owners(), errors, fabric);
   }
 
   private static <K extends KubernetesObject, T> List<T> convert(Manifests m, List<K> in, Function<K, T> f,

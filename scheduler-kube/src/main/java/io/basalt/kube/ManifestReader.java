@@ -3,6 +3,7 @@ package io.basalt.kube;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
+import io.basalt.kube.fabric.HyperNodeReader;
 import io.basalt.kube.gang.OwnerObject;
 import io.basalt.kube.volcano.CoschedulingPodGroup;
 import io.basalt.kube.volcano.V1beta1PodGroup;
@@ -35,7 +36,8 @@ import java.util.stream.Stream;
  * {@code ---}-separated; {@code kind: List} (and {@code PodList} etc.) contributes its items.
  *
  * <p>Kept: v1 Node, Pod, Namespace; scheduling.k8s.io PriorityClass; scheduling.volcano.sh/v1beta1 PodGroup, Queue;
- * scheduling.x-k8s.io/v1alpha1 (coscheduling) PodGroup.
+ * scheduling.x-k8s.io/v1alpha1 (coscheduling) PodGroup;
+ * topology.volcano.sh/v1alpha1 HyperNode (as its JSON tree, checked when the fabric is built).
  * Workloads (Volcano Job, batch/v1 Job, JobSet, PyTorchJob, MPIJob) are expanded into the pods and PodGroup their
  * controllers would create ({@code io.basalt.kube.workload}); an object given explicitly replaces the one an expansion
  * made. Any other kind (a Deployment) is listed in {@link Manifests#skipped()}. An object of a kept kind that
@@ -176,6 +178,16 @@ public final class ManifestReader {
       }
       if (apiVersion == null || apiVersion.isEmpty()) {
         out.errors.add(where + ": " + kind + " '" + display + "' has no apiVersion");
+        return;
+      }
+      if (HyperNodeReader.isHyperNode(apiVersion, kind)) {
+        String key = kind + " " + display;
+        String first = seen.putIfAbsent(key, where);
+        if (first != null) {
+          out.errors.add(where + ": duplicate " + key + " (first at " + first + "), ignored");
+        } else {
+          out.addHyperNode(o, where);
+        }
         return;
       }
       Class<? extends KubernetesObject> type = typeOf(apiVersion, kind);

@@ -1,5 +1,6 @@
 package io.basalt.kube;
 
+import com.google.gson.JsonObject;
 import io.basalt.kube.gang.OwnerObject;
 import io.basalt.kube.volcano.CoschedulingPodGroup;
 import io.basalt.kube.volcano.V1beta1PodGroup;
@@ -28,6 +29,7 @@ public final class Manifests {
   private final List<V1Namespace> namespaces;
   private final List<CoschedulingPodGroup> coschedulingGroups;
   private final List<OwnerObject> owners;
+  private final List<JsonObject> hyperNodes;
   private final List<String> skipped;
   private final List<String> errors;
   private final List<String> warnings;
@@ -42,6 +44,7 @@ public final class Manifests {
     namespaces = List.copyOf(b.namespaces);
     coschedulingGroups = List.copyOf(b.coschedulingGroups);
     owners = List.copyOf(b.owners);
+    hyperNodes = List.copyOf(b.hyperNodes);
     skipped = List.copyOf(b.skipped);
     errors = List.copyOf(b.errors);
     warnings = List.copyOf(b.warnings);
@@ -82,6 +85,14 @@ public final class Manifests {
     return owners;
   }
 
+  /**
+   * Volcano {@code topology.volcano.sh/v1alpha1 HyperNode} documents as read (no client-java model exists; see
+   * {@link io.basalt.kube.fabric.HyperNodeReader}, which {@link #toModel()} uses to build the fabric).
+   */
+  public List<JsonObject> hyperNodes() {
+    return hyperNodes;
+  }
+
   /** One line per document of a kind Basalt does not use, e.g. {@code jobs.yaml doc 3: skipped kind Job ...}. */
   public List<String> skipped() {
     return skipped;
@@ -102,10 +113,10 @@ public final class Manifests {
     return origins.get(object);
   }
 
-  /** Number of objects read (nodes, pods, PodGroups, queues, PriorityClasses, namespaces). */
+  /** Number of objects read (nodes, pods, PodGroups of both kinds, queues, PriorityClasses, namespaces, HyperNodes). */
   public int size() {
     return nodes.size() + pods.size() + podGroups.size() + queues.size() + priorityClasses.size()
-        + namespaces.size() + coschedulingGroups.size();
+        + namespaces.size() + coschedulingGroups.size() + hyperNodes.size();
   }
 
   /** Converts to the engine's model; objects that fail conversion are reported in its errors and left out. */
@@ -117,8 +128,8 @@ public final class Manifests {
   public String toString() {
     return "Manifests[nodes=" + nodes.size() + ", pods=" + pods.size() + ", podGroups=" + podGroups.size()
         + ", queues=" + queues.size() + ", priorityClasses=" + priorityClasses.size() + ", namespaces="
-        + namespaces.size() + ", skipped=" + skipped.size() + ", errors=" + errors.size() + ", warnings="
-        + warnings.size() + "]";
+        + namespaces.size() + ", hyperNodes=" + hyperNodes.size() + ", skipped=" + skipped.size() + ", errors="
+        + errors.size() + ", warnings=" + warnings.size() + "]";
   }
 
   /** Accumulates objects as {@link ManifestReader} reads them. */
@@ -131,6 +142,7 @@ public final class Manifests {
     final List<V1Namespace> namespaces = new ArrayList<>();
     final List<CoschedulingPodGroup> coschedulingGroups = new ArrayList<>();
     final List<OwnerObject> owners = new ArrayList<>();
+    final List<JsonObject> hyperNodes = new ArrayList<>();
     final List<String> skipped = new ArrayList<>();
     final List<String> errors = new ArrayList<>();
     final List<String> warnings = new ArrayList<>();
@@ -154,6 +166,11 @@ public final class Manifests {
       } else {
         throw new IllegalArgumentException("not a kind Manifests holds: " + o.getClass().getName());
       }
+      origins.put(o, origin);
+    }
+
+    void addHyperNode(JsonObject o, String origin) {
+      hyperNodes.add(o);
       origins.put(o, origin);
     }
 
