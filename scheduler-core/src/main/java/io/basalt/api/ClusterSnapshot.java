@@ -1,5 +1,6 @@
 package io.basalt.api;
 
+import io.basalt.fabric.Fabric;
 import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
 import io.basalt.model.PriorityClass;
@@ -12,6 +13,7 @@ import java.util.Map;
  * schedulers only count in the nodes' usage).
  *
  * @param nominations pending pod uid to the node a preemption freed for it (kube's {@code status.nominatedNodeName})
+ * @param fabric the network domains over the nodes (HyperNodes, a MetaX node_group, node labels); empty without
  */
 public record ClusterSnapshot(
     List<NodeInfo> nodes,
@@ -20,4 +22,9 @@ public record ClusterSnapshot(
     Map<String, Queue> queues,
     Map<String, PriorityClass> priorityClasses,
     String defaultQueue,
-    Map<String, String> nominations) {}
+    Map<String, String> nominations,
+    Fabric fabric) {
+  public ClusterSnapshot {
+    fabric = fabric == null ? Fabric.EMPTY : fabric;
+  }
+}

@@ -2,6 +2,7 @@ package io.basalt.cache;
 
 import io.basalt.api.ClusterSnapshot;
 import io.basalt.api.NodeInfo;
+import io.basalt.fabric.Fabric;
 import io.basalt.gpu.GpuTopology;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
@@ -53,6 +54,7 @@ public final class ClusterCache {
   private final Map<String, Nomination> nominations = new HashMap<>();
   /** Binds in flight, by pod uid: what {@link #forget} puts back, if the cache still holds what we placed. */
   private final Map<String, Assumption> assumed = new HashMap<>();
+  private Fabric fabric = Fabric.EMPTY;
   private LongSupplier clock = System::nanoTime;
   private long generation;
   private Map<String, NodeInfo> lastCopies = Map.of();
@@ -317,6 +319,15 @@ public final class ClusterCache {
     return pg != null ? pg : inferredGroups.get(key);
   }
 
+  /** The network fabric the next snapshots carry (replaced whole when its source changes). */
+  public synchronized void setFabric(Fabric newFabric) {
+    fabric = newFabric == null ? Fabric.EMPTY : newFabric;
+  }
+
+  public synchronized Fabric fabric() {
+    return fabric;
+  }
+
   public synchronized boolean hasQueue(String name) {
     return queues.containsKey(name);
   }
@@ -405,6 +416,6 @@ public final class ClusterCache {
       groups.putAll(podGroups);
     }
     return new ClusterSnapshot(list, List.copyOf(ownPods.values()), Map.copyOf(groups),
-        new TreeMap<>(queues), Map.copyOf(priorityClasses), defaultQueue, Map.copyOf(liveNominations()));
+        new TreeMap<>(queues), Map.copyOf(priorityClasses), defaultQueue, Map.copyOf(liveNominations()), fabric);
   }
 }

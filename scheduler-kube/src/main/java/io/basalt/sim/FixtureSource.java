@@ -72,6 +72,7 @@ public final class FixtureSource implements ClusterSource {
     for (Node n : objects.nodes()) {
       cache.putNode(n);
     }
+    cache.setFabric(objects.fabric());
     for (PodGroup pg : objects.podGroups()) {
       cache.putPodGroup(pg);
     }
