@@ -8,6 +8,7 @@ import io.basalt.plugins.deviceshare.DeviceSharePlugin;
 import io.basalt.plugins.drf.DrfPlugin;
 import io.basalt.plugins.gang.GangPlugin;
 import io.basalt.plugins.gpuaware.GpuAwarePlugin;
+import io.basalt.plugins.networktopology.NetworkTopologyPlugin;
 import io.basalt.plugins.nodeorder.NodeOrderPlugin;
 import io.basalt.plugins.overcommit.OvercommitPlugin;
 import io.basalt.plugins.predicates.PredicatesPlugin;
@@ -32,6 +33,8 @@ public final class BuiltinPlugins implements PluginProvider {
         ProportionPlugin.descriptor(),
         CapacityPlugin.descriptor(),
         GpuAwarePlugin.descriptor(),
-        DeviceSharePlugin.descriptor());
+        DeviceSharePlugin.descriptor(),
+        NetworkTopologyPlugin.volcanoDescriptor(),
+        NetworkTopologyPlugin.metaxDescriptor());
   }
 }

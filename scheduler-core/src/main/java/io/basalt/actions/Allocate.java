@@ -16,15 +16,18 @@ import java.util.PriorityQueue;
 /**
  * Places pending tasks of admitted jobs: queues in queue order (skipping overused ones), jobs in job order within a
  * queue, one job at a time, each as a gang through {@link JobPlacer}. A job that becomes ready with tasks left goes
- * back into its queue so other jobs get a turn. BestEffort tasks are left to backfill.
+ * back into its queue so other jobs get a turn. A job asking for a network domain is placed whole inside one
+ * ({@link DomainPlacer}). BestEffort tasks are left to backfill.
  *
  * <p>Arguments: {@code percentageOfNodesToScore} (0 = adaptive, as kube-scheduler; 100 = every node).
  */
 final class Allocate implements Action {
   private final JobPlacer placer;
+  private final DomainPlacer domains;
 
   Allocate(Arguments args) {
     this.placer = new JobPlacer(NodesToScore.search(args));
+    this.domains = new DomainPlacer(placer);
   }
 
   @Override
@@ -66,7 +69,9 @@ final class Allocate implements Action {
       PriorityQueue<JobInfo> jobs = jobsByQueue.get(queue.name());
       JobInfo job = jobs.poll();
       List<TaskInfo> tasks = JobPlacer.pendingTasks(session, job, t -> !t.request().isBestEffort());
-      if (placer.place(session, job, tasks, true) == JobPlacer.Outcome.YIELDED) {
+      JobPlacer.Outcome outcome = DomainPlacer.applies(session, job) ? domains.place(session, job, tasks)
+          : placer.place(session, job, tasks, true);
+      if (outcome == JobPlacer.Outcome.YIELDED) {
         jobs.add(job);
       }
       if (!jobs.isEmpty()) {

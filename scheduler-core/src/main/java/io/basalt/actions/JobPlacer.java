@@ -55,8 +55,22 @@ final class JobPlacer {
     if (tasks.isEmpty()) {
       return Outcome.NOTHING_TO_DO;
     }
-    QueueInfo queue = session.queue(job.queue());
     Statement stmt = session.newStatement();
+    if (fill(session, job, tasks, stmt, null, yieldWhenReady)) {
+      stmt.commit();
+      return Outcome.YIELDED;
+    }
+    return settle(session, job, stmt);
+  }
+
+  /**
+   * Places what it can of {@code tasks} into {@code stmt}, on {@code scope}'s nodes (the whole cluster when null),
+   * deciding nothing: the caller commits, tries elsewhere or discards. Returns true when it stopped early because the
+   * job became ready and {@code yieldWhenReady} asked for that.
+   */
+  boolean fill(Session session, JobInfo job, List<TaskInfo> tasks, Statement stmt, NodeSearch.Scope scope,
+      boolean yieldWhenReady) {
+    QueueInfo queue = session.queue(job.queue());
     Set<String> failed = new HashSet<>(); // roles whose pod fit nowhere in this attempt
     GangProspect prospect = null;
     for (int i = 0; i < tasks.size(); i++) {
@@ -69,7 +83,7 @@ final class JobPlacer {
             + describe(task.request()));
         break;
       }
-      NodeSearch.Result r = search.find(session, task);
+      NodeSearch.Result r = search.find(session, task, scope);
       if (r.node() == null) {
         job.setFitError(r.fitError());
         if (prospect == null) {
@@ -93,10 +107,14 @@ final class JobPlacer {
         prospect.placed(task);
       }
       if (yieldWhenReady && i < tasks.size() - 1 && session.callbacks().jobReady(job)) {
-        stmt.commit();
-        return Outcome.YIELDED;
+        return true;
       }
     }
+    return false;
+  }
+
+  /** Permit: a ready job commits, a pipelined one holds its reservations, anything else is rolled back. */
+  Outcome settle(Session session, JobInfo job, Statement stmt) {
     if (session.callbacks().jobReady(job)) {
       stmt.commit();
       return Outcome.COMMITTED;

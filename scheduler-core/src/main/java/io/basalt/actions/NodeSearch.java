@@ -34,6 +34,15 @@ final class NodeSearch {
   /** The chosen node, whether the task must wait there for releasing resources, or why no node fits. */
   record Result(NodeInfo node, boolean pipelined, String fitError) {}
 
+  /**
+   * The nodes a search is confined to (a network domain's ready nodes for a topology-constrained job), probed in
+   * their order from the first; {@code name} keys the "no node fits" memo apart from whole-cluster searches.
+   */
+  record Scope(String name, List<NodeInfo> nodes) {}
+
+  /** A failed search's memo key inside a scope. */
+  private record ScopedShape(String scope, TaskShape shape) {}
+
   private final int percentageOfNodesToScore;
 
   /** @param percentageOfNodesToScore 1..100, or 0 for the adaptive default */
@@ -54,7 +63,7 @@ final class NodeSearch {
    * no-fit answers hold only while the session gives nothing back (see {@link Session#resourcesFreed()}).
    */
   private static final class Scratch {
-    final Map<TaskShape, String> noFit = new HashMap<>();
+    final Map<Object, String> noFit = new HashMap<>();
     long freedSeen;
     int nextStartNode;
 
@@ -69,8 +78,13 @@ final class NodeSearch {
   }
 
   Result find(Session session, TaskInfo task) {
+    return find(session, task, null);
+  }
+
+  /** The best node for {@code task} among {@code scope}'s nodes, or the whole cluster's when it is null. */
+  Result find(Session session, TaskInfo task, Scope scope) {
     Scratch scratch = Scratch.of(session);
-    List<NodeInfo> nodes = session.nodes();
+    List<NodeInfo> nodes = scope == null ? session.nodes() : scope.nodes();
     int n = nodes.size();
     if (n == 0) {
       return new Result(null, false, "0/0 nodes are available: no nodes in the cluster.");
@@ -80,7 +94,7 @@ final class NodeSearch {
     ExplainRecorder explain = session.explain();
     boolean explaining = explain.enabled();
     NodeInfo nominated = task.reservation();
-    if (nominated != null) {
+    if (nominated != null && (scope == null || scope.nodes().contains(nominated))) {
       if (nominated.firstShortOfFutureWithReservation(request) < 0 && session.callbacks().filter(task, nominated).ok()) {
         if (explaining) {
           explain.chosen(task, nominated);
@@ -90,13 +104,14 @@ final class NodeSearch {
       session.dropReservation(task);
       scratch = Scratch.of(session);
     }
-    TaskShape shape = explaining ? null : TaskShape.of(task);
+    Object shape = explaining ? null
+        : scope == null ? TaskShape.of(task) : new ScopedShape(scope.name(), TaskShape.of(task));
     String known = shape == null ? null : scratch.noFit.get(shape);
     if (known != null) {
       return new Result(null, false, known);
     }
     int toFind = feasibleNodesToFind(n);
-    int start = scratch.nextStartNode % n;
+    int start = scope == null ? scratch.nextStartNode % n : 0;
     NodeInfo bestNow = null;
     NodeInfo bestLater = null;
     double bestNowScore = Double.NEGATIVE_INFINITY;
@@ -131,7 +146,9 @@ final class NodeSearch {
         bestLater = node;
       }
     }
-    scratch.nextStartNode = (start + i) % n;
+    if (scope == null) {
+      scratch.nextStartNode = (start + i) % n;
+    }
     if (bestNow != null || bestLater != null) {
       NodeInfo chosen = bestNow != null ? bestNow : bestLater;
       if (explaining) {
@@ -139,7 +156,7 @@ final class NodeSearch {
       }
       return new Result(chosen, bestNow == null, null);
     }
-    String reason = diagnose(session, task);
+    String reason = diagnose(session, task, nodes);
     if (shape != null) {
       scratch.noFit.put(shape, reason);
     }
@@ -151,8 +168,7 @@ final class NodeSearch {
    * affinity, taints, cordon) are named before its free resources, so a GPU pod is not told that a CPU node "lacks
    * memory". Runs only when the search found nothing, so the fast path keeps its resource-first order.
    */
-  private static String diagnose(Session session, TaskInfo task) {
-    List<NodeInfo> nodes = session.nodes();
+  private static String diagnose(Session session, TaskInfo task, List<NodeInfo> nodes) {
     int[] shortOf = null;
     Map<String, Integer> reasons = null;
     for (NodeInfo node : nodes) {

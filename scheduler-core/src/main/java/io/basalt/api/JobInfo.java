@@ -1,5 +1,6 @@
 package io.basalt.api;
 
+import io.basalt.model.NetworkTopology;
 import io.basalt.model.PodGroup;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,6 +24,8 @@ public final class JobInfo {
   private String fitError;
   private String unschedulableMessage;
   private final List<JobCondition> conditions = new ArrayList<>();
+  private NetworkTopology networkTopology;
+  private String domain;
 
   public JobInfo(String key, PodGroup podGroup, boolean implicit, int priority) {
     this.key = key;
@@ -30,6 +33,7 @@ public final class JobInfo {
     this.implicit = implicit;
     this.priority = priority;
     this.phase = PodGroupPhase.of(podGroup.phase());
+    this.networkTopology = podGroup.networkTopology();
   }
 
   /** {@code namespace/name} of the PodGroup, or of the pod for an implicit job. */
@@ -52,6 +56,24 @@ public final class JobInfo {
 
   public int minMember() {
     return podGroup.minMember();
+  }
+
+  /** Where in the network fabric the job's pods must sit (its PodGroup's ask, or a pod's group size); or null. */
+  public NetworkTopology networkTopology() {
+    return networkTopology;
+  }
+
+  public void setNetworkTopology(NetworkTopology ask) {
+    this.networkTopology = ask;
+  }
+
+  /** The fabric domain topology-aware placement put the job in this session, or null. */
+  public String domain() {
+    return domain;
+  }
+
+  public void setDomain(String domain) {
+    this.domain = domain;
   }
 
   public Map<String, Integer> minTaskMember() {

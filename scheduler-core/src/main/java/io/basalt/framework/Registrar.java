@@ -62,6 +62,9 @@ public interface Registrar {
    */
   void addDeviceResources(Collection<String> names);
 
+  /** Ranks network domains for topology-constrained jobs; registering one turns topology-aware placement on. */
+  void addDomainScorer(DomainScorer fn);
+
   /** Picks exact GPUs; the first chooser registered with an answer decides. */
   void addDeviceChooser(DeviceChooser fn);
 }

@@ -3,6 +3,7 @@ package io.basalt.framework;
 import io.basalt.api.JobInfo;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.QueueInfo;
+import io.basalt.fabric.Fabric;
 import io.basalt.model.PriorityClass;
 import java.util.Collection;
 import java.util.List;
@@ -20,6 +21,9 @@ public interface SessionView {
   Collection<QueueInfo> queues();
 
   QueueInfo queue(String name);
+
+  /** The network domains over the nodes (supernodes, HyperNodes); {@code Fabric.EMPTY} when none are declared. */
+  Fabric fabric();
 
   /** Nodes in a stable order; index positions are stable for the session. */
   List<NodeInfo> nodes();

@@ -12,6 +12,7 @@ import java.util.Map;
  * @param phase Pending, Inqueue, Running, Unknown, Completed
  * @param inferredFrom null for a Volcano PodGroup object; else what the group was inferred from, for messages
  *     ({@code Job ml/train}): no Volcano PodGroup object exists to write status to
+ * @param networkTopology where in the network fabric its pods must sit, or null when it does not say
  */
 public record PodGroup(
     String namespace,
@@ -23,13 +24,22 @@ public record PodGroup(
     ResourceVector minResources,
     String phase,
     Instant creationTimestamp,
-    String inferredFrom) {
+    String inferredFrom,
+    NetworkTopology networkTopology) {
 
   /** A Volcano PodGroup object. */
   public PodGroup(String namespace, String name, int minMember, Map<String, Integer> minTaskMember, String queue,
       String priorityClassName, ResourceVector minResources, String phase, Instant creationTimestamp) {
     this(namespace, name, minMember, minTaskMember, queue, priorityClassName, minResources, phase, creationTimestamp,
-        null);
+        null, null);
+  }
+
+  /** A group inferred from pods' owners or labels (see {@link #inferredFrom}). */
+  public PodGroup(String namespace, String name, int minMember, Map<String, Integer> minTaskMember, String queue,
+      String priorityClassName, ResourceVector minResources, String phase, Instant creationTimestamp,
+      String inferredFrom) {
+    this(namespace, name, minMember, minTaskMember, queue, priorityClassName, minResources, phase, creationTimestamp,
+        inferredFrom, null);
   }
 
   public PodGroup {
@@ -47,6 +57,6 @@ public record PodGroup(
 
   public PodGroup withPhase(String newPhase) {
     return new PodGroup(namespace, name, minMember, minTaskMember, queue, priorityClassName, minResources, newPhase,
-        creationTimestamp, inferredFrom);
+        creationTimestamp, inferredFrom, networkTopology);
   }
 }

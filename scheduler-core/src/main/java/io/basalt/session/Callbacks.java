@@ -7,6 +7,7 @@ import io.basalt.api.TaskInfo;
 import io.basalt.config.PluginOption;
 import io.basalt.framework.AllocationListener;
 import io.basalt.framework.DeviceChooser;
+import io.basalt.framework.DomainScorer;
 import io.basalt.framework.FilterResult;
 import io.basalt.framework.JobValidator;
 import io.basalt.framework.NodeScorer;
@@ -55,6 +56,7 @@ public final class Callbacks {
   final List<Entry<VictimSelector>> reclaimable = new ArrayList<>();
   final List<Entry<BiPredicate<QueueInfo, TaskInfo>>> preemptive = new ArrayList<>();
   final List<Entry<DeviceChooser>> deviceChoosers = new ArrayList<>();
+  final List<Entry<DomainScorer>> domainScorers = new ArrayList<>();
   private boolean[] deviceManaged;
   private TaskFilter[] filterFns = new TaskFilter[0];
   private NodeScorer[] scorerFns = new NodeScorer[0];
@@ -102,6 +104,20 @@ public final class Callbacks {
       }
     }
     return FilterResult.OK;
+  }
+
+  /** Whether a plugin turned topology-aware placement on (by ranking domains). */
+  public boolean topologyAware() {
+    return !domainScorers.isEmpty();
+  }
+
+  /** Sum of every domain scorer for placing {@code job} in {@code domain}. */
+  public double scoreDomain(JobInfo job, String domain) {
+    double total = 0;
+    for (Entry<DomainScorer> e : domainScorers) {
+      total += e.fn().score(job, domain);
+    }
+    return total;
   }
 
   /** Sum of every scorer; recorded per plugin when explaining. */

@@ -7,6 +7,7 @@ import io.basalt.api.PodGroupPhase;
 import io.basalt.api.QueueInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.api.TaskStatus;
+import io.basalt.model.NetworkTopology;
 import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
 import io.basalt.model.PriorityClass;
@@ -97,6 +98,9 @@ final class JobsBuilder {
       }
     }
     for (JobInfo job : jobs.values()) {
+      if (!job.isImplicit()) {
+        groupSizeFromPods(job);
+      }
       if (job.podGroup().inferred() && job.phase() == PodGroupPhase.PENDING
           && job.readyTaskNum() >= job.minMember()) {
         // An inferred group has no status object remembering it started: its running members say so.
@@ -105,6 +109,37 @@ final class JobsBuilder {
       if (!queues.containsKey(job.queue())) {
         invalidJobs.putIfAbsent(job.key(), "queue " + job.queue() + " not found");
       }
+    }
+  }
+
+  /**
+   * MetaX puts {@code metax-tech.com/gpu-group-size} on one pod's template (the master's): the first pod saying it
+   * sizes the job's groups, unless its PodGroup already does. A value that is not a positive count makes the job
+   * invalid, naming the pod, rather than placing it without the groups the user asked for.
+   */
+  private void groupSizeFromPods(JobInfo job) {
+    NetworkTopology ask = job.networkTopology();
+    if (ask != null && ask.gpuGroupSize() != null) {
+      return;
+    }
+    for (TaskInfo t : job.tasks()) {
+      String size = t.pod().annotations().get(NetworkTopology.GPU_GROUP_SIZE_ANNOTATION);
+      if (size == null || size.isBlank()) {
+        continue;
+      }
+      int gpus;
+      try {
+        gpus = Integer.parseInt(size.trim());
+      } catch (NumberFormatException e) {
+        gpus = 0;
+      }
+      if (gpus < 1) {
+        invalidJobs.putIfAbsent(job.key(), "pod " + t.key() + " annotation " + NetworkTopology.GPU_GROUP_SIZE_ANNOTATION
+            + ": '" + size + "' is not a positive GPU count");
+        return;
+      }
+      job.setNetworkTopology(ask == null ? NetworkTopology.groupSize(gpus) : ask.withGpuGroupSize(gpus));
+      return;
     }
   }
 

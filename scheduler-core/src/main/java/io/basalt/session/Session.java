@@ -7,6 +7,7 @@ import io.basalt.api.PodGroupPhase;
 import io.basalt.api.QueueInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.config.SchedulerConf;
+import io.basalt.fabric.Fabric;
 import io.basalt.framework.ConfiguredPlugin;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.SessionProfile;
@@ -37,6 +38,7 @@ public final class Session implements SessionView {
   private final Map<String, JobInfo> jobs = new LinkedHashMap<>();
   private final Map<String, QueueInfo> queues = new LinkedHashMap<>();
   private final Map<String, PriorityClass> priorityClasses;
+  private final Fabric fabric;
   private final Map<String, List<TaskInfo>> tasksByNode = new HashMap<>();
   private final Map<String, String> invalidJobs = new HashMap<>();
   private final Map<String, String> enqueueRejections = new HashMap<>();
@@ -56,6 +58,7 @@ public final class Session implements SessionView {
       nodesByName.put(n.name(), n);
     }
     this.priorityClasses = snapshot.priorityClasses();
+    this.fabric = snapshot.fabric();
   }
 
   /** Builds jobs and queues from {@code snapshot}, then lets every configured plugin register its callbacks. */
@@ -119,6 +122,12 @@ public final class Session implements SessionView {
       }
     }
     return total;
+  }
+
+  /** The network domains over the nodes; {@link Fabric#EMPTY} when the cluster declares none. */
+  @Override
+  public Fabric fabric() {
+    return fabric;
   }
 
   @Override

@@ -73,6 +73,15 @@ public final class Statement {
     return ops.isEmpty();
   }
 
+  /**
+   * Takes over {@code inner}'s changes, as if made here: a part of a job tried on its own (a MetaX group in one
+   * domain) joins the job's statement once it fits, and is discarded alone when it does not.
+   */
+  public void absorb(Statement inner) {
+    ops.addAll(inner.ops);
+    inner.ops.clear();
+  }
+
   /** Makes the placements final: allocations are bound and evictions carried out when the session closes. */
   public void commit() {
     for (Op op : ops) {

@@ -7,6 +7,7 @@ import io.basalt.config.Hook;
 import io.basalt.config.PluginOption;
 import io.basalt.framework.AllocationListener;
 import io.basalt.framework.DeviceChooser;
+import io.basalt.framework.DomainScorer;
 import io.basalt.framework.JobValidator;
 import io.basalt.framework.NodeScorer;
 import io.basalt.framework.Registrar;
@@ -132,6 +133,11 @@ final class TierRegistrar implements Registrar {
   @Override
   public void addDeviceResources(Collection<String> names) {
     callbacks.markDeviceManaged(names);
+  }
+
+  @Override
+  public void addDomainScorer(DomainScorer fn) {
+    add(Hook.HYPER_NODE_ORDER, callbacks.domainScorers, fn);
   }
 
   @Override

@@ -13,6 +13,7 @@ import io.basalt.kube.gang.CoschedulingGroup;
 import io.basalt.kube.volcano.CoschedulingPodGroup;
 import io.basalt.kube.volcano.V1beta1PodGroup;
 import io.basalt.kube.volcano.V1beta1Queue;
+import io.basalt.model.NetworkTopology;
 import io.basalt.model.PodGroup;
 import io.basalt.model.Queue;
 import io.basalt.model.ResourceVector;
@@ -50,7 +51,42 @@ final class VolcanoConversion {
     String phase = pg.getStatus() == null || isBlank(pg.getStatus().phase()) ? "Pending" : pg.getStatus().phase();
     return new PodGroup(namespaceOf(meta), meta.getName(), minMember, minTaskMember,
         isBlank(spec.queue()) ? Queue.DEFAULT : spec.queue(), emptyToNull(spec.priorityClassName()),
-        minResources, phase, instant(meta.getCreationTimestamp()));
+        minResources, phase, instant(meta.getCreationTimestamp()), null, networkTopology(spec, meta, ctx));
+  }
+
+  /** {@code spec.networkTopology} and MetaX's group size annotation; null when neither is set. */
+  private static NetworkTopology networkTopology(V1beta1PodGroup.Spec spec, V1ObjectMeta meta, Ctx ctx) {
+    String size = meta.getAnnotations() == null ? null
+        : meta.getAnnotations().get(NetworkTopology.GPU_GROUP_SIZE_ANNOTATION);
+    Integer gpus = null;
+    if (!isBlank(size)) {
+      try {
+        gpus = Integer.parseInt(size.trim());
+      } catch (NumberFormatException e) {
+        gpus = -1;
+      }
+      if (gpus < 1) {
+        throw ctx.fail("metadata.annotations." + NetworkTopology.GPU_GROUP_SIZE_ANNOTATION,
+            "expected a positive GPU count, got '" + size + "'");
+      }
+    }
+    V1beta1PodGroup.NetworkTopology t = spec.networkTopology();
+    if (t == null) {
+      return gpus == null ? null : NetworkTopology.groupSize(gpus);
+    }
+    NetworkTopology.Mode mode;
+    if (isBlank(t.mode()) || "hard".equalsIgnoreCase(t.mode())) {
+      mode = NetworkTopology.Mode.HARD;
+    } else if ("soft".equalsIgnoreCase(t.mode())) {
+      mode = NetworkTopology.Mode.SOFT;
+    } else {
+      throw ctx.fail("spec.networkTopology.mode", "expected hard or soft, got '" + t.mode() + "'");
+    }
+    if (t.highestTierAllowed() != null && t.highestTierAllowed() < 1) {
+      throw ctx.fail("spec.networkTopology.highestTierAllowed", "expected a tier of 1 or more, got "
+          + t.highestTierAllowed());
+    }
+    return new NetworkTopology(mode, t.highestTierAllowed(), emptyToNull(t.highestTierName()), gpus);
   }
 
   static CoschedulingGroup toCoschedulingGroup(CoschedulingPodGroup pg) {

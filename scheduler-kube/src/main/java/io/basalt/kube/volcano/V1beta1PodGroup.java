@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * Volcano's {@code scheduling.volcano.sh/v1beta1} PodGroup custom resource, shaped for client-java's Gson (usable with
  * {@code GenericKubernetesApi<V1beta1PodGroup, V1beta1PodGroupList>} and shared informers). Only the fields Basalt
- * reads are modelled; unknown fields (networkTopology, subGroupPolicy, ...) are ignored when read.
+ * reads are modelled; unknown fields (subGroupPolicy, ...) are ignored when read.
  *
  * <p>Spec, status and condition are records: Gson reads and writes them by component name, as it did the JavaBeans
  * they replace, and a change is a copy ({@code spec.minMember(4)}) rather than a setter on a shared object.
@@ -26,32 +26,47 @@ public final class V1beta1PodGroup
    * does not declare it, which Volcano treats differently from an empty list.
    */
   public record Spec(Integer minMember, Map<String, Integer> minTaskMember, String queue, String priorityClassName,
-      Map<String, Quantity> minResources) {
+      Map<String, Quantity> minResources, NetworkTopology networkTopology) {
     /** Nothing set. */
     public Spec() {
-      this(null, null, null, null, null);
+      this(null, null, null, null, null, null);
+    }
+
+    public Spec(Integer minMember, Map<String, Integer> minTaskMember, String queue, String priorityClassName,
+        Map<String, Quantity> minResources) {
+      this(minMember, minTaskMember, queue, priorityClassName, minResources, null);
     }
 
     public Spec minMember(Integer v) {
-      return new Spec(v, minTaskMember, queue, priorityClassName, minResources);
+      return new Spec(v, minTaskMember, queue, priorityClassName, minResources, networkTopology);
     }
 
     public Spec minTaskMember(Map<String, Integer> v) {
-      return new Spec(minMember, v, queue, priorityClassName, minResources);
+      return new Spec(minMember, v, queue, priorityClassName, minResources, networkTopology);
     }
 
     public Spec queue(String v) {
-      return new Spec(minMember, minTaskMember, v, priorityClassName, minResources);
+      return new Spec(minMember, minTaskMember, v, priorityClassName, minResources, networkTopology);
     }
 
     public Spec priorityClassName(String v) {
-      return new Spec(minMember, minTaskMember, queue, v, minResources);
+      return new Spec(minMember, minTaskMember, queue, v, minResources, networkTopology);
     }
 
     public Spec minResources(Map<String, Quantity> v) {
-      return new Spec(minMember, minTaskMember, queue, priorityClassName, v);
+      return new Spec(minMember, minTaskMember, queue, priorityClassName, v, networkTopology);
+    }
+
+    public Spec networkTopology(NetworkTopology v) {
+      return new Spec(minMember, minTaskMember, queue, priorityClassName, minResources, v);
     }
   }
+
+  /**
+   * {@code spec.networkTopology}: {@code mode} hard (default) or soft; {@code highestTierAllowed} or
+   * {@code highestTierName}, the widest tier of HyperNode the gang may span.
+   */
+  public record NetworkTopology(String mode, Integer highestTierAllowed, String highestTierName) {}
 
   /** {@code status}: phase (Pending, Inqueue, Running, Unknown, Completed), conditions and pod counts. */
   public record Status(String phase, List<Condition> conditions, Integer running, Integer succeeded, Integer failed) {

@@ -1,0 +1,152 @@
+package io.basalt.plugins.networktopology;
+
+import io.basalt.api.JobInfo;
+import io.basalt.api.NodeInfo;
+import io.basalt.config.Arguments;
+import io.basalt.fabric.Fabric;
+import io.basalt.framework.FilterResult;
+import io.basalt.framework.Plugin;
+import io.basalt.framework.PluginDescriptor;
+import io.basalt.framework.Registrar;
+import io.basalt.framework.SessionView;
+import io.basalt.model.ResourceNames;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Topology-aware placement over the network fabric (supernodes, HyperNodes), under Volcano's name
+ * {@code network-topology-aware} and MetaX's {@code gpu-podaffinity}: either one in the tiers turns it on. A job
+ * asking for a domain (PodGroup {@code networkTopology}, {@code metax-tech.com/gpu-group-size}) is then placed whole
+ * inside one by the allocate action; this plugin ranks the candidate domains, keeps nodes a topology source reports
+ * not Ready free of new pods, and nudges jobs that ask for nothing toward partly used domains, so empty ones stay
+ * whole for the next big job.
+ *
+ * <p>Domain rank: {@code weight} x 100 x the weighted used fraction of the domain's nodes, over the resources
+ * weighted by {@code hypernode.binpack.cpu} (1), {@code hypernode.binpack.memory} (1),
+ * {@code hypernode.binpack.resources} (more names, comma-separated) and {@code hypernode.binpack.resources.<name>}
+ * (1; GPUs are always weighted): the fullest domain that has room wins, the best fit. Node nudge: {@code weight} x 10
+ * x the used fraction of the node's tier-1 domain, as of the session's start.
+ */
+public final class NetworkTopologyPlugin implements Plugin {
+  public static final String VOLCANO_NAME = "network-topology-aware";
+  public static final String METAX_NAME = "gpu-podaffinity";
+
+  static final String WEIGHT = "weight";
+  static final String PREFIX = "hypernode.binpack.";
+  static final List<String> GPUS = List.of("nvidia.com/gpu", "metax-tech.com/gpu");
+
+  /** Read once per config. */
+  record Settings(int weight, Map<String, Integer> resourceWeights) {}
+
+  private final String name;
+  private final Settings settings;
+
+  NetworkTopologyPlugin(String name, Settings settings) {
+    this.name = name;
+    this.settings = settings;
+  }
+
+  public static PluginDescriptor<?> volcanoDescriptor() {
+    return PluginDescriptor.of(VOLCANO_NAME, NetworkTopologyPlugin::read,
+        s -> new NetworkTopologyPlugin(VOLCANO_NAME, s));
+  }
+
+  public static PluginDescriptor<?> metaxDescriptor() {
+    return PluginDescriptor.of(METAX_NAME, NetworkTopologyPlugin::read, s -> new NetworkTopologyPlugin(METAX_NAME, s));
+  }
+
+  static Settings read(Arguments args) {
+    Map<String, Integer> weights = new LinkedHashMap<>();
+    weights.put(ResourceNames.CPU_NAME, args.getWeight(PREFIX + "cpu", 1));
+    weights.put(ResourceNames.MEMORY_NAME, args.getWeight(PREFIX + "memory", 1));
+    for (String gpu : GPUS) {
+      weights.put(gpu, args.getWeight(PREFIX + "resources." + gpu, 1));
+    }
+    for (String n : args.getString(PREFIX + "resources", "").split(",")) {
+      String r = n.trim();
+      if (!r.isEmpty() && !weights.containsKey(r)) {
+        weights.put(r, args.getWeight(PREFIX + "resources." + r, 1));
+      }
+    }
+    return new Settings(args.getWeight(WEIGHT, 1), weights);
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public void onSessionOpen(SessionView session, Registrar registrar) {
+    Fabric fabric = session.fabric();
+    Usage usage = new Usage(session, settings.resourceWeights());
+    registrar.addDomainScorer((JobInfo job, String domain) ->
+        settings.weight() * 100.0 * usage.usedFraction(fabric.readyNodes(domain)));
+    if (fabric.isEmpty()) {
+      return;
+    }
+    registrar.addFilter((task, node) -> fabric.unready(node.name())
+        ? FilterResult.unfit("node(s) not Ready in the network topology") : FilterResult.OK);
+    int[] tiers = fabric.tiers();
+    Map<String, Double> tierOneUse = new HashMap<>();
+    for (String d : fabric.domains(tiers[0])) {
+      tierOneUse.put(d, usage.usedFraction(fabric.readyNodes(d)));
+    }
+    double scale = settings.weight() * 10.0;
+    registrar.addScorer((task, node) -> {
+      if (task.job() != null && task.job().networkTopology() != null) {
+        return 0; // placed inside its domain already; the nudge is for jobs that ask for nothing
+      }
+      String d = fabric.domainOf(node.name(), tiers[0]);
+      Double used = d == null ? null : tierOneUse.get(d);
+      return used == null ? 0 : scale * used;
+    });
+  }
+
+  /** Weighted used fractions over nodes, with resource names resolved once per session. */
+  private static final class Usage {
+    private final SessionView session;
+    private final int[] slots;
+    private final int[] weights;
+
+    Usage(SessionView session, Map<String, Integer> resourceWeights) {
+      this.session = session;
+      int[] s = new int[resourceWeights.size()];
+      int[] w = new int[s.length];
+      int n = 0;
+      for (Map.Entry<String, Integer> e : resourceWeights.entrySet()) {
+        int slot = ResourceNames.indexIfKnown(e.getKey());
+        if (slot >= 0 && e.getValue() > 0) {
+          s[n] = slot;
+          w[n++] = e.getValue();
+        }
+      }
+      this.slots = java.util.Arrays.copyOf(s, n);
+      this.weights = java.util.Arrays.copyOf(w, n);
+    }
+
+    /** Sum of weight x used / allocatable over the resources the nodes have, divided by those weights; 0..1. */
+    double usedFraction(List<String> nodes) {
+      double sum = 0;
+      long weightSum = 0;
+      for (int i = 0; i < slots.length; i++) {
+        long alloc = 0;
+        long used = 0;
+        for (String name : nodes) {
+          NodeInfo node = session.node(name);
+          if (node != null) {
+            alloc += node.allocatable(slots[i]);
+            used += node.used(slots[i]);
+          }
+        }
+        if (alloc > 0) {
+          sum += weights[i] * Math.min(1.0, (double) used / alloc);
+          weightSum += weights[i];
+        }
+      }
+      return weightSum == 0 ? 0 : sum / weightSum;
+    }
+  }
+}
