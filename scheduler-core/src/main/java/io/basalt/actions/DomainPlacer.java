@@ -64,14 +64,18 @@ final class DomainPlacer {
       }
       widest = Math.min(widest, tiers.length == 0 ? 1 : tiers[0]);
     }
-    for (int tier : tiers) {
-      if (tier > widest) {
-        break;
-      }
-      for (String domain : candidates(session, job, tasks, tier, null)) {
-        JobPlacer.Outcome o = tryIn(session, job, tasks, domain);
-        if (o != JobPlacer.Outcome.DISCARDED) {
-          return o;
+    // First a domain that takes every pending pod; failing that, one where the gang at least becomes ready (a
+    // running job with room for some of its pods only where it already runs).
+    for (boolean whole : new boolean[] {true, false}) {
+      for (int tier : tiers) {
+        if (tier > widest) {
+          break;
+        }
+        for (String domain : candidates(session, job, whole ? tasks : List.of(), tier, null)) {
+          JobPlacer.Outcome o = tryIn(session, job, tasks, domain, whole);
+          if (o != JobPlacer.Outcome.DISCARDED) {
+            return o;
+          }
         }
       }
     }
@@ -82,10 +86,17 @@ final class DomainPlacer {
     return JobPlacer.Outcome.DISCARDED;
   }
 
-  /** The gang in one domain: committed when ready, held when pipelined there, else discarded. */
-  private JobPlacer.Outcome tryIn(Session session, JobInfo job, List<TaskInfo> tasks, String domain) {
+  /**
+   * The gang in one domain: committed when ready, held when pipelined there, else discarded; with {@code whole}
+   * only when every pending pod found a place there.
+   */
+  private JobPlacer.Outcome tryIn(Session session, JobInfo job, List<TaskInfo> tasks, String domain, boolean whole) {
     Statement stmt = session.newStatement();
     placer.fill(session, job, tasks, stmt, scope(session, domain), false);
+    if (whole && !pendingOf(tasks).isEmpty()) {
+      stmt.discard();
+      return JobPlacer.Outcome.DISCARDED;
+    }
     JobPlacer.Outcome o = placer.settle(session, job, stmt);
     if (o != JobPlacer.Outcome.DISCARDED) {
       job.setDomain(domain);

@@ -1,0 +1,143 @@
+package io.basalt.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.basalt.sim.FixtureSource;
+import io.basalt.sim.SimulationReport;
+import io.basalt.sim.Simulator;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Volcano's own HyperNode allocate cases, through the simulator: tier-1 hypernodes s0 = {s0-n0, s0-n1} and
+ * s1 = {s1-n0, s1-n1} under tier-2 s2, four nodes of 4 CPUs; gangs of 4-CPU pods (2-CPU for binpack) asking for
+ * {@code networkTopology: {mode: hard, highestTierAllowed: T}}.
+ */
+class HyperNodeScenarioTest {
+  private static final String CONF = """
+      actions: "enqueue, allocate, backfill"
+      tiers:
+      - plugins:
+        - name: priority
+        - name: gang
+        - name: conformance
+      - plugins:
+        - name: predicates
+        - name: proportion
+        - name: nodeorder
+        - name: binpack
+        - name: network-topology-aware
+      """;
+
+  @Test
+  void aGangTooBigForAnyTierOneHyperNodeBindsNothingWhenTierOneIsTheLimit() throws Exception {
+    SimulationReport r = run(gang("job", 3, 3, 4, 1));
+    assertEquals(0, r.bindings().size(), "3 x 4 CPUs never fit one tier-1 hypernode of 2 x 4");
+  }
+
+  @Test
+  void atTierTwoTheSameGangBindsAcrossTheTierOneHyperNodes() throws Exception {
+    SimulationReport r = run(gang("job", 3, 3, 4, 2));
+    assertEquals(3, r.bindings().size());
+  }
+
+  @Test
+  void aRunningJobCannotLeaveItsHyperNodeAtTierOneButSpillsToASiblingAtTierTwo() throws Exception {
+    String running = runningPod("job", "job-0", "s0-n0", 4);
+    SimulationReport tier1 = run(running + gang("job", 1, 3, 4, 1, 1));
+    assertEquals("s0-n1", nodeOf(tier1, "ml/job-1"), "the one free node of its hypernode");
+    assertNull(nodeOf(tier1, "ml/job-2"), "s1 has room but is outside s0");
+
+    SimulationReport tier2 = run(running + gang("job", 1, 3, 4, 2, 1));
+    assertEquals("s0-n1", nodeOf(tier2, "ml/job-1"));
+    assertEquals("s1", nodeOf(tier2, "ml/job-2").substring(0, 2), "spills into s1, inside s2");
+  }
+
+  @Test
+  void insideTheChosenHyperNodeNodesAreBinpacked() throws Exception {
+    SimulationReport r = run(gang("job", 2, 2, 2, 1));
+    assertEquals(nodeOf(r, "ml/job-0"), nodeOf(r, "ml/job-1"), "two 2-CPU pods share one 4-CPU node");
+  }
+
+  @Test
+  void atTierTwoAGangOfFourSplitsEvenlyAcrossTwoTierOneHyperNodes() throws Exception {
+    SimulationReport r = run(gang("job", 4, 4, 4, 2));
+    assertEquals(Map.of("s0", 2L, "s1", 2L), hyperNodes(r, "ml/job-"));
+  }
+
+  // ---- helpers ----------------------------------------------------------------------------------------------------
+
+  private static SimulationReport run(String workload) throws Exception {
+    Simulator sim = new Simulator(Scenarios.compile(Scenarios.parse(CONF)), Set.of("basalt-scheduler"), false);
+    return sim.run(FixtureSource.fromText("hypernodes", cluster() + workload));
+  }
+
+  private static String cluster() {
+    StringBuilder sb = new StringBuilder();
+    for (String n : new String[] {"s0-n0", "s0-n1", "s1-n0", "s1-n1"}) {
+      sb.append("apiVersion: v1\nkind: Node\nmetadata: {name: ").append(n).append("}\nstatus: {allocatable: "
+          + "{cpu: \"4\", memory: 16Gi, pods: \"110\"}}\n---\n");
+    }
+    sb.append("""
+        apiVersion: topology.volcano.sh/v1alpha1
+        kind: HyperNode
+        metadata: {name: s0}
+        spec: {tier: 1, members: [{type: Node, selector: {regexMatch: {pattern: "^s0-"}}}]}
+        ---
+        apiVersion: topology.volcano.sh/v1alpha1
+        kind: HyperNode
+        metadata: {name: s1}
+        spec: {tier: 1, members: [{type: Node, selector: {regexMatch: {pattern: "^s1-"}}}]}
+        ---
+        apiVersion: topology.volcano.sh/v1alpha1
+        kind: HyperNode
+        metadata: {name: s2}
+        spec: {tier: 2, members: [{type: HyperNode, selector: {exactMatch: {name: s0}}},
+          {type: HyperNode, selector: {exactMatch: {name: s1}}}]}
+        ---
+        """);
+    return sb.toString();
+  }
+
+  private static String gang(String name, int minMember, int pods, int cpus, int tier) {
+    return gang(name, minMember, pods, cpus, tier, 0);
+  }
+
+  /** A PodGroup asking for hard mode up to {@code tier}, with pending pods {@code <name>-<first..pods-1>}. */
+  private static String gang(String name, int minMember, int pods, int cpus, int tier, int first) {
+    StringBuilder sb = new StringBuilder("apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {name: ")
+        .append(name).append(", namespace: ml}\nspec: {minMember: ").append(minMember)
+        .append(", networkTopology: {mode: hard, highestTierAllowed: ").append(tier).append("}}\n");
+    for (int i = first; i < pods; i++) {
+      sb.append("---\n").append(pod(name, name + "-" + i, null, cpus));
+    }
+    return sb.toString();
+  }
+
+  private static String runningPod(String group, String name, String node, int cpus) {
+    return pod(group, name, node, cpus) + "---\n";
+  }
+
+  private static String pod(String group, String name, String node, int cpus) {
+    return "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name + ", namespace: ml, annotations: "
+        + "{scheduling.k8s.io/group-name: " + group + "}}\nspec:\n  schedulerName: basalt-scheduler\n"
+        + (node == null ? "" : "  nodeName: " + node + "\n")
+        + "  containers: [{name: c, image: x, resources: {requests: {cpu: \"" + cpus + "\"}}}]\n"
+        + (node == null ? "" : "status: {phase: Running}\n");
+  }
+
+  private static String nodeOf(SimulationReport r, String pod) {
+    SimulationReport.Bound b = r.binding(pod);
+    return b == null ? null : b.node();
+  }
+
+  /** Tier-1 hypernode (node name prefix) of each bound pod of {@code prefix}, counted. */
+  private static Map<String, Long> hyperNodes(SimulationReport r, String prefix) {
+    return r.bindings().stream().filter(b -> b.pod().startsWith(prefix))
+        .collect(Collectors.groupingBy(b -> b.node().substring(0, 2), TreeMap::new, Collectors.counting()));
+  }
+}
