@@ -20,14 +20,23 @@ class CommandLineTest {
   }
 
   @Test
-  void validateAcceptsTheMetaxGpuAwareConfigAndNamesThePluginNotBuiltYetInTheSupernodeOne() {
+  void validateAcceptsMetaxsGpuAwareAndSupernodeConfigs() {
     CliRun aware = basalt("validate", "--config", config("metax-gpu-aware-configmap.yaml"));
     assertEquals(0, aware.exit(), aware.out());
     CliRun supernode = basalt("validate", "--config", config("metax-supernode-configmap.yaml"));
-    assertEquals(1, supernode.exit());
-    List<String> lines = supernode.out().lines().toList();
-    assertEquals(1, lines.size(), supernode.out());
-    assertTrue(lines.get(0).contains("tiers[0].plugins[3] (gpu-podaffinity): unknown plugin 'gpu-podaffinity' "
+    assertEquals(0, supernode.exit(), supernode.out());
+    assertTrue(supernode.out().endsWith(": OK\n"), supernode.out());
+  }
+
+  @Test
+  void validateNamesAnUnknownPluginAndItsPlace(@TempDir Path dir) throws Exception {
+    Path conf = dir.resolve("typo.conf");
+    Files.writeString(conf, "actions: \"enqueue, allocate\"\ntiers:\n- plugins:\n  - name: gang\n  - name: gpu-podafinity\n");
+    CliRun r = basalt("validate", "--config", conf.toString());
+    assertEquals(1, r.exit());
+    List<String> lines = r.out().lines().toList();
+    assertEquals(1, lines.size(), r.out());
+    assertTrue(lines.get(0).contains("tiers[0].plugins[1] (gpu-podafinity): unknown plugin 'gpu-podafinity' "
         + "(known: binpack, "), lines.get(0));
   }
 

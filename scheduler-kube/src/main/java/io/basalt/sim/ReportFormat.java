@@ -20,6 +20,9 @@ public final class ReportFormat {
       w.name("bindings").beginArray();
       for (SimulationReport.Bound b : r.bindings()) {
         w.beginObject().name("pod").value(b.pod()).name("node").value(b.node());
+        if (!b.domain().isEmpty()) {
+          w.name("domain").value(b.domain());
+        }
         if (!b.devices().isEmpty()) {
           w.name("devices").beginArray();
           for (String d : b.devices()) {
@@ -121,7 +124,10 @@ public final class ReportFormat {
       sb.append("warning: ").append(w).append('\n');
     }
     sb.append("\nBOUND (").append(r.bindings().size()).append(")\n");
-    if (r.bindings().stream().anyMatch(b -> !b.devices().isEmpty())) {
+    if (r.bindings().stream().anyMatch(b -> !b.domain().isEmpty())) {
+      rows(sb, List.of("POD", "NODE", "DOMAIN"), r.bindings().stream()
+          .map(b -> List.of(b.pod(), b.node(), b.domain())).toList());
+    } else if (r.bindings().stream().anyMatch(b -> !b.devices().isEmpty())) {
       rows(sb, List.of("POD", "NODE", "DEVICES"), r.bindings().stream()
           .map(b -> List.of(b.pod(), b.node(), b.devices().isEmpty() ? "-" : String.join(",", b.devices())))
           .toList());

@@ -1,5 +1,6 @@
 package io.basalt.sim;
 
+import io.basalt.fabric.Fabric;
 import io.basalt.session.SessionResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,13 +10,13 @@ final class Reports {
   private Reports() {}
 
   static SimulationReport build(SessionResult last, InMemoryBinder binder, ExplainCollector explain,
-      List<String> warnings, int cycles, int nodes) {
+      List<String> warnings, int cycles, int nodes, Fabric fabric) {
     List<SimulationReport.Bound> bound = new ArrayList<>();
     for (SessionResult.Binding b : binder.bound()) {
       String devices = b.annotations().get(io.basalt.gpu.GpuAnnotations.DEVICES);
       bound.add(new SimulationReport.Bound(b.pod().key(), b.node(),
           devices == null ? List.of() : List.of(devices.split(",")),
-          explain == null ? null : explain.forPod(b.pod().key())));
+          explain == null ? null : explain.forPod(b.pod().key()), fabric.path(b.node())));
     }
     List<SimulationReport.Pending> pending = new ArrayList<>();
     List<SimulationReport.Group> groups = new ArrayList<>();

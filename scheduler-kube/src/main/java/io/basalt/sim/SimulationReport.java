@@ -15,7 +15,9 @@ public record SimulationReport(
     int nodes) {
 
   /** @param explain node name to verdict, only with {@code --explain} */
-  public record Bound(String pod, String node, List<String> devices, Map<String, NodeVerdict> explain) {}
+  /** @param domain the node's network domain path, widest first ({@code sb1/sb1-df2}); empty without a fabric */
+  public record Bound(String pod, String node, List<String> devices, Map<String, NodeVerdict> explain,
+      String domain) {}
 
   public record Pending(String pod, String reason, Map<String, NodeVerdict> explain) {}
 

@@ -51,7 +51,7 @@ public final class Simulator {
     if (changed) {
       warnings.add("stopped after " + MAX_CYCLES + " cycles while the cluster was still changing");
     }
-    return Reports.build(last, binder, collector, warnings, cycles, cache.nodeCount());
+    return Reports.build(last, binder, collector, warnings, cycles, cache.nodeCount(), cache.fabric());
   }
 
   private static List<PodGroup> podGroupsOf(ClusterCache cache, SessionResult result) {
