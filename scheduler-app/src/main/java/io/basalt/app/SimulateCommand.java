@@ -74,12 +74,7 @@ final class SimulateCommand implements Callable<Integer> {
     warnings.forEach(w -> System.err.println("warning: " + w));
     FixtureSource source;
     try {
-      source = clusters.isEmpty() ? FixtureSource.fromText("embedded demo cluster", embeddedCluster())
-          : FixtureSource.fromPaths(clusters);
-      Function<List<Node>, FabricBuilder.Result> fabric = topology.simulated();
-      if (fabric != null) {
-        source = source.withTopology(topology.describe(), fabric);
-      }
+      source = source();
     } catch (IOException | IllegalArgumentException e) {
       System.err.println(e.getMessage());
       return 2;
@@ -88,6 +83,14 @@ final class SimulateCommand implements Callable<Integer> {
     SimulationReport report = simulator.run(source);
     System.out.print(output.equals("json") ? ReportFormat.json(report) : ReportFormat.table(report));
     return 0;
+  }
+
+  /** The cluster of {@code --cluster} (or the demo), its fabric from the topology flag when one is given. */
+  FixtureSource source() throws IOException {
+    FixtureSource source = clusters.isEmpty() ? FixtureSource.fromText("embedded demo cluster", embeddedCluster())
+        : FixtureSource.fromPaths(clusters);
+    Function<List<Node>, FabricBuilder.Result> fabric = topology.simulated();
+    return fabric == null ? source : source.withTopology(topology.describe(), fabric);
   }
 
   static String embeddedCluster() throws IOException {
