@@ -139,7 +139,7 @@ final class RunCommand implements Callable<Integer> {
       e.problems().forEach(System.err::println);
       return 2;
     }
-    ClusterCache cache = new ClusterCache(new LinkedHashSet<>(schedulerNames), defaultQueue);
+    ClusterCache cache = this.cache = new ClusterCache(new LinkedHashSet<>(schedulerNames), defaultQueue);
     InformerSource source = new InformerSource(client).topology(topology.feed());
     SchedulerMetrics metrics = new SchedulerMetrics();
     // Liveness: a cycle running far longer than any should; a standby never runs cycles and stays healthy.
@@ -320,6 +320,12 @@ final class RunCommand implements Callable<Integer> {
     return h == null ? -1 : h.port();
   }
 
+  /** The cache the informers fill, for tests; null before the run starts. */
+  ClusterCache cache() {
+    return cache;
+  }
+
+  private volatile ClusterCache cache;
   private volatile HealthServer healthServer;
   /** For /healthz; null until the loop exists. */
   private volatile SchedulingLoop loop;

@@ -46,7 +46,7 @@ class TopologyOptions {
     List<String> problems = new ArrayList<>();
     List<String> given = given();
     if (given.size() > 1) {
-      problems.add(String.join(" and ", given) + " both given: use one topology source");
+      problems.add("give one topology source, not " + String.join(" and ", given));
     }
     if (labels != null && labels.stream().anyMatch(String::isBlank)) {
       problems.add("--topology-labels: a blank label key in " + labels);

@@ -114,7 +114,7 @@ class SimulateTopologyTest {
   void twoSourcesOrAMissingFileAreUsageErrors() {
     CliRun both = basalt("simulate", "--cluster", CLUSTER, "--topology", NODE_GROUP, "--topology-labels", LABELS);
     assertEquals(2, both.exit());
-    assertEquals("--topology and --topology-labels both given: use one topology source\n", both.err());
+    assertEquals("give one topology source, not --topology and --topology-labels\n", both.err());
 
     CliRun missing = basalt("simulate", "--cluster", CLUSTER, "--topology", "no/such.json");
     assertEquals(2, missing.exit());
