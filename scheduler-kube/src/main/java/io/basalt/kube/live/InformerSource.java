@@ -51,8 +51,9 @@ import java.util.function.Function;
  * cycle's snapshot is incremental and nothing is re-listed per cycle. Watched: every non-terminal pod (pods of other
  * schedulers count as used on their nodes; kube-scheduler's field selector), nodes, PriorityClasses, Volcano
  * PodGroups and Queues, for gangs without a PodGroup ({@link InferredGroups}) batch/v1 Jobs and coscheduling
- * PodGroups, and Volcano HyperNodes unless the {@link TopologyFeed} reads the network fabric elsewhere. An object that does not convert is logged once and skipped; a Volcano kind whose CRD is not
- * installed (404 when {@link #start} probes it) is logged once and treated as empty, so the scheduler still runs.
+ * PodGroups, and Volcano HyperNodes unless the {@link TopologyFeed} reads the network fabric elsewhere. An object that
+ * does not convert is logged once and skipped; a Volcano kind whose CRD is not installed (404 when {@link #start}
+ * probes it) is logged once and treated as empty, so the scheduler still runs.
  */
 public final class InformerSource implements ClusterSource, AutoCloseable {
   /** Non-terminal pods only: Succeeded and Failed pods hold no resources. Same selector as kube-scheduler. */

@@ -149,12 +149,12 @@ public final class TopologyFeed implements AutoCloseable {
     if (cache != null) {
       throw new IllegalStateException("TopologyFeed already started");
     }
-    cache = target;
     thread = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "basalt-topology");
       t.setDaemon(true);
       return t;
     });
+    cache = target; // from here on, events schedule rebuilds (which wait for this first build: same lock)
     if (fetch != null) {
       fetchNow();
       long every = Math.max(1, poll.toMillis());
