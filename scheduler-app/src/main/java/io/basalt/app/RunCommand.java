@@ -45,6 +45,9 @@ final class RunCommand implements Callable<Integer> {
   @picocli.CommandLine.Mixin
   LogOptions logging = new LogOptions();
 
+  @picocli.CommandLine.Mixin
+  LiveTopologyOptions topology = new LiveTopologyOptions();
+
   @Option(names = "--kubeconfig", description = "Default: in-cluster, else $KUBECONFIG, else ~/.kube/config.")
   Path kubeconfig;
 
@@ -136,8 +139,8 @@ final class RunCommand implements Callable<Integer> {
       e.problems().forEach(System.err::println);
       return 2;
     }
-    ClusterCache cache = new ClusterCache(new LinkedHashSet<>(schedulerNames), defaultQueue);
-    InformerSource source = new InformerSource(client);
+    ClusterCache cache = this.cache = new ClusterCache(new LinkedHashSet<>(schedulerNames), defaultQueue);
+    InformerSource source = new InformerSource(client).topology(topology.feed());
     SchedulerMetrics metrics = new SchedulerMetrics();
     // Liveness: a cycle running far longer than any should; a standby never runs cycles and stays healthy.
     Duration stuck = Duration.ofMinutes(2).compareTo(schedulePeriod.multipliedBy(20)) > 0 ? Duration.ofMinutes(2)
@@ -262,6 +265,7 @@ final class RunCommand implements Callable<Integer> {
     if (!HealthServer.validAddress(metricsAddr)) {
       problems.add("--metrics-addr must be [HOST]:PORT, got '" + metricsAddr + "'");
     }
+    problems.addAll(topology.problems());
     if (configMap != null && config != null) {
       problems.add("--config-map and --config both given: use one");
     }
@@ -316,6 +320,12 @@ final class RunCommand implements Callable<Integer> {
     return h == null ? -1 : h.port();
   }
 
+  /** The cache the informers fill, for tests; null before the run starts. */
+  ClusterCache cache() {
+    return cache;
+  }
+
+  private volatile ClusterCache cache;
   private volatile HealthServer healthServer;
   /** For /healthz; null until the loop exists. */
   private volatile SchedulingLoop loop;

@@ -1,7 +1,9 @@
 package io.basalt.app;
 
 import io.basalt.config.ConfigException;
+import io.basalt.fabric.FabricBuilder;
 import io.basalt.framework.PluginRegistry;
+import io.basalt.model.Node;
 import io.basalt.scheduler.SchedulerProfile;
 import io.basalt.sim.FixtureSource;
 import io.basalt.sim.ReportFormat;
@@ -15,7 +17,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -45,10 +49,17 @@ final class SimulateCommand implements Callable<Integer> {
       description = "Pods naming one of these are scheduled (default: ${DEFAULT-VALUE}).")
   List<String> schedulerNames;
 
+  @Mixin
+  TopologyOptions topology = new TopologyOptions();
+
   @Override
   public Integer call() throws Exception {
     if (!output.equals("table") && !output.equals("json")) {
       System.err.println("--output: expected table or json, got '" + output + "'");
+      return 2;
+    }
+    if (!topology.problems().isEmpty()) {
+      topology.problems().forEach(System.err::println);
       return 2;
     }
     PluginRegistry plugins = PluginRegistry.load();
@@ -63,8 +74,7 @@ final class SimulateCommand implements Callable<Integer> {
     warnings.forEach(w -> System.err.println("warning: " + w));
     FixtureSource source;
     try {
-      source = clusters.isEmpty() ? FixtureSource.fromText("embedded demo cluster", embeddedCluster())
-          : FixtureSource.fromPaths(clusters);
+      source = source();
     } catch (IOException | IllegalArgumentException e) {
       System.err.println(e.getMessage());
       return 2;
@@ -73,6 +83,14 @@ final class SimulateCommand implements Callable<Integer> {
     SimulationReport report = simulator.run(source);
     System.out.print(output.equals("json") ? ReportFormat.json(report) : ReportFormat.table(report));
     return 0;
+  }
+
+  /** The cluster of {@code --cluster} (or the demo), its fabric from the topology flag when one is given. */
+  FixtureSource source() throws IOException {
+    FixtureSource source = clusters.isEmpty() ? FixtureSource.fromText("embedded demo cluster", embeddedCluster())
+        : FixtureSource.fromPaths(clusters);
+    Function<List<Node>, FabricBuilder.Result> fabric = topology.simulated();
+    return fabric == null ? source : source.withTopology(topology.describe(), fabric);
   }
 
   static String embeddedCluster() throws IOException {

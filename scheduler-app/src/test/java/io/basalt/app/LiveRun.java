@@ -1,6 +1,7 @@
 package io.basalt.app;
 
 import com.google.gson.JsonObject;
+import io.basalt.fabric.Fabric;
 import io.basalt.kube.fake.FakeApiServer;
 import io.basalt.kube.fake.Resources;
 import java.net.URI;
@@ -79,6 +80,11 @@ final class LiveRun implements AutoCloseable {
       }
     }
     return -1;
+  }
+
+  /** The network fabric the next cycle sees. */
+  Fabric fabric() {
+    return command.cache().fabric();
   }
 
   /** Stops it as SIGTERM does and returns its exit code. */

@@ -44,8 +44,16 @@ public record ClusterObjects(
     fabric = fabric == null ? Fabric.EMPTY : fabric;
   }
 
-  /** Converts every object of {@code m}; never throws for a bad object. */
+  /** Converts every object of {@code m}, the fabric from its HyperNodes; never throws for a bad object. */
   public static ClusterObjects from(Manifests m) {
+    return from(m, null);
+  }
+
+  /**
+   * As {@link #from(Manifests)}, but the fabric built by {@code topology} over the converted nodes (its problems
+   * appended to the errors), and the HyperNodes of {@code m} not read; null reads the HyperNodes.
+   */
+  public static ClusterObjects from(Manifests m, Function<List<Node>, FabricBuilder.Result> topology) {
     List<String> errors = new ArrayList<>(m.errors());
     List<Node> nodes = convert(m, m.nodes(), KubeConverter::toNode, errors);
     List<Pod> pods = convert(m, m.pods(), KubeConverter::toPod, errors);
@@ -54,8 +62,8 @@ public record ClusterObjects(
     List<PriorityClass> classes = convert(m, m.priorityClasses(), KubeConverter::toPriorityClass, errors);
     List<CoschedulingGroup> cosched = convert(m, m.coschedulingGroups(), KubeConverter::toCoschedulingGroup, errors);
     Fabric fabric = Fabric.EMPTY;
-    if (!m.hyperNodes().isEmpty()) {
-      FabricBuilder.Result r = HyperNodeReader.read(m.hyperNodes(), nodes);
+    if (topology != null || !m.hyperNodes().isEmpty()) {
+      FabricBuilder.Result r = topology != null ? topology.apply(nodes) : HyperNodeReader.read(m.hyperNodes(), nodes);
       errors.addAll(r.problems());
       fabric = r.fabric();
     }

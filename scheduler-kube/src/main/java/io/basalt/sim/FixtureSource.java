@@ -1,6 +1,7 @@
 package io.basalt.sim;
 
 import io.basalt.cache.ClusterCache;
+import io.basalt.fabric.FabricBuilder;
 import io.basalt.kube.ClusterObjects;
 import io.basalt.kube.ManifestReader;
 import io.basalt.kube.gang.InferredGroups;
@@ -19,22 +20,33 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * A cluster read from Kubernetes YAML, through the same conversion live informers use. Documents of unknown kinds
  * and objects that fail conversion are reported as warnings and left out; malformed YAML fails the load.
  */
 public final class FixtureSource implements ClusterSource {
+  private final Manifests manifests;
   private final ClusterObjects objects;
   private final List<String> warnings;
   private final List<String> startWarnings = new ArrayList<>();
 
-  private FixtureSource(Manifests manifests) {
-    this.objects = ClusterObjects.from(manifests);
+  private FixtureSource(Manifests manifests, String topologyName, Function<List<Node>, FabricBuilder.Result> topology) {
+    this.manifests = manifests;
+    this.objects = ClusterObjects.from(manifests, topology);
     List<String> w = new ArrayList<>(manifests.skipped());
     w.addAll(manifests.warnings());
     w.addAll(objects.errors());
+    if (topology != null && !manifests.hyperNodes().isEmpty()) {
+      w.add("ignored: " + manifests.hyperNodes().size() + " HyperNode(s) in the manifests; the network fabric comes "
+          + "from " + topologyName);
+    }
     this.warnings = List.copyOf(w);
+  }
+
+  private FixtureSource(Manifests manifests) {
+    this(manifests, null, null);
   }
 
   /** Reads files and directories (every *.yaml/*.yml/*.json in them, by name). */
@@ -50,6 +62,16 @@ public final class FixtureSource implements ClusterSource {
   /** Reads YAML text; {@code name} labels warnings. */
   public static FixtureSource fromText(String name, String yaml) {
     return new FixtureSource(new ManifestReader().readString(name, yaml));
+  }
+
+  /**
+   * The same cluster with its network fabric built by {@code topology} over its nodes instead of from its HyperNodes
+   * (which are then ignored, with a warning); the build's problems become warnings.
+   *
+   * @param name the source, as warnings name it ({@code --topology node_group.json})
+   */
+  public FixtureSource withTopology(String name, Function<List<Node>, FabricBuilder.Result> topology) {
+    return new FixtureSource(manifests, name, topology);
   }
 
   public ClusterObjects objects() {

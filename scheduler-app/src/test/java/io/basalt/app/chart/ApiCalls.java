@@ -61,6 +61,8 @@ public final class ApiCalls {
       // Gangs without a Volcano PodGroup: the Jobs owning pods, coscheduling PodGroups (read only).
       calls(Scope.CLUSTER, "batch", "jobs", "list", "watch"),
       calls(Scope.CLUSTER, "scheduling.x-k8s.io", "podgroups", "list", "watch"),
+      // The network fabric from Volcano HyperNodes (read only; not watched when a --topology* flag names the source).
+      calls(Scope.CLUSTER, "topology.volcano.sh", "hypernodes", "list", "watch"),
       // Leader election (--leader-elect --lease-namespace --lease-name): only that Lease, except create (RBAC cannot
       // name an object that does not exist yet).
       calls(Scope.LEASE_NAMESPACE, "coordination.k8s.io", "leases", "create"),

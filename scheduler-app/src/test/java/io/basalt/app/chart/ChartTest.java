@@ -158,6 +158,7 @@ class ChartTest {
     assertEquals(List.of("info"), flags.get("--log-level"));
     assertFalse(flags.containsKey("--bind-workers"), "the scheduler's own default");
     assertFalse(flags.containsKey("--kubeconfig"), "in-cluster config");
+    assertTrue(flags.keySet().stream().noneMatch(f -> f.startsWith("--topology")), "the fabric from HyperNodes");
 
     V1ContainerPort port = c.getPorts().get(0);
     assertEquals("metrics", port.getName());
@@ -300,6 +301,9 @@ class ChartTest {
     assertEquals(List.of("500ms"), flags.get("--schedule-period"));
     assertEquals(List.of("research"), flags.get("--default-queue"));
     assertEquals(List.of("8"), flags.get("--bind-workers"));
+    assertEquals(List.of("topology.example.com/switchbox,topology.example.com/dragonfly"),
+        flags.get("--topology-labels"));
+    assertFalse(flags.containsKey("--topology-url"));
     assertEquals(List.of("value"), flags.get("--some-future-flag"), "extraArgs are passed through");
 
     V1PodSpec pod = d.getSpec().getTemplate().getSpec();

@@ -5,10 +5,12 @@ import io.basalt.kube.KubeConverter;
 import io.basalt.kube.gang.InferredGroups;
 import io.basalt.kube.gang.OwnerObject;
 import io.basalt.kube.volcano.CoschedulingPodGroup;
+import io.basalt.kube.volcano.HyperNode;
 import io.basalt.kube.volcano.V1beta1PodGroup;
 import io.basalt.kube.volcano.V1beta1PodGroupList;
 import io.basalt.kube.volcano.V1beta1Queue;
 import io.basalt.kube.volcano.V1beta1QueueList;
+import io.basalt.model.Node;
 import io.basalt.scheduler.ClusterSource;
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
@@ -48,9 +50,10 @@ import java.util.function.Function;
  * Live mode's {@link ClusterSource}: shared informers keep a {@link ClusterCache} current with the cluster, so each
  * cycle's snapshot is incremental and nothing is re-listed per cycle. Watched: every non-terminal pod (pods of other
  * schedulers count as used on their nodes; kube-scheduler's field selector), nodes, PriorityClasses, Volcano
- * PodGroups and Queues, and for gangs without a PodGroup ({@link InferredGroups}) batch/v1 Jobs and coscheduling
- * PodGroups. An object that does not convert is logged once and skipped; a Volcano kind whose CRD is not
- * installed (404 when {@link #start} probes it) is logged once and treated as empty, so the scheduler still runs.
+ * PodGroups and Queues, for gangs without a PodGroup ({@link InferredGroups}) batch/v1 Jobs and coscheduling
+ * PodGroups, and Volcano HyperNodes unless the {@link TopologyFeed} reads the network fabric elsewhere. An object that
+ * does not convert is logged once and skipped; a Volcano kind whose CRD is not installed (404 when {@link #start}
+ * probes it) is logged once and treated as empty, so the scheduler still runs.
  */
 public final class InformerSource implements ClusterSource, AutoCloseable {
   /** Non-terminal pods only: Succeeded and Failed pods hold no resources. Same selector as kube-scheduler. */
@@ -66,6 +69,7 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
   private final Map<String, Watched<?>> informers = new LinkedHashMap<>();
   private final Map<String, String> lastListError = new ConcurrentHashMap<>();
   private SharedInformerFactory factory;
+  private TopologyFeed topology = TopologyFeed.hyperNodes();
   private volatile boolean started;
   private volatile boolean stopped;
 
@@ -81,6 +85,15 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
     }
     this.client = client;
     this.resyncMillis = resyncPeriod.toMillis();
+  }
+
+  /** Where the network fabric comes from (default: HyperNodes); before {@link #start}. Stopped with this source. */
+  public synchronized InformerSource topology(TopologyFeed feed) {
+    if (started) {
+      throw new IllegalStateException("topology must be set before start");
+    }
+    topology = feed;
+    return this;
   }
 
   /** {@link #start(ClusterCache, Duration)} with {@link #DEFAULT_SYNC_TIMEOUT}. */
@@ -121,8 +134,14 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
     }
     register("nodes", V1Node.class, V1NodeList.class, p -> core.listNode().resourceVersion(p.resourceVersion)
         .watch(p.watch).timeoutSeconds(p.timeoutSeconds).allowWatchBookmarks(p.watch).buildCall(null),
-        new InformerHandler<>("Node", false, sink(o -> cache.putNode(KubeConverter.toNode(o)),
-            cache::removeNode), problems));
+        new InformerHandler<>("Node", false, sink(o -> {
+          Node n = KubeConverter.toNode(o);
+          cache.putNode(n);
+          topology.putNode(n);
+        }, name -> {
+          cache.removeNode(name);
+          topology.removeNode(name);
+        }), problems));
     register("priorityclasses", V1PriorityClass.class, V1PriorityClassList.class, p -> scheduling
         .listPriorityClass().resourceVersion(p.resourceVersion).watch(p.watch).timeoutSeconds(p.timeoutSeconds)
         .allowWatchBookmarks(p.watch).buildCall(null),
@@ -146,9 +165,15 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
         CoschedulingPodGroup.PLURAL, client), CoschedulingPodGroup.class,
         new InformerHandler<>("PodGroup", true, sink(o -> inferred.putCoscheduling(
             KubeConverter.toCoschedulingGroup(o)), inferred::removeCoscheduling), problems));
+    if (topology.watchesHyperNodes()) {
+      registerCustom("hypernodes", new GenericKubernetesApi<>(HyperNode.class, HyperNode.List.class, HyperNode.GROUP,
+          HyperNode.VERSION, HyperNode.PLURAL, client), HyperNode.class,
+          new InformerHandler<>("HyperNode", false, sink(topology::putHyperNode, topology::removeHyperNode), problems));
+    }
 
     factory.startAllRegisteredInformers();
     awaitSynced(syncTimeout);
+    topology.start(cache);
   }
 
   /** True once every informer has listed; false before {@link #start} and after {@link #stop}. For readiness. */
@@ -165,6 +190,7 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
   public synchronized void stop() {
     if (started && !stopped) {
       stopped = true;
+      topology.close();
       factory.stopAllRegisteredInformers(true);
     }
   }
@@ -174,10 +200,12 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
     stop();
   }
 
-  /** Kinds not served and objects currently skipped, one line each. */
+  /** Kinds not served, objects currently skipped and the network fabric's problems, one line each. */
   @Override
   public List<String> warnings() {
-    return problems.all();
+    List<String> all = problems.all();
+    all.addAll(topology.problems());
+    return all;
   }
 
   private <T extends KubernetesObject, L extends KubernetesListObject> void register(String name, Class<T> type,

@@ -85,6 +85,9 @@ public final class Resources {
   /** The scheduler-plugins coscheduling PodGroup CRD. */
   public static final ResourceType COSCHEDULING_PODGROUPS = register(ResourceType.custom("scheduling.x-k8s.io",
       "v1alpha1", "podgroups", "PodGroup", true).statusSubresource());
+  /** Volcano's network-topology HyperNode CRD (cluster-scoped). */
+  public static final ResourceType HYPERNODES = register(ResourceType.custom("topology.volcano.sh", "v1alpha1",
+      "hypernodes", "HyperNode", false));
 
   private Resources() {
   }

@@ -33,7 +33,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The list and watch requests {@link InformerSource} makes: paths, the non-terminal field selector on pods, the
- * watch follow-ups from the listed resourceVersion, and a Volcano kind whose CRD is missing (404) treated as empty.
+ * watch follow-ups from the listed resourceVersion (Volcano HyperNodes too), and a Volcano kind whose CRD is missing
+ * (404) treated as empty.
  * WireMock cannot stream a watch, so each watch is answered with an empty 200 after a short delay (a watch that
  * timed out with no events); the informer then simply watches again.
  */
@@ -50,6 +51,7 @@ class InformerContractTest {
   private static final String QUEUES = "/apis/scheduling.volcano.sh/v1beta1/queues";
   private static final String JOBS = "/apis/batch/v1/jobs";
   private static final String COSCHEDULING = "/apis/scheduling.x-k8s.io/v1alpha1/podgroups";
+  private static final String HYPERNODES = "/apis/topology.volcano.sh/v1alpha1/hypernodes";
   private static final String NON_TERMINAL = "status.phase!=Succeeded,status.phase!=Failed";
 
   private ClusterCache cache;
@@ -86,6 +88,7 @@ class InformerContractTest {
     list(JOBS, "JobList", "batch/v1", "{\"metadata\":{\"name\":\"train\",\"namespace\":\"ml\",\"uid\":"
         + "\"u-job\",\"resourceVersion\":\"16\",\"annotations\":{\"scheduling.volcano.sh/group-min-member\":\"2\"}}}");
     list(COSCHEDULING, "PodGroupList", "scheduling.x-k8s.io/v1alpha1", null);
+    list(HYPERNODES, "HyperNodeList", "topology.volcano.sh/v1alpha1", null);
   }
 
   @AfterEach
@@ -163,7 +166,7 @@ class InformerContractTest {
           kind + ": pods without the terminal ones (they hold nothing), everything else whole");
       assertEquals(null, param(l.get(0), "labelSelector"), kind);
     }
-    for (String crd : List.of(PODGROUPS, QUEUES, COSCHEDULING, JOBS)) {
+    for (String crd : List.of(PODGROUPS, QUEUES, COSCHEDULING, JOBS, HYPERNODES)) {
       List<LoggedRequest> l = lists(crd);
       assertEquals(2, l.size(), crd + ": the probe, then the informer's list");
       assertEquals("1", param(l.get(0), "limit"), crd + ": probed with one item first");
@@ -177,6 +180,7 @@ class InformerContractTest {
     assertWatchedFrom(QUEUES, "100", null, null);
     assertWatchedFrom(JOBS, "100", null, "true");
     assertWatchedFrom(COSCHEDULING, "100", null, null);
+    assertWatchedFrom(HYPERNODES, "100", null, null);
 
     assertEquals(1, cache.nodeCount());
     assertNotNull(cache.pod("u-p1"));
