@@ -53,6 +53,38 @@ class RunTopologyTest {
   }
 
   @Test
+  void aGangAskingForOneDragonflyLandsInOneAndItsPodGroupSaysWhich(@TempDir Path dir) throws Exception {
+    try (FakeApiServer server = FakeApiServer.start()) {
+      seedNodes(server);
+      new ManifestReader().read(List.of(SUPERNODE.resolve("hypernodes.yaml"))).hyperNodes().forEach(server::seed);
+      server.seed("{\"apiVersion\":\"scheduling.volcano.sh/v1beta1\",\"kind\":\"PodGroup\",\"metadata\":{\"name\":"
+          + "\"train\",\"namespace\":\"ml\"},\"spec\":{\"minMember\":4,\"networkTopology\":{\"mode\":\"hard\","
+          + "\"highestTierAllowed\":1}}}");
+      for (int i = 0; i < 4; i++) {
+        server.seed(LiveRun.pod("train-" + i, "basalt-scheduler", 8, "train"));
+      }
+      String config = SUPERNODE.resolve("../../config/metax-supernode-configmap.yaml").toString();
+      try (LiveRun run = LiveRun.start(server, dir, "--config", config)) {
+        Await.until("the gang bound", WAIT, () -> List.of(0, 1, 2, 3).stream()
+            .allMatch(i -> LiveRun.nodeOf(server, "train-" + i) != null));
+        String dragonfly = run.fabric().domainOf(LiveRun.nodeOf(server, "train-0"), 1);
+        for (int i = 1; i < 4; i++) {
+          assertEquals(dragonfly, run.fabric().domainOf(LiveRun.nodeOf(server, "train-" + i), 1));
+        }
+        Await.until("the PodGroup names its dragonfly", WAIT, () -> dragonfly.equals(annotation(server)));
+        assertEquals(0, run.stop());
+      }
+    }
+  }
+
+  private static String annotation(FakeApiServer server) {
+    var meta = server.get(Resources.PODGROUPS, "ml", "train").getAsJsonObject("metadata");
+    var annotations = meta.getAsJsonObject("annotations");
+    return annotations == null || !annotations.has("volcano.sh/job-allocated-hypernode") ? null
+        : annotations.get("volcano.sh/job-allocated-hypernode").getAsString();
+  }
+
+  @Test
   void aTopologyFileWinsOverHyperNodesWhichAreNotWatched(@TempDir Path dir) throws Exception {
     try (FakeApiServer server = FakeApiServer.start()) {
       seedNodes(server);

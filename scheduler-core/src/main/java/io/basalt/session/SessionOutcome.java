@@ -41,7 +41,8 @@ final class SessionOutcome {
         }
       }
       statuses.add(new SessionResult.JobStatus(job.key(), job.isImplicit(), closingPhase(job), job.minMember(),
-          job.readyTaskNum(), job.conditions(), job.isImplicit() ? null : job.podGroup().inferredFrom()));
+          job.readyTaskNum(), job.conditions(), job.isImplicit() ? null : job.podGroup().inferredFrom(),
+          job.domain()));
     }
     return new SessionResult(bindings, List.copyOf(toEvict), pending, statuses, queueStatuses(session, statuses));
   }

@@ -40,13 +40,14 @@ public record SessionResult(
    * @param implicit a pod on its own, no group
    * @param inferredFrom for a group Basalt inferred (no Volcano PodGroup object to write to), what it came from, e.g.
    *     {@code Job ml/train}; null otherwise
+   * @param domain the network domain topology-aware placement put the job in during this session, or null
    */
   public record JobStatus(String key, boolean implicit, PodGroupPhase phase, int minMember, int scheduled,
-      List<JobCondition> conditions, String inferredFrom) {
+      List<JobCondition> conditions, String inferredFrom, String domain) {
     /** The status of a PodGroup object or of a pod on its own. */
     public JobStatus(String key, boolean implicit, PodGroupPhase phase, int minMember, int scheduled,
         List<JobCondition> conditions) {
-      this(key, implicit, phase, minMember, scheduled, conditions, null);
+      this(key, implicit, phase, minMember, scheduled, conditions, null, null);
     }
 
     /** True when a PodGroup object stands behind this job (its status can be written). */

@@ -35,6 +35,20 @@ final class StatusPatches {
     return wrap(status);
   }
 
+  /** Volcano's annotation naming the HyperNode a job was placed in. */
+  static final String ALLOCATED_HYPERNODE = "volcano.sh/job-allocated-hypernode";
+
+  /** A merge patch of a PodGroup's metadata recording the network domain its job was placed in, as Volcano does. */
+  static String allocatedDomain(String domain) {
+    JsonObject annotations = new JsonObject();
+    annotations.addProperty(ALLOCATED_HYPERNODE, domain);
+    JsonObject metadata = new JsonObject();
+    metadata.add("annotations", annotations);
+    JsonObject patch = new JsonObject();
+    patch.add("metadata", metadata);
+    return patch.toString();
+  }
+
   /** A merge patch of a PodGroup's status: phase, running count, conditions as Volcano writes them. */
   static String podGroup(SessionResult.JobStatus j) {
     JsonObject status = new JsonObject();

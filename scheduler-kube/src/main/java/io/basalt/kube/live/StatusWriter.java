@@ -55,6 +55,9 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
   // What waits to be written (guarded by this), newest per object; drained by the writer thread.
   private final Map<String, PodWrite> pendingPods = new LinkedHashMap<>();
   private final Map<String, String> pendingGroups = new LinkedHashMap<>();
+  /** The domain last written on each PodGroup, and those still to write. */
+  private final Map<String, String> lastDomain = new HashMap<>();
+  private final Map<String, String> pendingDomains = new LinkedHashMap<>();
   private final Map<String, SessionResult.QueueStatus> pendingQueues = new LinkedHashMap<>();
   /** Per queue, the resources the API server last showed under status.allocated (writer thread only). */
   private final Map<String, Set<String>> serverAllocated = new HashMap<>();
@@ -106,16 +109,22 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
       if (body != null && !body.equals(lastPhase.put(j.key(), body))) {
         pendingGroups.put(j.key(), body);
       }
+      if (j.domain() != null && j.hasPodGroupObject() && !j.domain().equals(lastDomain.put(j.key(), j.domain()))) {
+        pendingDomains.put(j.key(), j.domain());
+      }
     }
     lastPhase.keySet().retainAll(jobsNow);
     pendingGroups.keySet().retainAll(jobsNow);
+    lastDomain.keySet().retainAll(jobsNow);
+    pendingDomains.keySet().retainAll(jobsNow);
     for (SessionResult.QueueStatus q : result.queues()) {
       String canonical = StatusPatches.queue(q, Set.of());
       if (!canonical.equals(lastQueue.put(q.name(), canonical))) {
         pendingQueues.put(q.name(), q);
       }
     }
-    boolean work = !pendingPods.isEmpty() || !pendingGroups.isEmpty() || !pendingQueues.isEmpty();
+    boolean work = !pendingPods.isEmpty() || !pendingGroups.isEmpty() || !pendingQueues.isEmpty()
+        || !pendingDomains.isEmpty();
     if (work && !drainQueued) {
       drainQueued = true;
       writer.execute(this::drain);
@@ -146,10 +155,13 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
   private void drain() {
     Map<String, PodWrite> pods;
     Map<String, String> groups;
+    Map<String, String> domains;
     Map<String, SessionResult.QueueStatus> queues;
     synchronized (this) {
       pods = new LinkedHashMap<>(pendingPods);
       groups = new LinkedHashMap<>(pendingGroups);
+      domains = new LinkedHashMap<>(pendingDomains);
+      pendingDomains.clear();
       queues = new LinkedHashMap<>(pendingQueues);
       pendingPods.clear();
       pendingGroups.clear();
@@ -158,7 +170,26 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
     }
     writePods(pods);
     writePodGroups(groups);
+    writeDomains(domains);
     writeQueues(queues);
+  }
+
+  /** {@code volcano.sh/job-allocated-hypernode} on each PodGroup whose job was just placed in a domain. */
+  private void writeDomains(Map<String, String> domains) {
+    CustomObjectsApi custom = new CustomObjectsApi(client);
+    for (Map.Entry<String, String> e : domains.entrySet()) {
+      String[] key = e.getKey().split("/", 2);
+      V1Patch body = new V1Patch(StatusPatches.allocatedDomain(e.getValue()));
+      try {
+        PatchUtils.patch(Object.class, () -> custom.patchNamespacedCustomObject(V1beta1PodGroup.GROUP,
+            V1beta1PodGroup.VERSION, key[0], V1beta1PodGroup.PLURAL, key[1], body).buildCall(null),
+            V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+      } catch (ApiException ex) {
+        forget(lastDomain, e.getKey(), e.getValue());
+        LOG.log(System.Logger.Level.WARNING, "PodGroup " + e.getKey() + ": " + StatusPatches.ALLOCATED_HYPERNODE
+            + " not written: HTTP " + ex.getCode());
+      }
+    }
   }
 
   private void writePods(Map<String, PodWrite> pods) {
