@@ -80,13 +80,16 @@ class FairShareScenarioTest {
   }
 
   @Test
-  void drfVetoesAPreemptionThatWouldLeaveThePreemptorRicherUnlessSwitchedOff() throws Exception {
-    String withDrf = PREEMPT_TIERS.replace("{name: predicates}", "{name: drf}, {name: predicates}");
-    SimulationReport vetoed = Scenarios.run("preempt-priority", withDrf);
+  void drfVetoesAPreemptionInItsOwnTierButNotFromATierBelowAsInVolcano() throws Exception {
+    String sameTier = PREEMPT_TIERS.replace("{name: conformance}", "{name: conformance}, {name: drf}");
+    SimulationReport vetoed = Scenarios.run("preempt-priority", sameTier);
     assertEquals(0, vetoed.evicted().size(), "train would end with 8 of 16 GPUs, the sweep with 6");
-    SimulationReport allowed = Scenarios.run("preempt-priority",
-        withDrf.replace("{name: drf}", "{name: drf, enablePreemptable: false}"));
-    assertEquals(4, allowed.evicted().size());
+    SimulationReport off = Scenarios.run("preempt-priority",
+        sameTier.replace("{name: drf}", "{name: drf, enablePreemptable: false}"));
+    assertEquals(4, off.evicted().size());
+    String tierBelow = PREEMPT_TIERS.replace("{name: predicates}", "{name: drf}, {name: predicates}");
+    assertEquals(4, Scenarios.run("preempt-priority", tierBelow).evicted().size(),
+        "tier 1 (priority, conformance) answered with victims: tier 2 has no say");
   }
 
   @Test

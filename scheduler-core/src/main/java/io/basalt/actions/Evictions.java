@@ -20,7 +20,7 @@ import java.util.function.BiFunction;
 final class Evictions {
   private final NodeSearch search = new NodeSearch(0);
   /** Allowed victims by who asks (queue, priority, class), reused until an eviction commits. */
-  private final java.util.Map<PoolKey, List<TaskInfo>> pools = new java.util.HashMap<>();
+  private final java.util.Map<PoolKey, List<VictimPlanner.Unit>> pools = new java.util.HashMap<>();
 
   /** What the plugins' verdict on the whole pool depends on. */
   private record PoolKey(String queue, int jobPriority, String priorityClass, String preemptionPolicy) {
@@ -42,12 +42,12 @@ final class Evictions {
     }
   }
 
-  void run(Session session, VictimSearch.Scope scope, QueueGate gate,
+  void run(Session session, VictimPlanner.Scope scope, QueueGate gate,
       BiFunction<TaskInfo, TaskInfo, String> reason) {
     List<TaskInfo> running = new ArrayList<>();
     for (JobInfo job : session.jobs()) {
       for (TaskInfo t : job.tasks()) {
-        if (VictimSearch.isRunning(t)) {
+        if (VictimPlanner.isRunning(t)) {
           running.add(t);
         }
       }
@@ -76,42 +76,173 @@ final class Evictions {
     return job.count(TaskStatus.PENDING) > 0 && job.readyTaskNum() + job.waitingTaskNum() < job.minMember();
   }
 
-  private void freeRoomFor(Session session, JobInfo job, VictimSearch.Scope scope, QueueGate gate,
+  /**
+   * Chooses the victims for the whole job: units are evicted in order until every missing member of the gang fits
+   * (on any nodes), then each chosen unit the plan turns out not to need is spared again, most expensive first. Two
+   * orders are tried, cheapest unit first and largest first (fewest pods for the same room), and the cheaper plan
+   * wins: fewest GPUs, then fewest pods, then the lowest top priority. The job's pods are pipelined onto the freed
+   * nodes. No plan, no evictions.
+   */
+  private void freeRoomFor(Session session, JobInfo job, VictimPlanner.Scope scope, QueueGate gate,
       BiFunction<TaskInfo, TaskInfo, String> reason, List<TaskInfo> running, java.util.Set<Seeker> hopeless) {
-    QueueInfo queue = session.queue(job.queue());
-    Statement stmt = session.newStatement();
-    boolean evicted = false;
-    for (TaskInfo task : JobPlacer.pendingTasks(session, job, t -> true)) {
-      if (!isStarving(job) || !gate.mayEvictFor(session, queue, task)) {
-        break;
-      }
-      NodeSearch.Result free = search.find(session, task);
-      if (free.node() != null) {
-        stmt.pipeline(task, free.node());
-        continue;
-      }
-      Seeker seeker = Seeker.of(task);
-      VictimSearch.Plan plan = null;
-      if (!hopeless.contains(seeker)) {
-        List<TaskInfo> pool = pools.computeIfAbsent(PoolKey.of(task),
-            k -> VictimSearch.allowedPool(session, task, scope, running));
-        plan = VictimSearch.find(session, task, scope, pool);
-      }
-      if (plan == null) {
-        hopeless.add(seeker);
-        break;
-      }
-      for (TaskInfo victim : plan.victims()) {
-        stmt.evict(victim, reason.apply(victim, task));
-        evicted = true;
-      }
-      stmt.pipeline(task, plan.node());
+    List<TaskInfo> pending = JobPlacer.pendingTasks(session, job, t -> true);
+    if (pending.isEmpty()) {
+      return;
     }
-    if (evicted && !isStarving(job) && session.callbacks().jobPipelined(job)) {
+    TaskInfo first = pending.get(0);
+    Seeker seeker = Seeker.of(first);
+    if (hopeless.contains(seeker) || !gate.mayEvictFor(session, session.queue(job.queue()), first)
+        || fits(session, job, pending)) {
+      return;
+    }
+    List<VictimPlanner.Unit> units = pools.computeIfAbsent(PoolKey.of(first),
+        k -> VictimPlanner.units(session, first, scope, running));
+    Statement stmt = session.newStatement();
+    List<VictimPlanner.Unit> best = null;
+    long[] bestCost = null;
+    for (List<VictimPlanner.Unit> order : List.of(units, VictimPlanner.largestFirst(units))) {
+      List<VictimPlanner.Unit> plan = plan(session, job, pending, order, stmt, scope, first, reason);
+      stmt.discard();
+      long[] cost = plan == null ? null : VictimPlanner.cost(plan);
+      if (cost != null && (best == null || java.util.Arrays.compare(cost, bestCost) < 0)) {
+        best = plan;
+        bestCost = cost;
+      }
+    }
+    if (best == null) {
+      hopeless.add(seeker);
+      return;
+    }
+    evictAll(session, stmt, best, scope, first, reason);
+    for (TaskInfo task : pending) {
+      if (!isStarving(job)) {
+        break;
+      }
+      NodeSearch.Result r = search.find(session, task);
+      if (r.node() != null) {
+        stmt.pipeline(task, r.node());
+      }
+    }
+    if (!isStarving(job) && session.callbacks().jobPipelined(job)) {
       stmt.commit();
       pools.clear();
     } else {
       stmt.discard();
     }
+  }
+
+  /**
+   * Goes through the job's missing members in order, as Volcano's preempt does: a member that fits is pipelined;
+   * for one that does not, units of {@code order} are taken (each with the plugins' consent for that member, asked
+   * after the members and victims before it, so drf and queue shares count them) until it fits. Then the units the
+   * job turns out not to need are spared. Null when the job cannot get all its missing members.
+   */
+  private List<VictimPlanner.Unit> plan(Session session, JobInfo job, List<TaskInfo> pending,
+      List<VictimPlanner.Unit> order, Statement stmt, VictimPlanner.Scope scope, TaskInfo first,
+      BiFunction<TaskInfo, TaskInfo, String> reason) {
+    List<VictimPlanner.Unit> chosen = new ArrayList<>();
+    for (TaskInfo task : pending) {
+      if (!isStarving(job)) {
+        break;
+      }
+      NodeSearch.Result r = search.find(session, task);
+      for (int i = 0; r.node() == null && i < order.size(); i++) {
+        VictimPlanner.Unit u = order.get(i);
+        if (chosen.contains(u) || !VictimPlanner.anyRunning(u) || !consents(session, scope, task, u)) {
+          continue;
+        }
+        evict(stmt, u, task, reason);
+        chosen.add(u);
+        r = search.find(session, task);
+      }
+      if (r.node() == null) {
+        return null;
+      }
+      stmt.pipeline(task, r.node());
+    }
+    if (isStarving(job)) {
+      return null;
+    }
+    return spareWhatIsNotNeeded(session, job, pending, chosen, stmt, scope, first, reason);
+  }
+
+  /** Drops each chosen unit, most expensive first, that the job does not need. */
+  private List<VictimPlanner.Unit> spareWhatIsNotNeeded(Session session, JobInfo job, List<TaskInfo> pending,
+      List<VictimPlanner.Unit> chosen, Statement stmt, VictimPlanner.Scope scope, TaskInfo first,
+      BiFunction<TaskInfo, TaskInfo, String> reason) {
+    List<VictimPlanner.Unit> keep = new ArrayList<>(chosen);
+    if (keep.size() > 1) {
+      List<VictimPlanner.Unit> byCost = new ArrayList<>(keep);
+      java.util.Collections.reverse(byCost);
+      for (VictimPlanner.Unit u : byCost) {
+        List<VictimPlanner.Unit> without = new ArrayList<>(keep);
+        without.remove(u);
+        stmt.discard();
+        if (evictAll(session, stmt, without, scope, first, reason) && fits(session, job, pending)) {
+          keep = without;
+        }
+      }
+    }
+    return keep;
+  }
+
+  /**
+   * Evicts {@code units} again (after a discard), keeping the queue rule; the plugins consented to each when the plan
+   * took it, and taking fewer victims never turns a consent into a refusal.
+   */
+  private static boolean evictAll(Session session, Statement stmt, List<VictimPlanner.Unit> units,
+      VictimPlanner.Scope scope, TaskInfo first, BiFunction<TaskInfo, TaskInfo, String> reason) {
+    for (VictimPlanner.Unit u : units) {
+      if (!scope.mayTake(session, u.job())) {
+        return false;
+      }
+      evict(stmt, u, first, reason);
+    }
+    return true;
+  }
+
+  /**
+   * Whether the unit may go for {@code preemptor} now, after the victims and members placed before: the queue rule
+   * (reclaim) and the plugins asked again, since their answers depend on what was taken (drf counts shares).
+   */
+  private static boolean consents(Session session, VictimPlanner.Scope scope, TaskInfo preemptor,
+      VictimPlanner.Unit u) {
+    if (!scope.mayTake(session, u.job())) {
+      return false;
+    }
+    List<TaskInfo> left = new ArrayList<>();
+    for (TaskInfo t : u.tasks()) {
+      if (VictimPlanner.isRunning(t)) {
+        left.add(t);
+      }
+    }
+    return scope.allowed(session, preemptor, left).size() == left.size();
+  }
+
+  /** Evicts the unit's pods still running (a whole gang may follow one of its own pods taken alone). */
+  private static void evict(Statement stmt, VictimPlanner.Unit u, TaskInfo preemptor,
+      BiFunction<TaskInfo, TaskInfo, String> reason) {
+    for (TaskInfo victim : u.tasks()) {
+      if (VictimPlanner.isRunning(victim)) {
+        stmt.evict(victim, reason.apply(victim, preemptor));
+      }
+    }
+  }
+
+  /** Whether the job's missing members would all find a node now (counting what is being released), tried and undone. */
+  private boolean fits(Session session, JobInfo job, List<TaskInfo> pending) {
+    Statement probe = session.newStatement();
+    for (TaskInfo task : pending) {
+      if (!isStarving(job)) {
+        break;
+      }
+      NodeSearch.Result r = search.find(session, task);
+      if (r.node() != null) {
+        probe.pipeline(task, r.node());
+      }
+    }
+    boolean ok = !isStarving(job);
+    probe.discard();
+    return ok;
   }
 }

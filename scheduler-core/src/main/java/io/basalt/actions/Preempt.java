@@ -1,5 +1,6 @@
 package io.basalt.actions;
 
+import io.basalt.api.JobInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.session.Session;
 import java.util.List;
@@ -17,7 +18,7 @@ final class Preempt implements Action {
 
   @Override
   public void execute(Session session) {
-    VictimSearch.Scope sameQueue = new VictimSearch.Scope() {
+    VictimPlanner.Scope sameQueue = new VictimPlanner.Scope() {
       @Override
       public boolean inScope(TaskInfo preemptor, TaskInfo running) {
         return running.job().queue().equals(preemptor.job().queue());
@@ -26,6 +27,11 @@ final class Preempt implements Action {
       @Override
       public List<TaskInfo> allowed(Session s, TaskInfo preemptor, List<TaskInfo> candidates) {
         return s.callbacks().preemptable(preemptor, candidates);
+      }
+
+      @Override
+      public boolean mayTake(Session s, JobInfo victim) {
+        return true;
       }
     };
     new Evictions().run(session, sameQueue, (s, queue, task) -> true,

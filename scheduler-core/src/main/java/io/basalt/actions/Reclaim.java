@@ -1,5 +1,6 @@
 package io.basalt.actions;
 
+import io.basalt.api.JobInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.session.Session;
 import java.util.List;
@@ -17,7 +18,7 @@ final class Reclaim implements Action {
 
   @Override
   public void execute(Session session) {
-    VictimSearch.Scope otherQueues = new VictimSearch.Scope() {
+    VictimPlanner.Scope otherQueues = new VictimPlanner.Scope() {
       @Override
       public boolean inScope(TaskInfo reclaimer, TaskInfo running) {
         String q = running.job().queue();
@@ -28,6 +29,11 @@ final class Reclaim implements Action {
       @Override
       public List<TaskInfo> allowed(Session s, TaskInfo reclaimer, List<TaskInfo> candidates) {
         return s.callbacks().reclaimable(reclaimer, candidates);
+      }
+
+      @Override
+      public boolean mayTake(Session s, JobInfo victim) {
+        return s.callbacks().mayReclaimFrom(s.queue(victim.queue()));
       }
     };
     new Evictions().run(session, otherQueues,

@@ -53,6 +53,12 @@ public interface Registrar {
 
   void addReclaimable(VictimSelector fn);
 
+  /**
+   * May reclaim still take from {@code queue} (it holds more than its deserved share)? Asked by the reclaim action
+   * before each victim, after the earlier ones were taken, whatever the tiers answered about the victims.
+   */
+  void addReclaimFrom(Predicate<QueueInfo> fn);
+
   /** May {@code queue} take resources back from other queues for this task (e.g. it stays within its share)? */
   void addPreemptive(BiPredicate<QueueInfo, TaskInfo> fn);
 

@@ -57,6 +57,7 @@ public final class Callbacks {
   final List<Entry<BiPredicate<QueueInfo, TaskInfo>>> preemptive = new ArrayList<>();
   final List<Entry<DeviceChooser>> deviceChoosers = new ArrayList<>();
   final List<Entry<DomainScorer>> domainScorers = new ArrayList<>();
+  final List<Entry<Predicate<QueueInfo>>> reclaimFrom = new ArrayList<>();
   private boolean[] deviceManaged;
   private TaskFilter[] filterFns = new TaskFilter[0];
   private NodeScorer[] scorerFns = new NodeScorer[0];
@@ -104,6 +105,19 @@ public final class Callbacks {
       }
     }
     return FilterResult.OK;
+  }
+
+  /**
+   * Whether reclaim may still take from {@code queue}: every queue-share plugin agrees it holds more than its
+   * deserved share (Volcano's proportion rule); true when none is registered.
+   */
+  public boolean mayReclaimFrom(QueueInfo queue) {
+    for (Entry<Predicate<QueueInfo>> e : reclaimFrom) {
+      if (!e.fn().test(queue)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Whether a plugin turned topology-aware placement on (by ranking domains). */
@@ -164,11 +178,9 @@ public final class Callbacks {
   }
 
   /**
-   * Which candidates may be evicted for {@code preemptor} within its queue: those every answering plugin agrees on,
-   * across all tiers; empty when no plugin answered. Unlike Volcano, where the first answering tier decides, any
-   * plugin can veto an eviction: with Volcano's tiers conformance (tier 1) would otherwise hide proportion's and
-   * capacity's rule (tier 2) and reclaim could take from a queue below its share. A plugin that should not vote is
-   * switched off with enablePreemptable / enableReclaimable: false.
+   * Which candidates may be evicted for {@code preemptor} within its queue, decided by tiers as Volcano decides (see
+   * {@link #victims}); empty when no plugin answered. The queue-share rule of reclaim is not left to the tiers: the
+   * reclaim action asks {@link #mayReclaimFrom} itself before each victim.
    */
   public List<TaskInfo> preemptable(TaskInfo preemptor, List<TaskInfo> candidates) {
     return victims(preemptable, preemptor, candidates);
@@ -294,20 +306,34 @@ public final class Callbacks {
     return true;
   }
 
+  /**
+   * Volcano's rule: within a tier the answering plugins' victims are intersected (an empty answer ends the tier with
+   * none); the first tier left with victims decides; a tier with none, or where every plugin abstained, falls through
+   * to the next.
+   */
   private static List<TaskInfo> victims(List<Entry<VictimSelector>> entries, TaskInfo preemptor,
       List<TaskInfo> candidates) {
-    List<TaskInfo> agreed = null;
-    for (Entry<VictimSelector> e : entries) {
-      List<TaskInfo> answer = e.fn().victims(preemptor, agreed == null ? candidates : agreed);
-      if (answer == null) {
-        continue;
+    int i = 0;
+    while (i < entries.size()) {
+      int tier = entries.get(i).tier();
+      List<TaskInfo> agreed = null;
+      boolean none = false;
+      for (; i < entries.size() && entries.get(i).tier() == tier; i++) {
+        if (none) {
+          continue;
+        }
+        List<TaskInfo> answer = entries.get(i).fn().victims(preemptor, agreed == null ? candidates : agreed);
+        if (answer == null) {
+          continue;
+        }
+        agreed = new ArrayList<>(answer);
+        none = agreed.isEmpty();
       }
-      agreed = new ArrayList<>(answer);
-      if (agreed.isEmpty()) {
+      if (agreed != null && !agreed.isEmpty()) {
         return agreed;
       }
     }
-    return agreed == null ? List.of() : agreed;
+    return List.of();
   }
 
   /** Reject wins at once; otherwise the first tier with a permit decides; all abstaining yields ABSTAIN. */

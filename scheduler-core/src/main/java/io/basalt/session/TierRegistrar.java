@@ -126,6 +126,11 @@ final class TierRegistrar implements Registrar {
   }
 
   @Override
+  public void addReclaimFrom(Predicate<QueueInfo> fn) {
+    add(Hook.RECLAIMABLE, callbacks.reclaimFrom, fn);
+  }
+
+  @Override
   public void addPreemptive(BiPredicate<QueueInfo, TaskInfo> fn) {
     add(Hook.PREEMPTIVE, callbacks.preemptive, fn);
   }

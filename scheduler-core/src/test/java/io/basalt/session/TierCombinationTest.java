@@ -121,15 +121,23 @@ class TierCombinationTest {
   }
 
   @Test
-  void victimsNeedTheConsentOfEveryAnsweringPluginInEveryTier() {
+  void victimsAreDecidedByTheFirstTierLeftWithSomeAsInVolcano() {
     plugin("abstain", r -> r.addPreemptable((t, c) -> null));
     plugin("notA", r -> r.addPreemptable((t, c) -> c.stream().filter(x -> !x.key().equals("ns/a")).toList()));
     plugin("all", r -> r.addPreemptable((t, c) -> c));
     plugin("none", r -> r.addPreemptable((t, c) -> List.of()));
     Session s = open("- plugins:\n  - name: abstain\n  - name: all\n- plugins:\n  - name: notA\n");
     List<TaskInfo> candidates = List.of(TestSessions.task(s, "ns/a"), TestSessions.task(s, "ns/b"));
-    assertEquals(List.of(TestSessions.task(s, "ns/b")), s.callbacks().preemptable(TestSessions.task(s, "ns/b"), candidates),
-        "a tier-2 veto holds even though tier 1 allowed everything");
+    assertEquals(candidates, s.callbacks().preemptable(TestSessions.task(s, "ns/b"), candidates),
+        "tier 1 answered with victims: tier 2 has no say");
+    s = open("- plugins:\n  - name: all\n  - name: notA\n");
+    assertEquals(List.of(TestSessions.task(s, "ns/b")), s.callbacks().preemptable(TestSessions.task(s, "ns/b"),
+        List.of(TestSessions.task(s, "ns/a"), TestSessions.task(s, "ns/b"))), "answers within a tier intersect");
+    s = open("- plugins:\n  - name: none\n  - name: all\n- plugins:\n  - name: notA\n");
+    assertEquals(List.of(TestSessions.task(s, "ns/b")), s.callbacks().preemptable(TestSessions.task(s, "ns/b"),
+        List.of(TestSessions.task(s, "ns/a"), TestSessions.task(s, "ns/b"))),
+        "an empty answer ends its tier with none and the next tier decides");
+    candidates = List.of(TestSessions.task(s, "ns/a"), TestSessions.task(s, "ns/b"));
     s = open("- plugins:\n  - name: abstain\n");
     assertEquals(List.of(), s.callbacks().preemptable(TestSessions.task(s, "ns/b"), candidates), "nobody answered: no victims");
     s = open("- plugins:\n  - name: all\n- plugins:\n  - name: none\n    enablePreemptable: false\n");

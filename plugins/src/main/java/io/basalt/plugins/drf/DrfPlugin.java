@@ -88,12 +88,16 @@ public final class DrfPlugin implements Plugin {
     after = plus(after, preemptor.request(), 1);
     double myShare = share(after);
     java.util.List<TaskInfo> victims = new java.util.ArrayList<>();
+    // As Volcano counts: each victim job's holding goes down by every pod taken from it earlier in the list.
+    java.util.Map<JobInfo, long[]> left = new java.util.HashMap<>();
     for (TaskInfo t : candidates) {
       Holding theirs = holdings.get(t.job());
       if (theirs == null) {
         continue;
       }
-      double theirShare = share(plus(theirs.allocated.clone(), t.request(), -1));
+      long[] remaining = plus(left.computeIfAbsent(t.job(), j -> theirs.allocated.clone()), t.request(), -1);
+      left.put(t.job(), remaining);
+      double theirShare = share(remaining);
       if (myShare < theirShare || Math.abs(myShare - theirShare) <= SHARE_DELTA) {
         victims.add(t);
       }

@@ -61,6 +61,10 @@ public abstract class QueueSharingPlugin implements Plugin {
       }
     });
     registrar.addReclaimable(this::reclaimable);
+    registrar.addReclaimFrom(q -> {
+      QueueShare qs = queues.get(q.name());
+      return qs == null || QueueShare.exceeds(qs.allocated, qs.deserved);
+    });
     registrar.addAllocationListener(AllocationListener.of(this::update));
     register(session, registrar);
   }
@@ -146,17 +150,15 @@ public abstract class QueueSharingPlugin implements Plugin {
   }
 
   /** Victims from queues above their deserved share, each queue counted down as its pods are taken. */
+  /**
+   * Pods of queues holding more than their deserved share. How many may go is the reclaim action's business: it asks
+   * {@code addReclaimFrom} again after each victim, so the answer here does not depend on the candidates' order.
+   */
   private List<TaskInfo> reclaimable(TaskInfo reclaimer, List<TaskInfo> candidates) {
-    Map<String, double[]> left = new HashMap<>();
     List<TaskInfo> victims = new ArrayList<>();
     for (TaskInfo t : candidates) {
       QueueShare qs = queues.get(t.job().queue());
-      if (qs == null) {
-        continue;
-      }
-      double[] allocated = left.computeIfAbsent(qs.name, n -> qs.allocated.clone());
-      if (QueueShare.exceeds(allocated, qs.deserved)) {
-        QueueShare.subtract(allocated, t.request());
+      if (qs != null && QueueShare.exceeds(qs.allocated, qs.deserved)) {
         victims.add(t);
       }
     }

@@ -215,10 +215,13 @@ class CapacityPluginTest {
     assertEquals(2_000, allocatedCpu("b"), 1e-6);
     TaskInfo reclaimer = TestSessions.task(s, "ns/c1");
     assertTrue(s.callbacks().preemptive(s.queue("c"), reclaimer));
-    // a: 4000 > 2000 take a1, 3000 > 2000 take a2, then 2000 is not above 2000. b: 2000 never above 2000.
+    // a (4000 > 2000) offers its pods; b (2000, never above 2000) none. How many of a's go is counted by the
+    // reclaim action through mayReclaimFrom, which holds while a stays above its deserved.
     List<TaskInfo> candidates = tasks(s, "ns/b1", "ns/a1", "ns/b2", "ns/a2", "ns/a3", "ns/a4");
-    assertEquals(List.of("ns/a1", "ns/a2"), keys(s.callbacks().reclaimable(reclaimer, candidates)));
+    assertEquals(List.of("ns/a1", "ns/a2", "ns/a3", "ns/a4"), keys(s.callbacks().reclaimable(reclaimer, candidates)));
     assertEquals(List.of(), keys(s.callbacks().reclaimable(reclaimer, tasks(s, "ns/b1", "ns/b2"))));
+    assertTrue(s.callbacks().mayReclaimFrom(s.queue("a")));
+    assertFalse(s.callbacks().mayReclaimFrom(s.queue("b")));
   }
 
   @Test

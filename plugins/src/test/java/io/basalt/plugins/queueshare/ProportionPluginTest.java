@@ -150,13 +150,12 @@ class ProportionPluginTest {
     assertEquals(2_000, deservedCpu("b"), 1e-6);
     assertEquals(4_000, plugin.share("a").allocated[ResourceNames.CPU], 1e-6);
     TaskInfo reclaimer = TestSessions.task(s, "ns/b1");
-    // Counted down pod by pod: 4000 > 2000 take a1 (3000 left); 3000 > 2000 take a2 (2000 left); 2000 is not above
-    // 2000, so a3 and a4 stay.
+    // Every pod of a queue above its share may be offered; how many go is the reclaim action's count, asked of
+    // mayReclaimFrom after each victim (see reclaimFollowsEvictionsMadeEarlierInTheSession).
     List<TaskInfo> candidates = tasks(s, "ns/a1", "ns/a2", "ns/a3", "ns/a4");
-    assertEquals(List.of("ns/a1", "ns/a2"), keys(s.callbacks().reclaimable(reclaimer, candidates)));
-    // The count is per call and follows the candidate order, not particular pods.
-    Collections.reverse(candidates);
-    assertEquals(List.of("ns/a4", "ns/a3"), keys(s.callbacks().reclaimable(reclaimer, candidates)));
+    assertEquals(List.of("ns/a1", "ns/a2", "ns/a3", "ns/a4"), keys(s.callbacks().reclaimable(reclaimer, candidates)));
+    assertTrue(s.callbacks().mayReclaimFrom(s.queue("a")));
+    assertFalse(s.callbacks().mayReclaimFrom(s.queue("b")), "b holds nothing: not above its share");
   }
 
   @Test
@@ -167,14 +166,15 @@ class ProportionPluginTest {
     st.evict(TestSessions.task(s, "ns/a1"), "reclaim");
     // a now holds 3000 against 2000 deserved: one more pod may go.
     assertEquals(3_000, plugin.share("a").allocated[ResourceNames.CPU], 1e-6);
-    assertEquals(List.of("ns/a2"), keys(s.callbacks().reclaimable(reclaimer, tasks(s, "ns/a2", "ns/a3", "ns/a4"))));
+    assertTrue(s.callbacks().mayReclaimFrom(s.queue("a")));
     st.evict(TestSessions.task(s, "ns/a2"), "reclaim");
     // 2000 held, 2000 deserved: nothing more.
+    assertFalse(s.callbacks().mayReclaimFrom(s.queue("a")));
     assertEquals(List.of(), keys(s.callbacks().reclaimable(reclaimer, tasks(s, "ns/a3", "ns/a4"))));
     st.discard();
-    // Undoing the evictions gives a back its 4000, and with it two victims again.
-    assertEquals(List.of("ns/a1", "ns/a2"),
-        keys(s.callbacks().reclaimable(reclaimer, tasks(s, "ns/a1", "ns/a2", "ns/a3", "ns/a4"))));
+    // Undoing the evictions gives a back its 4000: above its share again.
+    assertTrue(s.callbacks().mayReclaimFrom(s.queue("a")));
+    assertEquals(4, s.callbacks().reclaimable(reclaimer, tasks(s, "ns/a1", "ns/a2", "ns/a3", "ns/a4")).size());
   }
 
   @Test
@@ -214,9 +214,12 @@ class ProportionPluginTest {
     assertEquals(3_000, deservedCpu("a"), 1e-6);
     assertEquals(3_000, deservedCpu("b"), 1e-6);
     assertEquals(2_000, deservedCpu("c"), 1e-6);
-    // a is 1000 over (one pod); c is exactly at its share (none), even though c's pods come first.
+    // a is 1000 over; c is exactly at its share (none of its pods), even though c's pods come first.
     List<TaskInfo> candidates = tasks(s, "ns/c1", "ns/a1", "ns/c2", "ns/a2", "ns/a3", "ns/a4");
-    assertEquals(List.of("ns/a1"), keys(s.callbacks().reclaimable(TestSessions.task(s, "ns/b1"), candidates)));
+    assertEquals(List.of("ns/a1", "ns/a2", "ns/a3", "ns/a4"),
+        keys(s.callbacks().reclaimable(TestSessions.task(s, "ns/b1"), candidates)));
+    assertTrue(s.callbacks().mayReclaimFrom(s.queue("a")));
+    assertFalse(s.callbacks().mayReclaimFrom(s.queue("c")));
   }
 
   @Test

@@ -1,0 +1,177 @@
+package io.basalt.actions;
+
+import io.basalt.api.JobInfo;
+import io.basalt.api.TaskInfo;
+import io.basalt.api.TaskStatus;
+import io.basalt.model.ResourceNames;
+import io.basalt.session.Session;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The victims preempt and reclaim may choose from, as units that can go on their own: a single pod of a gang that
+ * stays at or above its minMember without it, or a whole gang that would not. A unit goes only if the plugins allow
+ * every one of its pods. Units come cheapest first: lowest priority, then fewest GPUs (then other resources), then
+ * most recently created (Kueue's rule: the work that loses least), then by name, so plans are deterministic.
+ */
+final class VictimPlanner {
+  /** Which running pods an action may consider, and the rules on them. */
+  interface Scope {
+    boolean inScope(TaskInfo preemptor, TaskInfo running);
+
+    List<TaskInfo> allowed(Session session, TaskInfo preemptor, List<TaskInfo> candidates);
+
+    /** Whether {@code victim}'s pods may still be taken now, after the units taken before it (reclaim: queue share). */
+    boolean mayTake(Session session, JobInfo victim);
+  }
+
+  /** Pods evicted together; {@code gpus} and {@code size} (largest share of one node's resources, per mille) rank it. */
+  record Unit(JobInfo job, List<TaskInfo> tasks, int priority, long gpus, long size, Instant newest, String key) {}
+
+  private static final Comparator<Unit> CHEAPEST = Comparator.comparingInt(Unit::priority)
+      .thenComparingLong(Unit::gpus)
+      .thenComparingLong(Unit::size)
+      .thenComparing(Unit::newest, Comparator.nullsLast(Comparator.reverseOrder()))
+      .thenComparing(Unit::key);
+
+  private VictimPlanner() {}
+
+  static boolean isRunning(TaskInfo t) {
+    return t.status() == TaskStatus.RUNNING || t.status() == TaskStatus.BOUND;
+  }
+
+  /** Units {@code preemptor} may evict among {@code running}, cheapest first. */
+  static List<Unit> units(Session session, TaskInfo preemptor, Scope scope, List<TaskInfo> running) {
+    List<TaskInfo> inScope = new ArrayList<>();
+    for (TaskInfo t : running) {
+      if (t.job() != preemptor.job() && isRunning(t) && scope.inScope(preemptor, t)) {
+        inScope.add(t);
+      }
+    }
+    if (inScope.isEmpty()) {
+      return List.of();
+    }
+    Set<TaskInfo> allowed = Collections.newSetFromMap(new IdentityHashMap<>());
+    allowed.addAll(scope.allowed(session, preemptor, inScope));
+    Map<JobInfo, List<TaskInfo>> byJob = new LinkedHashMap<>();
+    for (TaskInfo t : inScope) {
+      byJob.computeIfAbsent(t.job(), j -> new ArrayList<>()).add(t);
+    }
+    List<Unit> units = new ArrayList<>();
+    for (Map.Entry<JobInfo, List<TaskInfo>> e : byJob.entrySet()) {
+      JobInfo job = e.getKey();
+      if (busy(job)) {
+        continue; // a gang member is mid-placement: evicting around it would strand the rest
+      }
+      int spare = job.readyTaskNum() - Math.max(job.minMember(), 0);
+      List<TaskInfo> pods = new ArrayList<>(e.getValue());
+      pods.sort(Comparator.comparing((TaskInfo t) -> t.pod().creationTimestamp(),
+          Comparator.nullsLast(Comparator.reverseOrder())).thenComparing(TaskInfo::key));
+      int singles = 0;
+      for (TaskInfo t : pods) {
+        if (singles < spare && allowed.contains(t)) {
+          units.add(unit(session, job, List.of(t)));
+          singles++;
+        }
+      }
+      List<TaskInfo> all = new ArrayList<>();
+      for (TaskInfo t : job.tasks()) {
+        if (isRunning(t)) {
+          all.add(t);
+        }
+      }
+      if (!all.isEmpty() && allowed.containsAll(all) && all.size() > singles) {
+        units.add(unit(session, job, all));
+      }
+    }
+    units.sort(CHEAPEST);
+    return units;
+  }
+
+  /** The same units, largest first: fewer pods for the same room. */
+  static List<Unit> largestFirst(List<Unit> units) {
+    List<Unit> out = new ArrayList<>(units);
+    out.sort(Comparator.comparingLong(Unit::gpus).reversed()
+        .thenComparing(Comparator.comparingLong(Unit::size).reversed()).thenComparing(CHEAPEST));
+    return out;
+  }
+
+  /** What a plan costs, compared lexicographically: GPUs, pods (distinct), then the highest victim priority. */
+  static long[] cost(List<Unit> plan) {
+    Set<TaskInfo> pods = Collections.newSetFromMap(new IdentityHashMap<>());
+    long top = Long.MIN_VALUE;
+    long gpus = 0;
+    for (Unit u : plan) {
+      top = Math.max(top, u.priority());
+      for (TaskInfo t : u.tasks()) {
+        if (pods.add(t)) {
+          gpus += gpus(t);
+        }
+      }
+    }
+    return new long[] {gpus, pods.size(), plan.isEmpty() ? 0 : top};
+  }
+
+  static boolean anyRunning(Unit u) {
+    for (TaskInfo t : u.tasks()) {
+      if (isRunning(t)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean busy(JobInfo job) {
+    return job.count(TaskStatus.ALLOCATED) > 0 || job.count(TaskStatus.PIPELINED) > 0;
+  }
+
+  private static Unit unit(Session session, JobInfo job, List<TaskInfo> tasks) {
+    int priority = Integer.MIN_VALUE;
+    long gpus = 0;
+    long size = 0;
+    Instant newest = null;
+    StringBuilder key = new StringBuilder();
+    for (TaskInfo t : tasks) {
+      priority = Math.max(priority, t.priority());
+      gpus += gpus(t);
+      size += share(session, t);
+      Instant c = t.pod().creationTimestamp();
+      if (c != null && (newest == null || c.isAfter(newest))) {
+        newest = c;
+      }
+      key.append(t.key()).append(',');
+    }
+    return new Unit(job, List.copyOf(tasks), priority, gpus, size, newest, key.toString());
+  }
+
+  /** GPUs of any vendor the pod holds (resources named {@code .../gpu}). */
+  static long gpus(TaskInfo t) {
+    long n = 0;
+    for (Map.Entry<String, Long> e : t.request().toMap().entrySet()) {
+      if (e.getKey().endsWith("/gpu")) {
+        n += e.getValue();
+      }
+    }
+    return n;
+  }
+
+  /** The pod's largest share of its node's allocatable, per mille: a size comparable across resources. */
+  private static long share(Session session, TaskInfo t) {
+    var node = session.node(t.nodeName());
+    long w = 0;
+    for (int r = 0; r < t.request().size(); r++) {
+      long alloc = node == null ? 0 : node.allocatable(r);
+      if (r != ResourceNames.PODS && alloc > 0) {
+        w = Math.max(w, t.request().get(r) * 1000 / alloc);
+      }
+    }
+    return w;
+  }
+}
