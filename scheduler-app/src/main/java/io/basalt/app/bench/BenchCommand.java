@@ -56,6 +56,10 @@ public class BenchCommand implements Callable<Integer> {
         - name: binpack
       """;
 
+  /** The supernode bench's topology run: the default tiers with MetaX's plugin where MetaX's config puts it. */
+  static final String SUPERNODE_CONF = DEFAULT_CONF.replace("  - name: conformance\n",
+      "  - name: conformance\n  - name: gpu-podaffinity\n");
+
   enum Output { table, json }
 
   @Spec
@@ -79,6 +83,24 @@ public class BenchCommand implements Callable<Integer> {
       description = "Nodes with an NVLink-pair topology and a GPU-only mix of 1/2/4/8-GPU pods and small gangs, to "
           + "compare GPU placement (e.g. with and without gpu-aware).")
   boolean fragmentation;
+
+  @Option(names = "--supernodes",
+      description = "A supernode cluster (--switchboxes x --dragonflies x --dragonfly-nodes MetaX nodes) and a mix "
+          + "of 1-GPU pods, 8-GPU pods and gangs of 8 and 16 x 8 GPUs with gpu-group-size 64, run with the "
+          + "topology plugin (--config, default: the default tiers plus gpu-podaffinity) and without it; --nodes is "
+          + "ignored.")
+  boolean supernodes;
+
+  @Option(names = "--switchboxes", defaultValue = "5", description = "With --supernodes (default: ${DEFAULT-VALUE}).")
+  int switchboxes;
+
+  @Option(names = "--dragonflies", defaultValue = "8",
+      description = "Dragonflies per switchbox, with --supernodes (default: ${DEFAULT-VALUE}).")
+  int dragonflies;
+
+  @Option(names = "--dragonfly-nodes", defaultValue = "125",
+      description = "Nodes per dragonfly, with --supernodes (default: ${DEFAULT-VALUE}).")
+  int dragonflyNodes;
 
   @Option(names = "--queues", defaultValue = "4",
       description = "Weight-1 queues the work is spread over (default: ${DEFAULT-VALUE}).")
@@ -108,6 +130,9 @@ public class BenchCommand implements Callable<Integer> {
           + "--warmup not negative");
       return 2;
     }
+    if (supernodes) {
+      return supernodes(out, err);
+    }
     SchedulerProfile profile;
     try {
       profile = loadProfile(PluginRegistry.load());
@@ -124,7 +149,44 @@ public class BenchCommand implements Callable<Integer> {
   private SchedulerProfile loadProfile(PluginRegistry plugins) throws ConfigException {
     String source = config == null ? "default bench config" : config.toString();
     SchedulerConf conf = config == null ? ConfLoader.parse(DEFAULT_CONF, source) : ConfLoader.load(config);
+    return profile(conf, plugins, source);
+  }
+
+  private static SchedulerProfile profile(SchedulerConf conf, PluginRegistry plugins, String source)
+      throws ConfigException {
     return ConfValidator.validate(conf, plugins, ActionRegistry.builtin()).profileOrThrow(source + ": ");
+  }
+
+  /** {@code --supernodes}: the topology config and the same without its topology plugin, compared. */
+  private int supernodes(PrintWriter out, PrintWriter err) throws IOException {
+    if (switchboxes <= 0 || dragonflies <= 0 || dragonflyNodes <= 0) {
+      err.println("bench: --switchboxes, --dragonflies and --dragonfly-nodes must be positive");
+      return 2;
+    }
+    SchedulerProfile topology;
+    SchedulerProfile plain;
+    try {
+      PluginRegistry plugins = PluginRegistry.load();
+      String source = config == null ? "supernode bench config" : config.toString();
+      SchedulerConf conf = config == null ? ConfLoader.parse(SUPERNODE_CONF, source) : ConfLoader.load(config);
+      if (!SupernodeBench.hasTopology(conf)) {
+        err.println("bench: " + source + " has neither gpu-podaffinity nor network-topology-aware: nothing to compare");
+        return 1;
+      }
+      topology = profile(conf, plugins, source);
+      plain = profile(SupernodeBench.withoutTopology(conf), plugins, source + " without the topology plugin");
+    } catch (ConfigException e) {
+      e.problems().forEach(err::println);
+      return 1;
+    }
+    SupernodeBench bench = new SupernodeBench(
+        s -> new SupernodeGenerator(switchboxes, dragonflies, dragonflyNodes, s, gpuDemand, queues), batch);
+    SupernodeBench.Comparison c = bench.measure(topology, plain, seed, warmup, rounds);
+    String header = fmt("%d switchboxes x %d dragonflies x %d nodes; seed %d, batch %d, queues %d, rounds %d",
+        switchboxes, dragonflies, dragonflyNodes, seed, batch, queues, rounds);
+    out.print(output == Output.json ? SupernodeBench.json(c, header) : SupernodeBench.table(c, header));
+    out.flush();
+    return 0;
   }
 
   /** Warm-up runs (discarded), then the measured rounds; the round with the median pods/s. */

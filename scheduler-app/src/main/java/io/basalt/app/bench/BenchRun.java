@@ -100,7 +100,7 @@ public final class BenchRun {
     for (Pod p : pods) {
       if (p.isAssigned()) {
         boundPods++;
-        gpusUsed += p.request().get(WorkloadGenerator.GPU);
+        gpusUsed += p.request().get(workload.gpuResource());
         if (p.groupName() != null) {
           gangBound.computeIfAbsent(p.groupName(), g -> new int[1])[0]++;
         }

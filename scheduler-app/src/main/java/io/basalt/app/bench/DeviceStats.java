@@ -29,7 +29,7 @@ record DeviceStats(int nodesFor8Gpus, int multiGpuPods, double avgLinkQuality) {
     double quality = 0;
     for (SessionResult.Binding b : binder.bound()) {
       Pod pod = cache.pod(b.pod().uid());
-      int k = (int) b.pod().request().get(WorkloadGenerator.GPU);
+      int k = (int) b.pod().request().get(workload.gpuResource());
       if (pod == null || !pod.isAssigned() || k == 0) {
         continue;
       }

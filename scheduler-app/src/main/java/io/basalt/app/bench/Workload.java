@@ -10,13 +10,20 @@ import java.util.List;
 /**
  * A generated cluster and the work submitted to it, in submission order. A submission is one pod, or one gang (its
  * PodGroup and all of its pods); batches never split a gang, as a job controller creates a gang's pods together.
+ * {@code gpuResource} names the GPUs counted in the results ({@code nvidia.com/gpu}, or MetaX's on supernodes).
  */
 public record Workload(List<Node> nodes, List<Submission> submissions, List<Queue> queues, long totalGpus,
-    long gpuDemand) {
+    long gpuDemand, String gpuResource) {
   public Workload {
     nodes = List.copyOf(nodes);
     submissions = List.copyOf(submissions);
     queues = List.copyOf(queues);
+  }
+
+  /** Counting {@link WorkloadGenerator#GPU}. */
+  public Workload(List<Node> nodes, List<Submission> submissions, List<Queue> queues, long totalGpus,
+      long gpuDemand) {
+    this(nodes, submissions, queues, totalGpus, gpuDemand, WorkloadGenerator.GPU);
   }
 
   /** One pod (podGroup null) or one gang. */

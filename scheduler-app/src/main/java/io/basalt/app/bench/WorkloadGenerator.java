@@ -8,6 +8,7 @@ import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -107,10 +108,8 @@ public final class WorkloadGenerator {
     int seq = 0;
     while (demand < target) {
       seq++;
-      Instant created = Instant.ofEpochSecond(EPOCH + seq);
       int kind = random.nextInt(100);
-      Placement at = new Placement(queueName(random.nextInt(queueCount)),
-          random.nextInt(100) < 20 ? HIGH_PRIORITY : 0, created);
+      Placement at = Placement.draw(random, queueCount, seq);
       if (kind < 55) {
         submissions.add(single(name("gpu1-", seq), oneGpu, at));
         demand += 1;
@@ -127,11 +126,7 @@ public final class WorkloadGenerator {
         submissions.add(single(name("cpu-", seq), request(milliCpu, memory, 0), at));
       }
     }
-    List<Queue> queues = new ArrayList<>();
-    for (int q = 0; q < queueCount; q++) {
-      queues.add(new Queue(queueName(q), 1, null, null, null, true, 0, null, "Open", Map.of()));
-    }
-    return new Workload(nodes, submissions, queues, totalGpus, demand);
+    return new Workload(nodes, submissions, queues(queueCount), totalGpus, demand);
   }
 
   private Workload generateFragmentationMix() {
@@ -161,27 +156,43 @@ public final class WorkloadGenerator {
         demand += 8L * size;
       }
     }
-    List<Queue> queues = new ArrayList<>();
-    for (int q = 0; q < queueCount; q++) {
-      queues.add(new Queue(queueName(q), 1, null, null, null, true, 0, null, "Open", Map.of()));
-    }
-    return new Workload(nodes, submissions, queues, totalGpus, demand);
+    return new Workload(nodes, submissions, queues(queueCount), totalGpus, demand);
   }
 
   /** Where a submission goes and how it ranks. */
-  private record Placement(String queue, int priority, Instant created) {}
+  record Placement(String queue, int priority, Instant created) {
+    /** The next submission's queue and priority drawn from {@code random} (queue first), created at {@code seq}. */
+    static Placement draw(SplittableRandom random, int queueCount, int seq) {
+      return new Placement(queueName(random.nextInt(queueCount)),
+          random.nextInt(100) < 20 ? HIGH_PRIORITY : 0, Instant.ofEpochSecond(EPOCH + seq));
+    }
+  }
+
+  /** {@code count} weight-1 open queues, {@code team-0} and on. */
+  static List<Queue> queues(int count) {
+    List<Queue> queues = new ArrayList<>();
+    for (int q = 0; q < count; q++) {
+      queues.add(new Queue(queueName(q), 1, null, null, null, true, 0, null, "Open", Map.of()));
+    }
+    return queues;
+  }
 
   static String queueName(int q) {
     return "team-" + q;
   }
 
-  private List<Node> nodes() {
-    ResourceVector allocatable = ResourceVector.builder()
+  /** What every bench node offers: 96 cpu, 1Ti memory, 110 pods and {@value #GPUS_PER_NODE} of {@code gpu}. */
+  static ResourceVector allocatable(String gpu) {
+    return ResourceVector.builder()
         .add(ResourceNames.CPU, 96_000)
         .add(ResourceNames.MEMORY, 1024 * GI)
         .add(ResourceNames.PODS, 110)
-        .add(GPU, GPUS_PER_NODE)
+        .add(gpu, GPUS_PER_NODE)
         .build();
+  }
+
+  private List<Node> nodes() {
+    ResourceVector allocatable = allocatable(GPU);
     List<Node> nodes = new ArrayList<>(nodeCount);
     for (int i = 0; i < nodeCount; i++) {
       String name = pad("gpu-node-", i, 5);
@@ -192,7 +203,7 @@ public final class WorkloadGenerator {
     return nodes;
   }
 
-  private static String name(String prefix, int seq) {
+  static String name(String prefix, int seq) {
     return pad(prefix, seq, 6);
   }
 
@@ -207,25 +218,37 @@ public final class WorkloadGenerator {
   }
 
   private static ResourceVector request(long milliCpu, long memory, int gpus) {
+    return request(milliCpu, memory, gpus, GPU);
+  }
+
+  /** A pod's request: cpu, memory, one pod slot and {@code gpus} of {@code gpu} (none when 0). */
+  static ResourceVector request(long milliCpu, long memory, int gpus, String gpu) {
     ResourceVector.Builder b = ResourceVector.builder()
         .add(ResourceNames.CPU, milliCpu)
         .add(ResourceNames.MEMORY, memory)
         .add(ResourceNames.PODS, 1);
     if (gpus > 0) {
-      b.add(GPU, gpus);
+      b.add(gpu, gpus);
     }
     return b.build();
   }
 
-  private static Workload.Submission single(String name, ResourceVector request, Placement at) {
+  static Workload.Submission single(String name, ResourceVector request, Placement at) {
     Map<String, String> annotations = Map.of(Pod.QUEUE_NAME_ANNOTATION, at.queue());
     return new Workload.Submission(null, List.of(pod(name, request, annotations, at)));
   }
 
   private static Workload.Submission gang(String name, int size, ResourceVector request, Placement at) {
+    return gang(name, size, request, at, Map.of());
+  }
+
+  /** A PodGroup (minMember = size) and its pods, each annotated with the group and {@code extra}. */
+  static Workload.Submission gang(String name, int size, ResourceVector request, Placement at,
+      Map<String, String> extra) {
     ResourceVector total = ResourceVector.ZERO;
     List<Pod> pods = new ArrayList<>(size);
-    Map<String, String> annotations = Map.of(Pod.GROUP_NAME_ANNOTATION, name);
+    Map<String, String> annotations = new HashMap<>(extra);
+    annotations.put(Pod.GROUP_NAME_ANNOTATION, name);
     for (int i = 0; i < size; i++) {
       pods.add(pod(pad(name + "-worker-", i, 2), request, annotations, at));
       total = total.plus(request);
