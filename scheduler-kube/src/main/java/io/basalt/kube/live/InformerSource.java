@@ -3,9 +3,9 @@ package io.basalt.kube.live;
 import io.basalt.cache.ClusterCache;
 import io.basalt.kube.KubeConverter;
 import io.basalt.kube.gang.InferredGroups;
-import io.basalt.kube.gang.OwnerObject;
 import io.basalt.kube.volcano.CoschedulingPodGroup;
 import io.basalt.kube.volcano.HyperNode;
+import io.basalt.kube.volcano.OwnerWorkload;
 import io.basalt.kube.volcano.V1beta1PodGroup;
 import io.basalt.kube.volcano.V1beta1PodGroupList;
 import io.basalt.kube.volcano.V1beta1Queue;
@@ -37,6 +37,7 @@ import java.lang.System.Logger.Level;
 import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,15 +45,14 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * Live mode's {@link ClusterSource}: shared informers keep a {@link ClusterCache} current with the cluster, so each
  * cycle's snapshot is incremental and nothing is re-listed per cycle. Watched: every non-terminal pod (pods of other
  * schedulers count as used on their nodes; kube-scheduler's field selector), nodes, PriorityClasses, Volcano
- * PodGroups and Queues, for gangs without a PodGroup ({@link InferredGroups}) batch/v1 Jobs and coscheduling
- * PodGroups, and Volcano HyperNodes unless the {@link TopologyFeed} reads the network fabric elsewhere. An object that
- * does not convert is logged once and skipped; a Volcano kind whose CRD is not installed (404 when {@link #start}
+ * PodGroups and Queues, for gangs without a PodGroup ({@link InferredGroups}) batch/v1 Jobs, coscheduling
+ * PodGroups and the owner kinds of {@link OwnerKind#CUSTOM} (Kubeflow jobs, JobSets), and Volcano HyperNodes unless the {@link TopologyFeed} reads the network fabric elsewhere. An object that
+ * does not convert is logged once and skipped; a custom kind whose CRD is not installed (404 when {@link #start}
  * probes it) is logged once and treated as empty, so the scheduler still runs.
  */
 public final class InformerSource implements ClusterSource, AutoCloseable {
@@ -120,8 +120,17 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
 
     BatchV1Api batch = new BatchV1Api(client);
     boolean jobsServed = served("jobs", () -> batch.listJobForAllNamespaces().limit(1).execute());
-    InferredGroups inferred = new InferredGroups(cache, cache.defaultQueue(),
-        jobsServed ? Set.of("Job") : Set.of(), w -> LOG.log(Level.WARNING, w));
+    // Owners are probed first: a group of a watched owner kind waits for its owner, so only kinds served count.
+    Set<String> awaited = new HashSet<>(jobsServed ? Set.of("Job") : Set.of());
+    List<OwnerKind> owners = new ArrayList<>();
+    for (OwnerKind k : OwnerKind.CUSTOM) {
+      if (served(k.plural(), k.project(), k.api(client))) {
+        owners.add(k);
+        awaited.add(k.kind());
+      }
+    }
+    InferredGroups inferred = new InferredGroups(cache, cache.defaultQueue(), awaited,
+        w -> LOG.log(Level.WARNING, w));
     register("pods", V1Pod.class, V1PodList.class, p -> core.listPodForAllNamespaces()
         .fieldSelector(NON_TERMINAL_PODS).resourceVersion(p.resourceVersion).watch(p.watch)
         .timeoutSeconds(p.timeoutSeconds).allowWatchBookmarks(p.watch).buildCall(null),
@@ -131,6 +140,11 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
           .resourceVersion(p.resourceVersion).watch(p.watch).timeoutSeconds(p.timeoutSeconds)
           .allowWatchBookmarks(p.watch).buildCall(null),
           new InformerHandler<>("Job", true, new OwnerSink<>(KubeConverter::toOwner, inferred), problems));
+    }
+    for (OwnerKind k : owners) {
+      add(k.plural(), factory.sharedIndexInformerFor(k.api(client), OwnerWorkload.class, resyncMillis, "",
+          (cls, error) -> listWatchFailed(k.plural(), error)), new InformerHandler<>(k.kind(), true,
+          new OwnerSink<>(o -> KubeConverter.toOwner(k.kind(), o.getMetadata()), inferred), problems));
     }
     register("nodes", V1Node.class, V1NodeList.class, p -> core.listNode().resourceVersion(p.resourceVersion)
         .watch(p.watch).timeoutSeconds(p.timeoutSeconds).allowWatchBookmarks(p.watch).buildCall(null),
@@ -217,7 +231,7 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
 
   private <T extends KubernetesObject, L extends KubernetesListObject> void registerCustom(String name,
       GenericKubernetesApi<T, L> api, Class<T> type, InformerHandler<T> handler) {
-    if (!served(name, api)) {
+    if (!served(name, name.startsWith("coscheduling") ? "scheduler-plugins'" : "Volcano", api)) {
       return;
     }
     SharedIndexInformer<T> informer = factory.sharedIndexInformerFor(api, type, resyncMillis, "",
@@ -242,19 +256,18 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
   }
 
   /**
-   * False when listing the custom resource answers 404: its CRD is not installed (Volcano absent). Any other failure
+   * False when listing the custom resource answers 404: its CRD is not installed (Volcano, or {@code project}, absent). Any other failure
    * counts as served; the informer then retries its list and {@link #start} reports it if it never syncs. Installing
    * the CRD later needs a restart to be seen.
    */
-  private boolean served(String name, GenericKubernetesApi<?, ?> api) {
+  private boolean served(String name, String project, GenericKubernetesApi<?, ?> api) {
     ListOptions one = new ListOptions();
     one.setLimit(1);
     try {
       KubernetesApiResponse<?> r = api.list(one);
       if (r.getHttpStatusCode() == HttpURLConnection.HTTP_NOT_FOUND) {
-        String owner = name.startsWith("coscheduling") ? "scheduler-plugins' " : "Volcano ";
-        problems.note(name, owner + name + " not served (404): CRD not installed? Treating " + name + " as empty; "
-            + "restart after installing the CRD.");
+        problems.note(name, project + " " + name + " not served (404): CRD not installed? Treating " + name
+            + " as empty; restart after installing the CRD.");
         return false;
       }
     } catch (RuntimeException e) {
@@ -286,36 +299,6 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
   /** One list call, for {@link #served(String, ApiProbe)}. */
   private interface ApiProbe {
     void list() throws ApiException;
-  }
-
-  /** Owners into gang inference; remembers uids by key so a tombstone without an object still removes. */
-  private static final class OwnerSink<T extends KubernetesObject> implements InformerHandler.Sink<T> {
-    private final Function<T, OwnerObject> convert;
-    private final InferredGroups inferred;
-    private final Map<String, String> uids = new ConcurrentHashMap<>();
-
-    OwnerSink(Function<T, OwnerObject> convert, InferredGroups inferred) {
-      this.convert = convert;
-      this.inferred = inferred;
-    }
-
-    @Override
-    public void put(T obj) {
-      OwnerObject owner = convert.apply(obj);
-      String before = uids.put(owner.namespace() + "/" + owner.name(), owner.uid());
-      if (before != null && !before.equals(owner.uid())) {
-        inferred.removeOwner(before);
-      }
-      inferred.putOwner(owner);
-    }
-
-    @Override
-    public void remove(T obj, String key) {
-      String uid = uids.remove(key);
-      if (uid != null) {
-        inferred.removeOwner(uid);
-      }
-    }
   }
 
   /** List/watch failures (the reflector retries on its own); logged when they change, not at every retry. */
