@@ -10,6 +10,7 @@ import io.basalt.kube.volcano.V1beta1PodGroup;
 import io.basalt.kube.volcano.V1beta1PodGroupList;
 import io.basalt.kube.volcano.V1beta1Queue;
 import io.basalt.kube.volcano.V1beta1QueueList;
+import io.basalt.kube.volcano.VolcanoObjectList;
 import io.basalt.model.Node;
 import io.basalt.scheduler.ClusterSource;
 import io.kubernetes.client.common.KubernetesListObject;
@@ -122,8 +123,8 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
     boolean jobsServed = served("jobs", () -> batch.listJobForAllNamespaces().limit(1).execute());
     // Owners are probed first: a group of a watched owner kind waits for its owner, so only kinds served count.
     Set<String> awaited = new HashSet<>(jobsServed ? Set.of("Job") : Set.of());
-    List<OwnerKind> owners = new ArrayList<>();
-    for (OwnerKind k : OwnerKind.CUSTOM) {
+    List<OwnerKind<?, ?>> owners = new ArrayList<>();
+    for (OwnerKind<?, ?> k : OwnerKind.CUSTOM) {
       if (served(k.plural(), k.project(), k.api(client))) {
         owners.add(k);
         awaited.add(k.kind());
@@ -141,11 +142,7 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
           .allowWatchBookmarks(p.watch).buildCall(null),
           new InformerHandler<>("Job", true, new OwnerSink<>(KubeConverter::toOwner, inferred), problems));
     }
-    for (OwnerKind k : owners) {
-      add(k.plural(), factory.sharedIndexInformerFor(k.api(client), OwnerWorkload.class, resyncMillis, "",
-          (cls, error) -> listWatchFailed(k.plural(), error)), new InformerHandler<>(k.kind(), true,
-          new OwnerSink<>(o -> KubeConverter.toOwner(k.kind(), o.getMetadata()), inferred), problems));
-    }
+    owners.forEach(k -> watchOwner(k, inferred));
     register("nodes", V1Node.class, V1NodeList.class, p -> core.listNode().resourceVersion(p.resourceVersion)
         .watch(p.watch).timeoutSeconds(p.timeoutSeconds).allowWatchBookmarks(p.watch).buildCall(null),
         new InformerHandler<>("Node", false, sink(o -> {
@@ -237,6 +234,14 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
     SharedIndexInformer<T> informer = factory.sharedIndexInformerFor(api, type, resyncMillis, "",
         (cls, error) -> listWatchFailed(name, error));
     add(name, informer, handler);
+  }
+
+  /** One owner kind, already found served, into gang inference. */
+  private <T extends OwnerWorkload<T>, L extends VolcanoObjectList<T>> void watchOwner(OwnerKind<T, L> kind,
+      InferredGroups inferred) {
+    add(kind.plural(), factory.sharedIndexInformerFor(kind.api(client), kind.type(), resyncMillis, "",
+        (cls, error) -> listWatchFailed(kind.plural(), error)), new InformerHandler<>(kind.kind(), true,
+        new OwnerSink<T>(o -> KubeConverter.toOwner(kind.kind(), o.getMetadata()), inferred), problems));
   }
 
   private <T extends KubernetesObject> void add(String name, SharedIndexInformer<T> informer,

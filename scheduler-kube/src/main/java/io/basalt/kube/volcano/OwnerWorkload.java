@@ -3,9 +3,13 @@ package io.basalt.kube.volcano;
 /**
  * A workload custom resource owning pods (Kubeflow's PyTorchJob, MPIJob, TFJob; a JobSet), read for its metadata
  * only: gang inference needs its uid, labels and annotations ({@code scheduling.volcano.sh/group-min-member}, the
- * queue), never its spec, so one bean serves every such kind and nothing of the spec is kept.
+ * queue), never its spec, so nothing of the spec is kept. One class per kind, only because client-java's informer
+ * factory keeps one informer per class.
+ *
+ * @param <O> the kind's class
  */
-public final class OwnerWorkload extends VolcanoObject<OwnerWorkload, OwnerWorkload.Unread, OwnerWorkload.Unread> {
+public abstract class OwnerWorkload<O extends OwnerWorkload<O>> extends VolcanoObject<O, OwnerWorkload.Unread,
+    OwnerWorkload.Unread> {
   /** {@code spec} and {@code status}: not read (Gson skips their fields), all alike. */
   public static final class Unread {
     @Override
@@ -19,6 +23,24 @@ public final class OwnerWorkload extends VolcanoObject<OwnerWorkload, OwnerWorkl
     }
   }
 
-  /** The list of any such kind, for client-java's generic API and informers. */
-  public static final class List extends VolcanoObjectList<OwnerWorkload> {}
+  /** Kubeflow {@code PyTorchJob}. */
+  public static final class PyTorchJob extends OwnerWorkload<PyTorchJob> {}
+
+  /** Kubeflow {@code MPIJob}. */
+  public static final class MpiJob extends OwnerWorkload<MpiJob> {}
+
+  /** Kubeflow {@code TFJob}. */
+  public static final class TfJob extends OwnerWorkload<TfJob> {}
+
+  /** {@code JobSet}. */
+  public static final class JobSet extends OwnerWorkload<JobSet> {}
+
+  /** The list types, for client-java's generic API and informers. */
+  public static final class PyTorchJobList extends VolcanoObjectList<PyTorchJob> {}
+
+  public static final class MpiJobList extends VolcanoObjectList<MpiJob> {}
+
+  public static final class TfJobList extends VolcanoObjectList<TfJob> {}
+
+  public static final class JobSetList extends VolcanoObjectList<JobSet> {}
 }
