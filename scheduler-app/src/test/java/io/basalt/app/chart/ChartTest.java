@@ -63,8 +63,8 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * The Helm chart in {@code charts/basalt-scheduler}, rendered by a real {@code helm} (see {@link HelmChart}) with its
  * default values and with {@code ci/custom-values.yaml}, and read back through client-java's typed models: the
  * Deployment runs a leader-elected {@code basalt run}, the ConfigMap holds a config this build accepts, the pod is
- * locked down, and RBAC grants exactly {@link ApiCalls#granted} (with {@code scheduler.createPodGroups} or not). Tests that need helm are skipped without it; the
- * ones reading only the chart's files always run.
+ * locked down, and RBAC grants exactly {@link ApiCalls#granted} (with {@code scheduler.createPodGroups} or not). Tests
+ * that need helm are skipped without it; the ones reading only the chart's files always run.
  */
 class ChartTest {
   private static final String RELEASE = "basalt-scheduler";

@@ -20,12 +20,13 @@ import java.util.function.Consumer;
  * each gang {@link GroupInference} finds among our pods, from what the pods, their owners and coscheduling PodGroups
  * say. Fed by the same source as the cache (informers live, manifests in the simulator), before each snapshot.
  *
- * <p>Size ({@code minMember}), in order: {@code scheduling.volcano.sh/group-min-member} on the pods (their template)
- * or on the owner (the pods' controller; for a JobSet's group, the JobSet); the coscheduling PodGroup's
- * {@code spec.minMember}; Kueue's {@code pod-group-total-count}; LeaderWorkerSet's {@code size}; else 1 (no gang, each pod as before). Queue: {@link QueueRequest} of the pods, then
- * of the owner. A group whose coscheduling PodGroup, or whose owner of an awaited kind, has not been seen yet gets no
- * PodGroup: its pods wait (a Job's pods must not start alone because the Job was seen after them). Each group
- * carries the owner a PodGroup object written for it would name ({@link PodGroup#owner()}).
+ * <p>Size ({@code minMember}), in order: {@code scheduling.volcano.sh/group-min-member} on the pods (their template) or
+ * on the owner (the pods' controller; for a JobSet's group, the JobSet); the coscheduling PodGroup's
+ * {@code spec.minMember}; Kueue's {@code pod-group-total-count}; LeaderWorkerSet's {@code size}; else 1 (no gang,
+ * each pod as before). Queue: {@link QueueRequest} of the pods, then of the owner. A group whose coscheduling
+ * PodGroup, or whose owner of an awaited kind, has not been seen yet gets no PodGroup: its pods wait (a Job's pods
+ * must not start alone because the Job was seen after them). Each group carries the owner a PodGroup object written
+ * for it would name ({@link PodGroup#owner()}).
  */
 public final class InferredGroups {
   private static final String JOBSET = "JobSet";

@@ -50,11 +50,12 @@ import java.util.function.Consumer;
 /**
  * Live mode's {@link ClusterSource}: shared informers keep a {@link ClusterCache} current with the cluster, so each
  * cycle's snapshot is incremental and nothing is re-listed per cycle. Watched: every non-terminal pod (pods of other
- * schedulers count as used on their nodes; kube-scheduler's field selector), nodes, PriorityClasses, Volcano
- * PodGroups and Queues, for gangs without a PodGroup ({@link InferredGroups}) batch/v1 Jobs, coscheduling
- * PodGroups and the owner kinds of {@link OwnerKind#CUSTOM} (Kubeflow jobs, JobSets), and Volcano HyperNodes unless the {@link TopologyFeed} reads the network fabric elsewhere. An object that
- * does not convert is logged once and skipped; a custom kind whose CRD is not installed (404 when {@link #start}
- * probes it) is logged once and treated as empty, so the scheduler still runs.
+ * schedulers count as used on their nodes; kube-scheduler's field selector), nodes, PriorityClasses, Volcano PodGroups
+ * and Queues, for gangs without a PodGroup ({@link InferredGroups}) batch/v1 Jobs, coscheduling PodGroups and the owner
+ * kinds of {@link OwnerKind#CUSTOM} (Kubeflow jobs, JobSets), and Volcano HyperNodes unless the {@link TopologyFeed}
+ * reads the network fabric elsewhere. An object that does not convert is logged once and skipped; a custom kind whose
+ * CRD is not installed (404 when {@link #start} probes it) is logged once and treated as empty, so the scheduler still
+ * runs.
  */
 public final class InformerSource implements ClusterSource, AutoCloseable {
   /** Non-terminal pods only: Succeeded and Failed pods hold no resources. Same selector as kube-scheduler. */
@@ -261,9 +262,9 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
   }
 
   /**
-   * False when listing the custom resource answers 404: its CRD is not installed (Volcano, or {@code project}, absent). Any other failure
-   * counts as served; the informer then retries its list and {@link #start} reports it if it never syncs. Installing
-   * the CRD later needs a restart to be seen.
+   * False when listing the custom resource answers 404: its CRD is not installed (Volcano, or {@code project}, absent).
+   * Any other failure counts as served; the informer then retries its list and {@link #start} reports it if it never
+   * syncs. Installing the CRD later needs a restart to be seen.
    */
   private boolean served(String name, String project, GenericKubernetesApi<?, ?> api) {
     ListOptions one = new ListOptions();
