@@ -9,10 +9,12 @@ import io.basalt.framework.PluginRegistry;
 import io.basalt.kube.live.ConfigReloader;
 import io.basalt.kube.live.InformerSource;
 import io.basalt.kube.live.KubeBinder;
+import io.basalt.kube.live.PodGroupCreator;
 import io.basalt.kube.live.StatusWriter;
 import io.basalt.scheduler.Scheduler;
 import io.basalt.scheduler.SchedulerProfile;
 import io.basalt.scheduler.SchedulingLoop;
+import io.basalt.scheduler.StatusSink;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
 import okhttp3.OkHttpClient;
@@ -110,6 +112,12 @@ final class RunCommand implements Callable<Integer> {
       description = "Binding and eviction calls in flight at once (default: ${DEFAULT-VALUE}).")
   int bindWorkers;
 
+  @Option(names = "--create-podgroups",
+      description = "Write a Volcano PodGroup object for each gang inferred from a Job, JobSet, Kubeflow job, "
+          + "LeaderWorkerSet or Kueue pod group (owned by the workload); default: inferred gangs are reported on "
+          + "their pods only.")
+  boolean createPodGroups;
+
   @Override
   public Integer call() throws Exception {
     List<String> problems = flagProblems();
@@ -157,8 +165,13 @@ final class RunCommand implements Callable<Integer> {
       status.bound(pod, node);
       metrics.bound(pod);
     });
+    PodGroupCreator creator = createPodGroups ? new PodGroupCreator(calls, cache::podGroup) : null;
+    StatusSink sink = creator == null ? status : result -> {
+      status.update(result);
+      creator.update(result);
+    };
     SchedulingLoop loop = this.loop = new SchedulingLoop(
-        new Scheduler(cache, profile, binder, status).observedBy(metrics),
+        new Scheduler(cache, profile, binder, sink).observedBy(metrics),
         schedulePeriod);
     CountDownLatch stopped = new CountDownLatch(1);
     CountDownLatch loopDone = new CountDownLatch(1);
@@ -194,6 +207,9 @@ final class RunCommand implements Callable<Integer> {
         }
         binder.close();
         status.close();
+        if (creator != null) {
+          creator.close();
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code basalt run} end to end for gangs nobody wrote a Volcano PodGroup for: a batch Job's pods arriving one by one,
- * a scheduler-plugins coscheduling PodGroup, and a Kueue-labelled pod held to its team's queue.
+ * a scheduler-plugins coscheduling PodGroup, a Kueue-labelled pod held to its team's queue, a PyTorchJob's annotation
+ * sizing its gang, and {@code --create-podgroups} writing a Volcano PodGroup owned by the Job.
  */
 @Timeout(90)
 class InferredGangRunTest {
@@ -104,6 +105,83 @@ class InferredGangRunTest {
     }
   }
 
+  @Test
+  void withCreatePodGroupsAJobsGangGetsAVolcanoPodGroupOwnedByTheJob(@TempDir Path dir) throws Exception {
+    try (FakeApiServer server = FakeApiServer.start()) {
+      server.seed(node("gpu-1", 8));
+      server.seed(node("gpu-2", 8));
+      server.seed(job(2));
+      server.seed(jobPod("train-0", 8));
+      server.seed(jobPod("train-1", 8));
+      try (LiveRun run = LiveRun.start(server, dir, "--create-podgroups")) {
+        Await.until("both bound", WAIT, () -> nodeOf(server, "train-0") != null && nodeOf(server, "train-1") != null);
+        Await.until("the PodGroup created", WAIT, () -> server.list(Resources.PODGROUPS, "ml").size() == 1);
+        JsonObject pg = server.get(Resources.PODGROUPS, "ml", "podgroup-job-uid");
+        assertNotNull(pg, "named as Volcano's podgroup controller names it: " + server.list(Resources.PODGROUPS, "ml"));
+        JsonObject spec = pg.getAsJsonObject("spec");
+        assertEquals(2, spec.get("minMember").getAsInt());
+        assertEquals("default", spec.get("queue").getAsString());
+        assertEquals("16", spec.getAsJsonObject("minResources").get("nvidia.com/gpu").getAsString());
+        JsonObject owner = pg.getAsJsonObject("metadata").getAsJsonArray("ownerReferences").get(0).getAsJsonObject();
+        assertEquals("batch/v1", owner.get("apiVersion").getAsString());
+        assertEquals("Job", owner.get("kind").getAsString());
+        assertEquals("train", owner.get("name").getAsString());
+        assertEquals("job-uid", owner.get("uid").getAsString());
+        assertTrue(owner.get("controller").getAsBoolean(), "garbage-collected with the Job");
+        Await.until("its status written as for any PodGroup", WAIT, () -> String.valueOf(
+            server.get(Resources.PODGROUPS, "ml", "podgroup-job-uid").get("status")).contains("Running"));
+        assertEquals(1, server.requests("POST", ".*/podgroups").size(), "created once");
+        assertEquals(0, run.stop());
+      }
+    }
+  }
+
+  @Test
+  void aPodGroupSomeoneElseCreatedFirstIsFineAndNotRetried(@TempDir Path dir) throws Exception {
+    try (FakeApiServer server = FakeApiServer.start()) {
+      server.seed(node("gpu-1", 8));
+      server.seed(job(1));
+      server.seed(jobPod("train-0", 8));
+      server.faults().failNext(1, 409, "POST", ".*/podgroups");
+      try (LiveRun run = LiveRun.start(server, dir, "--create-podgroups")) {
+        Await.until("bound", WAIT, () -> nodeOf(server, "train-0") != null);
+        Await.until("creation tried", WAIT, () -> !server.requests("POST", ".*/podgroups").isEmpty());
+        Thread.sleep(500);
+        assertEquals(1, server.requests("POST", ".*/podgroups").size(), "409: someone made it, not tried again");
+        assertEquals(0, run.stop());
+      }
+    }
+  }
+
+  @Test
+  void aPyTorchJobsAnnotationSizesItsGangWhenItsCrdIsServed(@TempDir Path dir) throws Exception {
+    try (FakeApiServer server = FakeApiServer.start()) {
+      server.seed(node("gpu-1", 8));
+      server.seed(node("gpu-2", 8));
+      server.seed("{\"apiVersion\":\"kubeflow.org/v1\",\"kind\":\"PyTorchJob\",\"metadata\":{\"name\":\"pt\","
+          + "\"namespace\":\"ml\",\"uid\":\"pt-uid\",\"annotations\":{\"scheduling.volcano.sh/group-min-member\":"
+          + "\"2\"}},\"spec\":{\"pytorchReplicaSpecs\":{}}}");
+      try (LiveRun run = LiveRun.start(server, dir)) {
+        server.seed(ownedPod("pt-master-0", "kubeflow.org/v1", "PyTorchJob", "pt", "pt-uid"));
+        Await.until("the master told it waits for its worker", WAIT, () -> unschedulable(server, "pt-master-0"));
+        String reason = server.get(Resources.PODS, "ml", "pt-master-0").getAsJsonObject("status").toString();
+        assertTrue(reason.contains("fewer than minMember 2"), reason);
+        assertNull(nodeOf(server, "pt-master-0"));
+        server.seed(ownedPod("pt-worker-0", "kubeflow.org/v1", "PyTorchJob", "pt", "pt-uid"));
+        Await.until("both bound", WAIT,
+            () -> nodeOf(server, "pt-master-0") != null && nodeOf(server, "pt-worker-0") != null);
+        assertEquals(0, run.stop());
+      }
+    }
+  }
+
+  private static String job(int minMember) {
+    return "{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"train\",\"namespace\":\"ml\","
+        + "\"uid\":\"job-uid\",\"annotations\":{\"scheduling.volcano.sh/group-min-member\":\"" + minMember + "\"}},"
+        + "\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"x\"}],"
+        + "\"restartPolicy\":\"Never\"}}}}";
+  }
+
   private static boolean unschedulable(FakeApiServer server, String pod) {
     JsonObject status = server.get(Resources.PODS, "ml", pod).getAsJsonObject("status");
     return status != null && status.toString().contains("Unschedulable");
@@ -111,11 +189,15 @@ class InferredGangRunTest {
 
   /** A pod the Job controller made for Job ml/train: owner reference, no group annotation. */
   private static String jobPod(String name, int gpus) {
+    return ownedPod(name, "batch/v1", "Job", "train", "job-uid").replace("\"8\"", "\"" + gpus + "\"");
+  }
+
+  /** An 8-GPU pod in ml controlled by the given owner, no group annotation. */
+  private static String ownedPod(String name, String apiVersion, String kind, String owner, String uid) {
     return "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\"ml\","
-        + "\"labels\":{\"batch.kubernetes.io/job-name\":\"train\"},\"ownerReferences\":[{\"apiVersion\":\"batch/v1\","
-        + "\"kind\":\"Job\",\"name\":\"train\",\"uid\":\"job-uid\",\"controller\":true}]},\"spec\":{"
-        + "\"schedulerName\":\"basalt-scheduler\",\"containers\":[{\"name\":\"c\",\"image\":\"x\",\"resources\":{"
-        + "\"limits\":{\"nvidia.com/gpu\":\"" + gpus + "\"}}}]}}";
+        + "\"ownerReferences\":[{\"apiVersion\":\"" + apiVersion + "\",\"kind\":\"" + kind + "\",\"name\":\"" + owner
+        + "\",\"uid\":\"" + uid + "\",\"controller\":true}]},\"spec\":{\"schedulerName\":\"basalt-scheduler\","
+        + "\"containers\":[{\"name\":\"c\",\"image\":\"x\",\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"8\"}}}]}}";
   }
 
   private static String labelledPod(String name, int gpus, String label, String value) {

@@ -13,6 +13,8 @@ import java.util.Map;
  * @param inferredFrom null for a Volcano PodGroup object; else what the group was inferred from, for messages
  *     ({@code Job ml/train}): no Volcano PodGroup object exists to write status to
  * @param networkTopology where in the network fabric its pods must sit, or null when it does not say
+ * @param owner for an inferred group, the object its pods belong to (a Job, a JobSet), or null: what a PodGroup
+ *     object written for it ({@code --create-podgroups}) is owned by, so it is garbage-collected with the workload
  */
 public record PodGroup(
     String namespace,
@@ -25,21 +27,22 @@ public record PodGroup(
     String phase,
     Instant creationTimestamp,
     String inferredFrom,
-    NetworkTopology networkTopology) {
+    NetworkTopology networkTopology,
+    OwnerReference owner) {
 
   /** A Volcano PodGroup object. */
   public PodGroup(String namespace, String name, int minMember, Map<String, Integer> minTaskMember, String queue,
       String priorityClassName, ResourceVector minResources, String phase, Instant creationTimestamp) {
     this(namespace, name, minMember, minTaskMember, queue, priorityClassName, minResources, phase, creationTimestamp,
-        null, null);
+        null, null, null);
   }
 
   /** A group inferred from pods' owners or labels (see {@link #inferredFrom}). */
   public PodGroup(String namespace, String name, int minMember, Map<String, Integer> minTaskMember, String queue,
       String priorityClassName, ResourceVector minResources, String phase, Instant creationTimestamp,
-      String inferredFrom) {
+      String inferredFrom, OwnerReference owner) {
     this(namespace, name, minMember, minTaskMember, queue, priorityClassName, minResources, phase, creationTimestamp,
-        inferredFrom, null);
+        inferredFrom, null, owner);
   }
 
   public PodGroup {
@@ -57,6 +60,6 @@ public record PodGroup(
 
   public PodGroup withPhase(String newPhase) {
     return new PodGroup(namespace, name, minMember, minTaskMember, queue, priorityClassName, minResources, newPhase,
-        creationTimestamp, inferredFrom, networkTopology);
+        creationTimestamp, inferredFrom, networkTopology, owner);
   }
 }

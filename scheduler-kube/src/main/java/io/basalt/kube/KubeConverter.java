@@ -92,12 +92,16 @@ public final class KubeConverter {
 
   /** What gang inference reads of a batch/v1 Job owning pods. */
   public static OwnerObject toOwner(V1Job job) {
-    V1ObjectMeta meta = job.getMetadata();
-    Ctx ctx = Ctx.namespaced("Job", meta);
+    return toOwner("Job", job.getMetadata());
+  }
+
+  /** What gang inference reads of any workload owning pods (a PyTorchJob, a JobSet, ...): its metadata. */
+  public static OwnerObject toOwner(String kind, V1ObjectMeta meta) {
+    Ctx ctx = Ctx.namespaced(kind, meta);
     if (meta == null || isBlank(meta.getUid())) {
       throw ctx.fail("metadata.uid", "missing");
     }
-    return new OwnerObject("Job", namespaceOf(meta), meta.getName(), meta.getUid(), strings(meta.getLabels()),
+    return new OwnerObject(kind, namespaceOf(meta), meta.getName(), meta.getUid(), strings(meta.getLabels()),
         strings(meta.getAnnotations()), instant(meta.getCreationTimestamp()));
   }
 

@@ -51,7 +51,7 @@ final class VolcanoConversion {
     String phase = pg.getStatus() == null || isBlank(pg.getStatus().phase()) ? "Pending" : pg.getStatus().phase();
     return new PodGroup(namespaceOf(meta), meta.getName(), minMember, minTaskMember,
         isBlank(spec.queue()) ? Queue.DEFAULT : spec.queue(), emptyToNull(spec.priorityClassName()),
-        minResources, phase, instant(meta.getCreationTimestamp()), null, networkTopology(spec, meta, ctx));
+        minResources, phase, instant(meta.getCreationTimestamp()), null, networkTopology(spec, meta, ctx), null);
   }
 
   /** {@code spec.networkTopology} and MetaX's group size annotation; null when neither is set. */

@@ -58,8 +58,13 @@ public final class ApiCalls {
       calls(Scope.CLUSTER, "scheduling.volcano.sh", "podgroups/status", "patch"),
       calls(Scope.CLUSTER, "scheduling.volcano.sh", "queues", "list", "watch"),
       calls(Scope.CLUSTER, "scheduling.volcano.sh", "queues/status", "patch"),
-      // Gangs without a Volcano PodGroup: the Jobs owning pods, coscheduling PodGroups (read only).
+      // Gangs without a Volcano PodGroup: the workloads owning pods (Jobs; Kubeflow jobs and JobSets where their
+      // CRDs are installed), coscheduling PodGroups (read only).
       calls(Scope.CLUSTER, "batch", "jobs", "list", "watch"),
+      calls(Scope.CLUSTER, "kubeflow.org", "pytorchjobs", "list", "watch"),
+      calls(Scope.CLUSTER, "kubeflow.org", "mpijobs", "list", "watch"),
+      calls(Scope.CLUSTER, "kubeflow.org", "tfjobs", "list", "watch"),
+      calls(Scope.CLUSTER, "jobset.x-k8s.io", "jobsets", "list", "watch"),
       calls(Scope.CLUSTER, "scheduling.x-k8s.io", "podgroups", "list", "watch"),
       // The network fabric from Volcano HyperNodes (read only; not watched when a --topology* flag names the source).
       calls(Scope.CLUSTER, "topology.volcano.sh", "hypernodes", "list", "watch"),
@@ -71,6 +76,18 @@ public final class ApiCalls {
       // resourceNames: only that ConfigMap.
       named(Scope.CONFIG_NAMESPACE, "", "configmaps", "list", "watch"))
       .flatMap(List::stream).toList();
+
+  /**
+   * What {@code --create-podgroups} (chart value {@code scheduler.createPodGroups}) adds to {@link #GRANTED}: a
+   * Volcano PodGroup created for each inferred gang.
+   */
+  public static final List<ApiCall> CREATE_PODGROUPS = calls(Scope.CLUSTER, "scheduling.volcano.sh", "podgroups",
+      "create");
+
+  /** {@link #GRANTED}, plus {@link #CREATE_PODGROUPS} when that is on. */
+  public static List<ApiCall> granted(boolean createPodGroups) {
+    return createPodGroups ? Stream.concat(GRANTED.stream(), CREATE_PODGROUPS.stream()).toList() : GRANTED;
+  }
 
   private static List<ApiCall> calls(Scope scope, String group, String resource, String... verbs) {
     return Stream.of(verbs).map(v -> new ApiCall(group, resource, v, scope, false)).toList();

@@ -63,8 +63,8 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * The Helm chart in {@code charts/basalt-scheduler}, rendered by a real {@code helm} (see {@link HelmChart}) with its
  * default values and with {@code ci/custom-values.yaml}, and read back through client-java's typed models: the
  * Deployment runs a leader-elected {@code basalt run}, the ConfigMap holds a config this build accepts, the pod is
- * locked down, and RBAC grants exactly {@link ApiCalls#GRANTED}. Tests that need helm are skipped without it; the
- * ones reading only the chart's files always run.
+ * locked down, and RBAC grants exactly {@link ApiCalls#granted} (with {@code scheduler.createPodGroups} or not). Tests
+ * that need helm are skipped without it; the ones reading only the chart's files always run.
  */
 class ChartTest {
   private static final String RELEASE = "basalt-scheduler";
@@ -159,6 +159,7 @@ class ChartTest {
     assertFalse(flags.containsKey("--bind-workers"), "the scheduler's own default");
     assertFalse(flags.containsKey("--kubeconfig"), "in-cluster config");
     assertTrue(flags.keySet().stream().noneMatch(f -> f.startsWith("--topology")), "the fabric from HyperNodes");
+    assertFalse(flags.containsKey("--create-podgroups"), "inferred gangs reported on their pods only");
 
     V1ContainerPort port = c.getPorts().get(0);
     assertEquals("metrics", port.getName());
@@ -243,8 +244,8 @@ class ChartTest {
 
   @Test
   void rbacGrantsExactlyTheRequiredApiCalls() {
-    assertRbacIsExact(defaults(), NAMESPACE, NAMESPACE);
-    assertRbacIsExact(custom(), "ml-scheduling", "ml-scheduling");
+    assertRbacIsExact(defaults(), NAMESPACE, NAMESPACE, ApiCalls.granted(false));
+    assertRbacIsExact(custom(), "ml-scheduling", "ml-scheduling", ApiCalls.granted(true));
   }
 
   @Test
@@ -305,6 +306,7 @@ class ChartTest {
         flags.get("--topology-labels"));
     assertFalse(flags.containsKey("--topology-url"));
     assertEquals(List.of("value"), flags.get("--some-future-flag"), "extraArgs are passed through");
+    assertEquals(List.of(""), flags.get("--create-podgroups"), "scheduler.createPodGroups");
 
     V1PodSpec pod = d.getSpec().getTemplate().getSpec();
     assertEquals(Map.of("node-role.example.com/system", "true"), pod.getNodeSelector());
@@ -356,7 +358,7 @@ class ChartTest {
     assertTrue(r.all(V1ConfigMap.class).isEmpty());
     Map<String, List<String>> flags = flags(scheduler(r.one(V1Deployment.class)).getArgs());
     assertEquals(List.of("volcano-system/volcano-scheduler-configmap"), flags.get("--config-map"));
-    assertRbacIsExact(r, NAMESPACE, "volcano-system");
+    assertRbacIsExact(r, NAMESPACE, "volcano-system", ApiCalls.granted(false));
   }
 
   @Test
@@ -412,8 +414,8 @@ class ChartTest {
 
   @Test
   void requiredApiCallsAreDistinctAndNamespacedOnlyWhereTheyMustBe() {
-    assertEquals(ApiCalls.GRANTED.size(), new HashSet<>(ApiCalls.GRANTED).size(), "duplicates");
-    for (ApiCall call : ApiCalls.GRANTED) {
+    assertEquals(ApiCalls.granted(true).size(), new HashSet<>(ApiCalls.granted(true)).size(), "duplicates");
+    for (ApiCall call : ApiCalls.granted(true)) {
       boolean namespacedOnly = call.resource().equals("leases") || call.resource().equals("configmaps");
       assertEquals(namespacedOnly, call.scope() != Scope.CLUSTER, call.toString());
       assertFalse(call.verb().equals("*") || call.resource().equals("*") || call.apiGroup().equals("*"), "wildcard");
@@ -521,10 +523,10 @@ class ChartTest {
   }
 
   /**
-   * What the scheduler's ServiceAccount is granted, per scope, equals {@link ApiCalls#GRANTED}: nothing missing,
+   * What the scheduler's ServiceAccount is granted, per scope, equals {@code want}: nothing missing,
    * nothing more, namespaced calls granted only in their namespace.
    */
-  private static void assertRbacIsExact(Rendered r, String releaseNs, String configNs) {
+  private static void assertRbacIsExact(Rendered r, String releaseNs, String configNs, List<ApiCall> want) {
     String sa = r.one(V1Deployment.class).getSpec().getTemplate().getSpec().getServiceAccountName();
     Map<String, V1ClusterRole> clusterRoles = new LinkedHashMap<>();
     r.all(V1ClusterRole.class).forEach(cr -> clusterRoles.put(cr.getMetadata().getName(), cr));
@@ -559,7 +561,7 @@ class ChartTest {
     String configName = flags.get("--config-map").get(0).split("/", 2)[1];
     Set<String> wantCluster = new TreeSet<>();
     Map<String, Set<String>> wantNamespaced = new LinkedHashMap<>();
-    for (ApiCall c : ApiCalls.GRANTED) {
+    for (ApiCall c : want) {
       switch (c.scope()) {
         case CLUSTER -> wantCluster.add(key(c, null));
         case LEASE_NAMESPACE -> wantNamespaced.computeIfAbsent(releaseNs, k -> new TreeSet<>())

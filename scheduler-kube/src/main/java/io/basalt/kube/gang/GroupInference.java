@@ -2,6 +2,7 @@ package io.basalt.kube.gang;
 
 import io.basalt.model.OwnerReference;
 import io.basalt.model.Pod;
+import io.basalt.model.PodGroup;
 import java.util.Map;
 import java.util.Set;
 
@@ -29,6 +30,10 @@ public final class GroupInference {
   public static final String LWS_NAME_LABEL = "leaderworkerset.sigs.k8s.io/name";
   public static final String LWS_GROUP_INDEX_LABEL = "leaderworkerset.sigs.k8s.io/group-index";
   public static final String LWS_SIZE_ANNOTATION = "leaderworkerset.sigs.k8s.io/size";
+  /** The JobSet API a JobSet-wide group's owner reference names. */
+  public static final String JOBSET_API_VERSION = "jobset.x-k8s.io/v1alpha2";
+  /** How a coscheduling group's {@link Inferred#source()} starts: it has an object of its own. */
+  private static final String COSCHEDULING_SOURCE = "coscheduling PodGroup ";
   /** Volcano's convention for a gang's size on pods (their template) or on the owner. */
   public static final String MIN_MEMBER_ANNOTATION = "scheduling.volcano.sh/group-min-member";
 
@@ -58,7 +63,7 @@ public final class GroupInference {
     }
     String cosched = labels.get(COSCHEDULING_LABEL);
     if (notBlank(cosched)) {
-      return new Inferred(cosched, Basis.COSCHEDULING, "coscheduling PodGroup " + namespace + "/" + cosched);
+      return new Inferred(cosched, Basis.COSCHEDULING, COSCHEDULING_SOURCE + namespace + "/" + cosched);
     }
     String kueue = labels.get(KUEUE_GROUP_LABEL);
     if (notBlank(kueue)) {
@@ -84,6 +89,14 @@ public final class GroupInference {
   /** {@link #of} for a converted pod. */
   public static Inferred of(Pod pod) {
     return of(pod.namespace(), pod.labels(), pod.annotations(), pod.controller());
+  }
+
+  /**
+   * Whether a Volcano PodGroup object may be written for this inferred group ({@code --create-podgroups}): every
+   * basis but coscheduling, whose own {@code scheduling.x-k8s.io} PodGroup already stands for it.
+   */
+  public static boolean wantsPodGroupObject(PodGroup group) {
+    return group.inferred() && !group.inferredFrom().startsWith(COSCHEDULING_SOURCE);
   }
 
   private static boolean notBlank(String s) {

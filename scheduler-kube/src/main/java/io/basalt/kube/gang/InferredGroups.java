@@ -1,6 +1,7 @@
 package io.basalt.kube.gang;
 
 import io.basalt.cache.ClusterCache;
+import io.basalt.model.OwnerReference;
 import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
 import io.basalt.model.QueueRequest;
@@ -19,13 +20,16 @@ import java.util.function.Consumer;
  * each gang {@link GroupInference} finds among our pods, from what the pods, their owners and coscheduling PodGroups
  * say. Fed by the same source as the cache (informers live, manifests in the simulator), before each snapshot.
  *
- * <p>Size ({@code minMember}), in order: {@code scheduling.volcano.sh/group-min-member} on the pods (their template)
- * or on the owner; the coscheduling PodGroup's {@code spec.minMember}; Kueue's {@code pod-group-total-count};
- * LeaderWorkerSet's {@code size}; else 1 (no gang, each pod as before). Queue: {@link QueueRequest} of the pods, then
- * of the owner. A group whose coscheduling PodGroup, or whose owner of an awaited kind, has not been seen yet gets no
- * PodGroup: its pods wait (a Job's pods must not start alone because the Job was seen after them).
+ * <p>Size ({@code minMember}), in order: {@code scheduling.volcano.sh/group-min-member} on the pods (their template) or
+ * on the owner (the pods' controller; for a JobSet's group, the JobSet); the coscheduling PodGroup's
+ * {@code spec.minMember}; Kueue's {@code pod-group-total-count}; LeaderWorkerSet's {@code size}; else 1 (no gang,
+ * each pod as before). Queue: {@link QueueRequest} of the pods, then of the owner. A group whose coscheduling
+ * PodGroup, or whose owner of an awaited kind, has not been seen yet gets no PodGroup: its pods wait (a Job's pods
+ * must not start alone because the Job was seen after them). Each group carries the owner a PodGroup object written
+ * for it would name ({@link PodGroup#owner()}).
  */
 public final class InferredGroups {
+  private static final String JOBSET = "JobSet";
   private static final ResourceVector ONE_POD = ResourceVector.builder().add(ResourceNames.PODS, 1).build();
 
   private final ClusterCache cache;
@@ -33,6 +37,8 @@ public final class InferredGroups {
   private final Set<String> awaitedOwnerKinds;
   private final Consumer<String> warnings;
   private final Map<String, OwnerObject> owners = new HashMap<>();
+  /** JobSets by namespace/name: their pods' controller is a Job, the group is the JobSet's. */
+  private final Map<String, OwnerObject> jobSets = new HashMap<>();
   private final Map<String, CoschedulingGroup> coscheduling = new HashMap<>();
   private final Map<String, Group> groups = new HashMap<>();
   private final Map<String, String> groupOfPod = new HashMap<>();
@@ -100,12 +106,17 @@ public final class InferredGroups {
 
   public synchronized void putOwner(OwnerObject owner) {
     owners.put(owner.uid(), owner);
-    recomputeOwnedBy(owner.uid());
+    if (JOBSET.equals(owner.kind())) {
+      jobSets.put(owner.namespace() + "/" + owner.name(), owner);
+    }
+    recomputeOwnedBy(owner);
   }
 
   public synchronized void removeOwner(String uid) {
-    if (owners.remove(uid) != null) {
-      recomputeOwnedBy(uid);
+    OwnerObject owner = owners.remove(uid);
+    if (owner != null) {
+      jobSets.remove(owner.namespace() + "/" + owner.name(), owner);
+      recomputeOwnedBy(owner);
     }
   }
 
@@ -126,8 +137,13 @@ public final class InferredGroups {
     }
   }
 
-  private void recomputeOwnedBy(String uid) {
+  /** Recomputes the groups of the owner's pods: those it controls, or for a JobSet its JobSet-wide group. */
+  private void recomputeOwnedBy(OwnerObject owner) {
+    String uid = owner.uid();
     Set<String> keys = new HashSet<>();
+    if (JOBSET.equals(owner.kind()) && groups.containsKey(owner.namespace() + "/jobset-" + owner.name())) {
+      keys.add(owner.namespace() + "/jobset-" + owner.name());
+    }
     groups.forEach((key, g) -> {
       for (Pod p : g.members.values()) {
         if (p.controller() != null && uid.equals(p.controller().uid())) {
@@ -158,10 +174,23 @@ public final class InferredGroups {
   /** The group's PodGroup, or null while what it depends on has not been seen. */
   private PodGroup build(String key, Group g) {
     Pod rep = g.members.values().iterator().next();
-    OwnerObject owner = rep.controller() == null ? null : owners.get(rep.controller().uid());
     GroupInference.Basis basis = g.inferred.basis();
-    if (basis == GroupInference.Basis.OWNER && owner == null && awaitedOwnerKinds.contains(rep.controller().kind())) {
-      return null;
+    OwnerObject owner;
+    OwnerReference ownerRef;
+    if (basis == GroupInference.Basis.JOBSET) {
+      owner = jobSets.get(g.namespace + "/" + rep.labels().get(GroupInference.JOBSET_LABEL));
+      ownerRef = owner == null ? null
+          : new OwnerReference(GroupInference.JOBSET_API_VERSION, JOBSET, owner.name(), owner.uid());
+      if (owner == null && awaitedOwnerKinds.contains(JOBSET)) {
+        return null;
+      }
+    } else {
+      owner = rep.controller() == null ? null : owners.get(rep.controller().uid());
+      ownerRef = basis == GroupInference.Basis.OWNER ? rep.controller() : null;
+      if (basis == GroupInference.Basis.OWNER && owner == null
+          && awaitedOwnerKinds.contains(rep.controller().kind())) {
+        return null;
+      }
     }
     CoschedulingGroup cg = coscheduling.get(key);
     if (basis == GroupInference.Basis.COSCHEDULING && cg == null) {
@@ -201,7 +230,7 @@ public final class InferredGroups {
       }
     }
     return new PodGroup(g.namespace, g.inferred.name(), minMember, Map.of(), queue, rep.priorityClassName(),
-        minResources, "Pending", created, g.inferred.source());
+        minResources, "Pending", created, g.inferred.source(), ownerRef);
   }
 
   /** A positive count, or null when absent; a bad value is warned about (naming the field) and ignored. */

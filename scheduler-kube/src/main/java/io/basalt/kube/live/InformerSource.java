@@ -3,13 +3,14 @@ package io.basalt.kube.live;
 import io.basalt.cache.ClusterCache;
 import io.basalt.kube.KubeConverter;
 import io.basalt.kube.gang.InferredGroups;
-import io.basalt.kube.gang.OwnerObject;
 import io.basalt.kube.volcano.CoschedulingPodGroup;
 import io.basalt.kube.volcano.HyperNode;
+import io.basalt.kube.volcano.OwnerWorkload;
 import io.basalt.kube.volcano.V1beta1PodGroup;
 import io.basalt.kube.volcano.V1beta1PodGroupList;
 import io.basalt.kube.volcano.V1beta1Queue;
 import io.basalt.kube.volcano.V1beta1QueueList;
+import io.basalt.kube.volcano.VolcanoObjectList;
 import io.basalt.model.Node;
 import io.basalt.scheduler.ClusterSource;
 import io.kubernetes.client.common.KubernetesListObject;
@@ -37,6 +38,7 @@ import java.lang.System.Logger.Level;
 import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,16 +46,16 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * Live mode's {@link ClusterSource}: shared informers keep a {@link ClusterCache} current with the cluster, so each
  * cycle's snapshot is incremental and nothing is re-listed per cycle. Watched: every non-terminal pod (pods of other
- * schedulers count as used on their nodes; kube-scheduler's field selector), nodes, PriorityClasses, Volcano
- * PodGroups and Queues, for gangs without a PodGroup ({@link InferredGroups}) batch/v1 Jobs and coscheduling
- * PodGroups, and Volcano HyperNodes unless the {@link TopologyFeed} reads the network fabric elsewhere. An object that
- * does not convert is logged once and skipped; a Volcano kind whose CRD is not installed (404 when {@link #start}
- * probes it) is logged once and treated as empty, so the scheduler still runs.
+ * schedulers count as used on their nodes; kube-scheduler's field selector), nodes, PriorityClasses, Volcano PodGroups
+ * and Queues, for gangs without a PodGroup ({@link InferredGroups}) batch/v1 Jobs, coscheduling PodGroups and the owner
+ * kinds of {@link OwnerKind#CUSTOM} (Kubeflow jobs, JobSets), and Volcano HyperNodes unless the {@link TopologyFeed}
+ * reads the network fabric elsewhere. An object that does not convert is logged once and skipped; a custom kind whose
+ * CRD is not installed (404 when {@link #start} probes it) is logged once and treated as empty, so the scheduler still
+ * runs.
  */
 public final class InformerSource implements ClusterSource, AutoCloseable {
   /** Non-terminal pods only: Succeeded and Failed pods hold no resources. Same selector as kube-scheduler. */
@@ -120,8 +122,17 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
 
     BatchV1Api batch = new BatchV1Api(client);
     boolean jobsServed = served("jobs", () -> batch.listJobForAllNamespaces().limit(1).execute());
-    InferredGroups inferred = new InferredGroups(cache, cache.defaultQueue(),
-        jobsServed ? Set.of("Job") : Set.of(), w -> LOG.log(Level.WARNING, w));
+    // Owners are probed first: a group of a watched owner kind waits for its owner, so only kinds served count.
+    Set<String> awaited = new HashSet<>(jobsServed ? Set.of("Job") : Set.of());
+    List<OwnerKind<?, ?>> owners = new ArrayList<>();
+    for (OwnerKind<?, ?> k : OwnerKind.CUSTOM) {
+      if (served(k.plural(), k.project(), k.api(client))) {
+        owners.add(k);
+        awaited.add(k.kind());
+      }
+    }
+    InferredGroups inferred = new InferredGroups(cache, cache.defaultQueue(), awaited,
+        w -> LOG.log(Level.WARNING, w));
     register("pods", V1Pod.class, V1PodList.class, p -> core.listPodForAllNamespaces()
         .fieldSelector(NON_TERMINAL_PODS).resourceVersion(p.resourceVersion).watch(p.watch)
         .timeoutSeconds(p.timeoutSeconds).allowWatchBookmarks(p.watch).buildCall(null),
@@ -132,6 +143,7 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
           .allowWatchBookmarks(p.watch).buildCall(null),
           new InformerHandler<>("Job", true, new OwnerSink<>(KubeConverter::toOwner, inferred), problems));
     }
+    owners.forEach(k -> watchOwner(k, inferred));
     register("nodes", V1Node.class, V1NodeList.class, p -> core.listNode().resourceVersion(p.resourceVersion)
         .watch(p.watch).timeoutSeconds(p.timeoutSeconds).allowWatchBookmarks(p.watch).buildCall(null),
         new InformerHandler<>("Node", false, sink(o -> {
@@ -217,12 +229,20 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
 
   private <T extends KubernetesObject, L extends KubernetesListObject> void registerCustom(String name,
       GenericKubernetesApi<T, L> api, Class<T> type, InformerHandler<T> handler) {
-    if (!served(name, api)) {
+    if (!served(name, name.startsWith("coscheduling") ? "scheduler-plugins'" : "Volcano", api)) {
       return;
     }
     SharedIndexInformer<T> informer = factory.sharedIndexInformerFor(api, type, resyncMillis, "",
         (cls, error) -> listWatchFailed(name, error));
     add(name, informer, handler);
+  }
+
+  /** One owner kind, already found served, into gang inference. */
+  private <T extends OwnerWorkload<T>, L extends VolcanoObjectList<T>> void watchOwner(OwnerKind<T, L> kind,
+      InferredGroups inferred) {
+    add(kind.plural(), factory.sharedIndexInformerFor(kind.api(client), kind.type(), resyncMillis, "",
+        (cls, error) -> listWatchFailed(kind.plural(), error)), new InformerHandler<>(kind.kind(), true,
+        new OwnerSink<T>(o -> KubeConverter.toOwner(kind.kind(), o.getMetadata()), inferred), problems));
   }
 
   private <T extends KubernetesObject> void add(String name, SharedIndexInformer<T> informer,
@@ -242,19 +262,18 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
   }
 
   /**
-   * False when listing the custom resource answers 404: its CRD is not installed (Volcano absent). Any other failure
-   * counts as served; the informer then retries its list and {@link #start} reports it if it never syncs. Installing
-   * the CRD later needs a restart to be seen.
+   * False when listing the custom resource answers 404: its CRD is not installed (Volcano, or {@code project}, absent).
+   * Any other failure counts as served; the informer then retries its list and {@link #start} reports it if it never
+   * syncs. Installing the CRD later needs a restart to be seen.
    */
-  private boolean served(String name, GenericKubernetesApi<?, ?> api) {
+  private boolean served(String name, String project, GenericKubernetesApi<?, ?> api) {
     ListOptions one = new ListOptions();
     one.setLimit(1);
     try {
       KubernetesApiResponse<?> r = api.list(one);
       if (r.getHttpStatusCode() == HttpURLConnection.HTTP_NOT_FOUND) {
-        String owner = name.startsWith("coscheduling") ? "scheduler-plugins' " : "Volcano ";
-        problems.note(name, owner + name + " not served (404): CRD not installed? Treating " + name + " as empty; "
-            + "restart after installing the CRD.");
+        problems.note(name, project + " " + name + " not served (404): CRD not installed? Treating " + name
+            + " as empty; restart after installing the CRD.");
         return false;
       }
     } catch (RuntimeException e) {
@@ -286,36 +305,6 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
   /** One list call, for {@link #served(String, ApiProbe)}. */
   private interface ApiProbe {
     void list() throws ApiException;
-  }
-
-  /** Owners into gang inference; remembers uids by key so a tombstone without an object still removes. */
-  private static final class OwnerSink<T extends KubernetesObject> implements InformerHandler.Sink<T> {
-    private final Function<T, OwnerObject> convert;
-    private final InferredGroups inferred;
-    private final Map<String, String> uids = new ConcurrentHashMap<>();
-
-    OwnerSink(Function<T, OwnerObject> convert, InferredGroups inferred) {
-      this.convert = convert;
-      this.inferred = inferred;
-    }
-
-    @Override
-    public void put(T obj) {
-      OwnerObject owner = convert.apply(obj);
-      String before = uids.put(owner.namespace() + "/" + owner.name(), owner.uid());
-      if (before != null && !before.equals(owner.uid())) {
-        inferred.removeOwner(before);
-      }
-      inferred.putOwner(owner);
-    }
-
-    @Override
-    public void remove(T obj, String key) {
-      String uid = uids.remove(key);
-      if (uid != null) {
-        inferred.removeOwner(uid);
-      }
-    }
   }
 
   /** List/watch failures (the reflector retries on its own); logged when they change, not at every retry. */

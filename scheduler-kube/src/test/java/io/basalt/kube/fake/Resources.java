@@ -85,6 +85,15 @@ public final class Resources {
   /** The scheduler-plugins coscheduling PodGroup CRD. */
   public static final ResourceType COSCHEDULING_PODGROUPS = register(ResourceType.custom("scheduling.x-k8s.io",
       "v1alpha1", "podgroups", "PodGroup", true).statusSubresource());
+  /** Owner kinds live mode watches when their CRDs are served: Kubeflow's training jobs and JobSets. */
+  public static final ResourceType PYTORCHJOBS = register(ResourceType.custom("kubeflow.org", "v1", "pytorchjobs",
+      "PyTorchJob", true).statusSubresource());
+  public static final ResourceType MPIJOBS = register(ResourceType.custom("kubeflow.org", "v1", "mpijobs", "MPIJob",
+      true).statusSubresource());
+  public static final ResourceType TFJOBS = register(ResourceType.custom("kubeflow.org", "v1", "tfjobs", "TFJob",
+      true).statusSubresource());
+  public static final ResourceType JOBSETS = register(ResourceType.custom("jobset.x-k8s.io", "v1alpha2", "jobsets",
+      "JobSet", true).statusSubresource());
   /** Volcano's network-topology HyperNode CRD (cluster-scoped). */
   public static final ResourceType HYPERNODES = register(ResourceType.custom("topology.volcano.sh", "v1alpha1",
       "hypernodes", "HyperNode", false));

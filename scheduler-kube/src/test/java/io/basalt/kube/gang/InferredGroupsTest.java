@@ -1,12 +1,14 @@
 package io.basalt.kube.gang;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basalt.cache.ClusterCache;
 import io.basalt.kube.KubeConverter;
+import io.basalt.model.OwnerReference;
 import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
 import io.basalt.model.Queue;
@@ -186,6 +188,36 @@ class InferredGroupsTest {
     g.putPod(pod("lws-0").label(GroupInference.LWS_NAME_LABEL, "llm").label(GroupInference.LWS_GROUP_INDEX_LABEL, "1")
         .annotation(GroupInference.LWS_SIZE_ANNOTATION, "4").build());
     assertEquals(4, cache.podGroup("ml/lws-llm-1").minMember());
+  }
+
+  @Test
+  void aJobSetsAnnotationSizesItsGroupAndTheGroupIsOwnedByTheJobSet() {
+    InferredGroups g = groups(Set.of("Job", "JobSet"));
+    g.putOwner(new OwnerObject("Job", "ml", "trainer-workers-0", "j1", Map.of(), Map.of(), Instant.EPOCH));
+    g.putPod(pod("js-0").label(GroupInference.JOBSET_LABEL, "trainer").owner("Job", "trainer-workers-0", "j1")
+        .build());
+    assertNull(cache.podGroup("ml/jobset-trainer"), "the JobSet (and its size) not seen yet: its pods wait");
+    g.putOwner(new OwnerObject("JobSet", "ml", "trainer", "js-uid",
+        Map.of(), Map.of(GroupInference.MIN_MEMBER_ANNOTATION, "3"), Instant.EPOCH));
+    PodGroup pg = cache.podGroup("ml/jobset-trainer");
+    assertEquals(3, pg.minMember());
+    assertEquals(new OwnerReference(GroupInference.JOBSET_API_VERSION, "JobSet", "trainer", "js-uid"), pg.owner());
+    g.removeOwner("js-uid");
+    assertNull(cache.podGroup("ml/jobset-trainer"));
+  }
+
+  @Test
+  void anOwnersGroupIsOwnedByThePodsControllerAndOthersByNothing() {
+    InferredGroups g = groups(Set.of());
+    g.putPod(pod("train-0").owner("Job", "train", JOB_UID).build());
+    assertEquals("Job", cache.podGroup(GROUP).owner().kind());
+    assertEquals(JOB_UID, cache.podGroup(GROUP).owner().uid());
+    g.putPod(pod("k-0").label(GroupInference.KUEUE_GROUP_LABEL, "grp").build());
+    assertNull(cache.podGroup("ml/grp").owner(), "plain pods: no owner to be collected with");
+    assertTrue(GroupInference.wantsPodGroupObject(cache.podGroup("ml/grp")));
+    g.putCoscheduling(new CoschedulingGroup("ml", "cg", 1, null, null, Instant.EPOCH));
+    g.putPod(pod("c-0").label(GroupInference.COSCHEDULING_LABEL, "cg").build());
+    assertFalse(GroupInference.wantsPodGroupObject(cache.podGroup("ml/cg")), "a coscheduling group has its object");
   }
 
   private static OwnerObject job(Map<String, String> annotations, Map<String, String> labels) {

@@ -33,8 +33,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The list and watch requests {@link InformerSource} makes: paths, the non-terminal field selector on pods, the
- * watch follow-ups from the listed resourceVersion (Volcano HyperNodes too), and a Volcano kind whose CRD is missing
- * (404) treated as empty.
+ * watch follow-ups from the listed resourceVersion (Volcano HyperNodes, Kubeflow jobs and JobSets too), and a custom
+ * kind whose CRD is missing (404) treated as empty.
  * WireMock cannot stream a watch, so each watch is answered with an empty 200 after a short delay (a watch that
  * timed out with no events); the informer then simply watches again.
  */
@@ -52,6 +52,11 @@ class InformerContractTest {
   private static final String JOBS = "/apis/batch/v1/jobs";
   private static final String COSCHEDULING = "/apis/scheduling.x-k8s.io/v1alpha1/podgroups";
   private static final String HYPERNODES = "/apis/topology.volcano.sh/v1alpha1/hypernodes";
+  private static final String PYTORCHJOBS = "/apis/kubeflow.org/v1/pytorchjobs";
+  private static final String MPIJOBS = "/apis/kubeflow.org/v1/mpijobs";
+  private static final String TFJOBS = "/apis/kubeflow.org/v1/tfjobs";
+  private static final String JOBSETS = "/apis/jobset.x-k8s.io/v1alpha2/jobsets";
+  private static final List<String> OWNER_CRDS = List.of(PYTORCHJOBS, MPIJOBS, TFJOBS, JOBSETS);
   private static final String NON_TERMINAL = "status.phase!=Succeeded,status.phase!=Failed";
 
   private ClusterCache cache;
@@ -89,6 +94,12 @@ class InformerContractTest {
         + "\"u-job\",\"resourceVersion\":\"16\",\"annotations\":{\"scheduling.volcano.sh/group-min-member\":\"2\"}}}");
     list(COSCHEDULING, "PodGroupList", "scheduling.x-k8s.io/v1alpha1", null);
     list(HYPERNODES, "HyperNodeList", "topology.volcano.sh/v1alpha1", null);
+    list(PYTORCHJOBS, "PyTorchJobList", "kubeflow.org/v1", "{\"apiVersion\":\"kubeflow.org/v1\",\"kind\":"
+        + "\"PyTorchJob\",\"metadata\":{\"name\":\"pt\",\"namespace\":\"ml\",\"uid\":\"u-pt\","
+        + "\"resourceVersion\":\"17\"},\"spec\":{\"pytorchReplicaSpecs\":{}}}");
+    list(MPIJOBS, "MPIJobList", "kubeflow.org/v1", null);
+    list(TFJOBS, "TFJobList", "kubeflow.org/v1", null);
+    list(JOBSETS, "JobSetList", "jobset.x-k8s.io/v1alpha2", null);
   }
 
   @AfterEach
@@ -166,7 +177,8 @@ class InformerContractTest {
           kind + ": pods without the terminal ones (they hold nothing), everything else whole");
       assertEquals(null, param(l.get(0), "labelSelector"), kind);
     }
-    for (String crd : List.of(PODGROUPS, QUEUES, COSCHEDULING, JOBS, HYPERNODES)) {
+    for (String crd : List.of(PODGROUPS, QUEUES, COSCHEDULING, JOBS, HYPERNODES, PYTORCHJOBS, MPIJOBS, TFJOBS,
+        JOBSETS)) {
       List<LoggedRequest> l = lists(crd);
       assertEquals(2, l.size(), crd + ": the probe, then the informer's list");
       assertEquals("1", param(l.get(0), "limit"), crd + ": probed with one item first");
@@ -181,6 +193,9 @@ class InformerContractTest {
     assertWatchedFrom(JOBS, "100", null, "true");
     assertWatchedFrom(COSCHEDULING, "100", null, null);
     assertWatchedFrom(HYPERNODES, "100", null, null);
+    for (String owner : OWNER_CRDS) {
+      assertWatchedFrom(owner, "100", null, null);
+    }
 
     assertEquals(1, cache.nodeCount());
     assertNotNull(cache.pod("u-p1"));
@@ -208,5 +223,25 @@ class InformerContractTest {
       assertEquals(1, lines, kind + " logged once: " + logged.stream().map(LogRecord::getMessage).toList());
     }
     assertFalse(cache.snapshot().nodes().isEmpty(), "the core kinds still load");
+  }
+
+  @Test
+  void ownerCrdsAnswering404AreSkippedAndLoggedOnceEach() throws Exception {
+    volcanoLists();
+    wm.stubFor(get(urlPathMatching("/apis/(kubeflow\\.org|jobset\\.x-k8s\\.io)/.*")).atPriority(2)
+        .willReturn(KubeReplies.unservedPath()));
+
+    start();
+
+    assertTrue(source.hasSynced(), "started without Kubeflow and JobSet");
+    for (String owner : OWNER_CRDS) {
+      assertEquals(1, requests(owner).size(), owner + ": probed once, no informer list or watch");
+    }
+    List<String> warnings = source.warnings();
+    assertEquals(4, warnings.size(), warnings.toString());
+    assertTrue(warnings.stream().anyMatch(w -> w.contains("Kubeflow training operator's pytorchjobs not served "
+        + "(404)")), warnings.toString());
+    assertTrue(warnings.stream().anyMatch(w -> w.contains("JobSet's jobsets not served (404)")), warnings.toString());
+    assertWatchedFrom(JOBS, "100", null, "true");
   }
 }
