@@ -1,6 +1,7 @@
 package io.basalt.actions;
 
 import io.basalt.api.JobInfo;
+import io.basalt.api.NodeInfo;
 import io.basalt.api.PodGroupPhase;
 import io.basalt.api.QueueInfo;
 import io.basalt.api.TaskInfo;
@@ -118,9 +119,9 @@ final class Evictions {
       if (!isStarving(job)) {
         break;
       }
-      NodeSearch.Result r = search.find(session, task);
-      if (r.node() != null) {
-        stmt.pipeline(task, r.node());
+      NodeInfo node = place(session, task);
+      if (node != null) {
+        stmt.pipeline(task, node);
       }
     }
     if (!isStarving(job) && session.callbacks().jobPipelined(job)) {
@@ -145,20 +146,20 @@ final class Evictions {
       if (!isStarving(job)) {
         break;
       }
-      NodeSearch.Result r = search.find(session, task);
-      for (int i = 0; r.node() == null && i < order.size(); i++) {
+      NodeInfo node = place(session, task);
+      for (int i = 0; node == null && i < order.size(); i++) {
         VictimPlanner.Unit u = order.get(i);
         if (chosen.contains(u) || !VictimPlanner.anyRunning(u) || !consents(session, scope, task, u)) {
           continue;
         }
         evict(stmt, u, task, reason);
         chosen.add(u);
-        r = search.find(session, task);
+        node = place(session, task);
       }
-      if (r.node() == null) {
+      if (node == null) {
         return null;
       }
-      stmt.pipeline(task, r.node());
+      stmt.pipeline(task, node);
     }
     if (isStarving(job)) {
       return null;
@@ -229,6 +230,17 @@ final class Evictions {
     }
   }
 
+  /**
+   * Where {@code task} would go now (counting what is being released), or null: no node has room, or its queue has
+   * none (a queue at its capability makes room by preempting inside itself).
+   */
+  private NodeInfo place(Session session, TaskInfo task) {
+    if (!session.callbacks().allocatable(session.queue(task.job().queue()), task)) {
+      return null;
+    }
+    return search.find(session, task).node();
+  }
+
   /** Whether the job's missing members would all find a node now (counting what is being released), tried and undone. */
   private boolean fits(Session session, JobInfo job, List<TaskInfo> pending) {
     Statement probe = session.newStatement();
@@ -236,9 +248,9 @@ final class Evictions {
       if (!isStarving(job)) {
         break;
       }
-      NodeSearch.Result r = search.find(session, task);
-      if (r.node() != null) {
-        probe.pipeline(task, r.node());
+      NodeInfo node = place(session, task);
+      if (node != null) {
+        probe.pipeline(task, node);
       }
     }
     boolean ok = !isStarving(job);

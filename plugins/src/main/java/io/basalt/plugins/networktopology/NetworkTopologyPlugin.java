@@ -2,8 +2,10 @@ package io.basalt.plugins.networktopology;
 
 import io.basalt.api.JobInfo;
 import io.basalt.api.NodeInfo;
+import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.fabric.Fabric;
+import io.basalt.framework.AllocationListener;
 import io.basalt.framework.FilterResult;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginDescriptor;
@@ -90,19 +92,48 @@ public final class NetworkTopologyPlugin implements Plugin {
     registrar.addFilter((task, node) -> fabric.unready(node.name())
         ? FilterResult.unfit("node(s) not Ready in the network topology") : FilterResult.OK);
     int[] tiers = fabric.tiers();
-    Map<String, Double> tierOneUse = new HashMap<>();
-    for (String d : fabric.domains(tiers[0])) {
-      tierOneUse.put(d, usage.usedFraction(fabric.readyNodes(d)));
-    }
+    TierOneUse tierOne = new TierOneUse(fabric, tiers[0], usage);
+    registrar.addAllocationListener(AllocationListener.of(tierOne::placed));
     double scale = settings.weight() * 10.0;
     registrar.addScorer((task, node) -> {
       if (task.job() != null && task.job().networkTopology() != null) {
         return 0; // placed inside its domain already; the nudge is for jobs that ask for nothing
       }
-      String d = fabric.domainOf(node.name(), tiers[0]);
-      Double used = d == null ? null : tierOneUse.get(d);
-      return used == null ? 0 : scale * used;
+      return scale * tierOne.fraction(node.name());
     });
+  }
+
+  /**
+   * How used each tier-1 domain is, kept current as the session places pods (not only as of its start), so the
+   * first pods of a big cycle already gather in the domains the earlier ones opened instead of spreading over all.
+   */
+  private static final class TierOneUse {
+    private final Fabric fabric;
+    private final int tier;
+    private final Usage usage;
+    private final Map<String, Double> fraction = new HashMap<>();
+
+    TierOneUse(Fabric fabric, int tier, Usage usage) {
+      this.fabric = fabric;
+      this.tier = tier;
+      this.usage = usage;
+      for (String d : fabric.domains(tier)) {
+        fraction.put(d, usage.usedFraction(fabric.readyNodes(d)));
+      }
+    }
+
+    double fraction(String node) {
+      String d = fabric.domainOf(node, tier);
+      Double f = d == null ? null : fraction.get(d);
+      return f == null ? 0 : f;
+    }
+
+    void placed(TaskInfo task, int sign) {
+      String d = task.nodeName() == null ? null : fabric.domainOf(task.nodeName(), tier);
+      if (d != null) {
+        fraction.put(d, usage.usedFraction(fabric.readyNodes(d)));
+      }
+    }
   }
 
   /** Weighted used fractions over nodes, with resource names resolved once per session. */
