@@ -102,6 +102,29 @@ final class BoundedYaml {
     Object build(Node root) {
       return constructDocument(root);
     }
+
+    /** A value its tag cannot hold ({@code !!int x}) fails inside SnakeYAML without a mark; this gives it one. */
+    @Override
+    protected Object constructObjectNoCheck(Node node) {
+      try {
+        return super.constructObjectNoCheck(node);
+      } catch (YAMLException e) {
+        throw e;
+      } catch (RuntimeException e) {
+        String value = node instanceof ScalarNode scalar ? "'" + Values.clip(scalar.getValue()) + "'" : "this value";
+        throw new BadValue(value + " cannot be read as " + node.getTag().getValue()
+            .replace("tag:yaml.org,2002:", "!!"), node.getStartMark());
+      }
+    }
+  }
+
+  /** A value that does not fit its tag, at its place. */
+  private static final class BadValue extends MarkedYAMLException {
+    private static final long serialVersionUID = 1L;
+
+    BadValue(String problem, Mark mark) {
+      super(null, null, problem, mark);
+    }
   }
 
   /** Walks the composed graph as it would be expanded, within the budget, rejecting cycles and complex keys. */
