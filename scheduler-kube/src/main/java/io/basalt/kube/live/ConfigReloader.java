@@ -195,7 +195,8 @@ public final class ConfigReloader implements Supplier<SchedulerProfile>, AutoClo
   }
 
   private SchedulerProfile parse(String text) throws ConfigException {
-    return ConfValidator.validate(ConfLoader.parse(text, "ConfigMap " + key()), plugins, ActionRegistry.builtin())
-        .profileOrThrow("");
+    String source = "ConfigMap " + key();
+    return ConfValidator.validate(ConfLoader.parse(text, source), plugins, ActionRegistry.builtin())
+        .profileOrThrow(source + ": ");
   }
 }
