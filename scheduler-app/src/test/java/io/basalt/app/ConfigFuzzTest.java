@@ -33,7 +33,8 @@ class ConfigFuzzTest {
   private static final int COUNT = Integer.getInteger("basalt.fuzz.count", 3000);
   private static final PluginRegistry PLUGINS = PluginRegistry.load();
   /** What a message must never show: an array's or object's identity, a class or exception name. */
-  private static final Pattern IDENTITY = Pattern.compile("\\[[A-Z]@|@[0-9a-f]{6,}|java\\.(lang|util)\\.|Exception|Error\\b");
+  private static final Pattern IDENTITY =
+      Pattern.compile("\\[[A-Z]@|@[0-9a-f]{6,}|java\\.(lang|util)\\.|Exception|Error\\b");
   private static final Duration PER_INPUT = Duration.ofSeconds(1);
 
   /** What became of one input: accepted, or the problems it was rejected with. */
