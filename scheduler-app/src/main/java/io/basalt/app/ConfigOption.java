@@ -20,8 +20,13 @@ final class ConfigOption {
    */
   static SchedulerProfile load(Path file, PluginRegistry plugins, List<String> warnings) throws ConfigException {
     SchedulerConf conf = file == null ? ConfLoader.defaultConf() : ConfLoader.load(file);
+    return compile(conf, file == null ? "default config" : file.toString(), plugins, warnings);
+  }
+
+  /** {@code conf}, read from {@code source}, compiled; every error is prefixed with the source. */
+  static SchedulerProfile compile(SchedulerConf conf, String source, PluginRegistry plugins, List<String> warnings)
+      throws ConfigException {
     ConfValidator.Report report = ConfValidator.validate(conf, plugins, ActionRegistry.builtin());
-    String source = file == null ? "default config" : file.toString();
     SchedulerProfile profile = report.profileOrThrow(source + ": ");
     warnings.addAll(report.warnings());
     return profile;

@@ -36,27 +36,49 @@ public final class Arguments {
     return Collections.unmodifiableSet(values.keySet());
   }
 
+  /** A finite number: {@code .nan}, {@code .inf} and values beyond a double's range (1e400) are problems. */
   public double getDouble(String key, double defaultValue) {
     read.add(key);
     Object v = values.get(key);
     if (v == null) {
       return defaultValue;
     }
+    double d;
     if (v instanceof Number n) {
-      return n.doubleValue();
-    }
-    try {
-      return Double.parseDouble(v.toString().trim());
-    } catch (NumberFormatException e) {
-      problem(key, "must be a number, got '" + v + "'");
+      d = n.doubleValue();
+    } else if (v instanceof String s) {
+      try {
+        d = Double.parseDouble(s.trim());
+      } catch (NumberFormatException e) {
+        problem(key, "must be a number, got " + Values.describe(v));
+        return defaultValue;
+      }
+    } else {
+      problem(key, "must be a number, got " + Values.describe(v));
       return defaultValue;
     }
+    if (!Double.isFinite(d)) {
+      problem(key, Double.isNaN(d) ? "must be a number, got " + Values.describe(v)
+          : "must be a finite number, got " + Values.describe(v) + " (infinite, or beyond 1.7e308)");
+      return defaultValue;
+    }
+    return d;
   }
 
+  /** A whole number within {@code int}'s range: 2^31 is a problem, never silently int-max. */
   public int getInt(String key, int defaultValue) {
+    int before = problems.size();
     double d = getDouble(key, defaultValue);
+    if (problems.size() > before) {
+      return defaultValue;
+    }
     if (d != Math.rint(d)) {
-      problem(key, "must be a whole number, got '" + values.get(key) + "'");
+      problem(key, "must be a whole number, got " + Values.describe(values.get(key)));
+      return defaultValue;
+    }
+    if (d < Integer.MIN_VALUE || d > Integer.MAX_VALUE) {
+      problem(key, "must be between " + Integer.MIN_VALUE + " and " + Integer.MAX_VALUE + ", got "
+          + Values.describe(values.get(key)));
       return defaultValue;
     }
     return (int) d;
@@ -81,18 +103,25 @@ public final class Arguments {
     if (v instanceof Boolean b) {
       return b;
     }
-    String s = v.toString().trim();
-    if (s.equalsIgnoreCase("true") || s.equalsIgnoreCase("false")) {
-      return Boolean.parseBoolean(s);
+    if (v instanceof String s && (s.trim().equalsIgnoreCase("true") || s.trim().equalsIgnoreCase("false"))) {
+      return Boolean.parseBoolean(s.trim());
     }
-    problem(key, "must be true or false, got '" + v + "'");
+    problem(key, "must be true or false, got " + Values.describe(v));
     return defaultValue;
   }
 
+  /** Text as written; numbers and booleans count as their text, lists, mappings and binary data are problems. */
   public String getString(String key, String defaultValue) {
     read.add(key);
     Object v = values.get(key);
-    return v == null ? defaultValue : v.toString();
+    if (v == null) {
+      return defaultValue;
+    }
+    if (v instanceof String || v instanceof Number || v instanceof Boolean) {
+      return v.toString();
+    }
+    problem(key, "must be text, got " + Values.describe(v));
+    return defaultValue;
   }
 
   /** Records a problem with {@code key}'s value, e.g. one outside its allowed range. */

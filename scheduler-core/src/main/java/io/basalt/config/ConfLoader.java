@@ -10,10 +10,6 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
-import org.yaml.snakeyaml.error.YAMLException;
 
 /**
  * Reads {@code volcano-scheduler.conf}, either as the plain file or as a ConfigMap manifest that holds it under the
@@ -37,23 +33,21 @@ public final class ConfLoader {
   }
 
   public static SchedulerConf load(Path file) throws ConfigException {
-    String text;
+    byte[] bytes;
     try {
-      text = Files.readString(file);
+      if (Files.size(file) > 4L * BoundedYaml.MAX_CHARS) {
+        throw new ConfigException(file + ": " + Files.size(file) + " bytes, more than a scheduler config may have");
+      }
+      bytes = Files.readAllBytes(file);
     } catch (IOException e) {
       throw new ConfigException(file + ": cannot read: " + e.getMessage());
     }
-    return parse(text, file.toString());
+    return parse(Utf8.decode(bytes, file.toString()), file.toString());
   }
 
   /** Parses config text; {@code source} names it in messages. */
   public static SchedulerConf parse(String text, String source) throws ConfigException {
-    Object root;
-    try {
-      root = new Yaml(new SafeConstructor(new LoaderOptions())).load(text);
-    } catch (YAMLException e) {
-      throw new ConfigException(source + ": not valid YAML: " + firstLine(e.getMessage()));
-    }
+    Object root = BoundedYaml.load(text, source);
     if (!(root instanceof Map<?, ?> map)) {
       throw new ConfigException(source + ": expected a mapping with 'actions' and 'tiers'");
     }
@@ -68,10 +62,6 @@ public final class ConfLoader {
     return new Parser(source).conf(map);
   }
 
-  private static String firstLine(String s) {
-    return s == null ? "" : s.strip().split("\n", 2)[0];
-  }
-
   private static final class Parser {
     private final String source;
     private final List<String> problems = new ArrayList<>();
@@ -82,8 +72,8 @@ public final class ConfLoader {
 
     SchedulerConf conf(Map<?, ?> map) throws ConfigException {
       for (Object key : map.keySet()) {
-        if (!List.of("actions", "tiers", "configurations", "metrics").contains(String.valueOf(key))) {
-          problems.add(source + ": unknown field '" + key + "' (expected actions, tiers, configurations)");
+        if (!(key instanceof String k && List.of("actions", "tiers", "configurations", "metrics").contains(k))) {
+          problems.add(source + ": unknown field '" + Values.key(key) + "' (expected actions, tiers, configurations)");
         }
       }
       List<String> actions = actions(map.get("actions"));
@@ -102,7 +92,7 @@ public final class ConfLoader {
         return actions;
       }
       if (!(value instanceof String s)) {
-        problems.add(source + ": 'actions' must be a comma-separated string, got " + value);
+        problems.add(source + ": 'actions' must be a comma-separated string, got " + Values.describe(value));
         return actions;
       }
       for (String a : s.split(",")) {
@@ -149,11 +139,11 @@ public final class ConfLoader {
         problems.add(source + ": " + where + " must have a 'name'");
         return null;
       }
-      String at = where + " (" + name + ")";
+      String at = where + " (" + Values.clip(name) + ")";
       Map<Hook, Boolean> flags = new EnumMap<>(Hook.class);
       Map<String, Object> arguments = new LinkedHashMap<>();
       for (Map.Entry<?, ?> e : entry.entrySet()) {
-        String key = String.valueOf(e.getKey());
+        String key = Values.key(e.getKey());
         if (key.equals("name")) {
           continue;
         }
@@ -165,7 +155,7 @@ public final class ConfLoader {
             problems.add(source + ": " + at + ": 'arguments' must be a mapping");
             continue;
           }
-          args.forEach((k, v) -> arguments.put(String.valueOf(k), v));
+          arguments(args, at, arguments);
           continue;
         }
         Hook hook = Hook.byKey(key);
@@ -174,7 +164,8 @@ public final class ConfLoader {
         } else if (e.getValue() instanceof Boolean b) {
           flags.put(hook, b);
         } else {
-          problems.add(source + ": " + at + ": '" + key + "' must be true or false, got '" + e.getValue() + "'");
+          problems.add(source + ": " + at + ": '" + key + "' must be true or false, got "
+              + Values.describe(e.getValue()));
         }
       }
       return new PluginOption(name.trim(), flags, arguments, at);
@@ -188,6 +179,18 @@ public final class ConfLoader {
         }
       }
       return "";
+    }
+
+    /** Copies {@code args} into {@code into}; a key without a value is a problem, not a null to trip over later. */
+    private void arguments(Map<?, ?> args, String at, Map<String, Object> into) {
+      args.forEach((k, v) -> {
+        String key = Values.key(k);
+        if (v == null) {
+          problems.add(source + ": " + at + ": argument '" + key + "' has no value");
+        } else {
+          into.put(key, v);
+        }
+      });
     }
 
     private Map<String, Map<String, Object>> configurations(Object value) {
@@ -206,7 +209,7 @@ public final class ConfLoader {
         }
         Map<String, Object> args = new LinkedHashMap<>();
         if (c.get("arguments") instanceof Map<?, ?> a) {
-          a.forEach((k, v) -> args.put(String.valueOf(k), v));
+          arguments(a, "configurations[" + i + "] (" + name + ")", args);
         } else if (c.get("arguments") != null) {
           problems.add(source + ": configurations[" + i + "] (" + name + "): 'arguments' must be a mapping");
         }

@@ -62,7 +62,11 @@ public final class ConfValidator {
         errors.add("actions: unknown action '" + action + "' (known: " + String.join(", ", actions.names()) + ")");
       } else {
         Arguments args = conf.actionArguments(action);
-        built.add(actions.create(action, args));
+        try {
+          built.add(actions.create(action, args));
+        } catch (RuntimeException e) {
+          errors.add(args.location() + ": cannot be built: " + reason(e));
+        }
         errors.addAll(args.problems());
         args.unread().forEach(k -> warnings.add(args.location() + ": argument '" + k + "' is not used"));
       }
@@ -120,7 +124,7 @@ public final class ConfValidator {
     try {
       entry = descriptor.configure(option, tier, args);
     } catch (RuntimeException e) {
-      errors.add(option.location() + ": cannot be built: " + e.getMessage());
+      errors.add(option.location() + ": cannot be built: " + reason(e));
     }
     errors.addAll(args.problems());
     args.unread().forEach(k -> warnings.add(option.location() + ": argument '" + k + "' is not used"));
@@ -155,6 +159,11 @@ public final class ConfValidator {
         }
       }
     });
+  }
+
+  /** What went wrong, without a stack trace; the type only when there is no message. */
+  private static String reason(RuntimeException e) {
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
   }
 
   private static boolean applies(Conflict c, PluginOption declaring) {

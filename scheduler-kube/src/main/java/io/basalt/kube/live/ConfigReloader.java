@@ -123,13 +123,23 @@ public final class ConfigReloader implements Supplier<SchedulerProfile>, AutoClo
       rejectedText = null;
       LOG.log(System.Logger.Level.INFO, "ConfigMap " + key() + " reloaded");
     } catch (ConfigException e) {
-      rejectedText = text;
-      LOG.log(System.Logger.Level.ERROR, "ConfigMap " + key() + " edit rejected, keeping the last good config:\n"
-          + String.join("\n", e.problems()));
-      events.send("ConfigMap", namespace, name, uid, "Warning", "InvalidConfig",
-          "edit rejected, the last good config stays in force: " + String.join("; ", e.problems()));
+      reject(text, e.problems(), null);
+    } catch (RuntimeException | StackOverflowError e) {
+      // a bug in building a config must not stop scheduling: the last good config stays, as for any bad edit
+      reject(text, List.of("cannot be built: " + e.getClass().getSimpleName()
+          + (e.getMessage() == null ? "" : ": " + e.getMessage())), e);
     }
     return current;
+  }
+
+  /** Keeps the config in force, logs every problem and records the edit once as a Warning event. */
+  private void reject(String text, List<String> problems, Throwable bug) {
+    rejectedText = text;
+    String message = new ConfigException(problems).getMessage();
+    LOG.log(System.Logger.Level.ERROR, "ConfigMap " + key() + " edit rejected, keeping the last good config:\n"
+        + message, bug);
+    events.send("ConfigMap", namespace, name, uid, "Warning", "InvalidConfig",
+        "edit rejected, the last good config stays in force: " + message.replace("\n", "; "));
   }
 
   /** The ConfigMap's text as the watch last delivered it (null: no data key), for tests. */
@@ -185,7 +195,8 @@ public final class ConfigReloader implements Supplier<SchedulerProfile>, AutoClo
   }
 
   private SchedulerProfile parse(String text) throws ConfigException {
-    return ConfValidator.validate(ConfLoader.parse(text, "ConfigMap " + key()), plugins, ActionRegistry.builtin())
-        .profileOrThrow("");
+    String source = "ConfigMap " + key();
+    return ConfValidator.validate(ConfLoader.parse(text, source), plugins, ActionRegistry.builtin())
+        .profileOrThrow(source + ": ");
   }
 }

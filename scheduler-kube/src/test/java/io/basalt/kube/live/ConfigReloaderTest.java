@@ -18,6 +18,8 @@ import io.basalt.kube.fake.Resources;
 import io.basalt.scheduler.SchedulerProfile;
 import io.basalt.testing.Await;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -114,6 +116,60 @@ class ConfigReloaderTest {
         Await.until("the invalid edit reported", WAIT, () -> reloader.get() != null
             && !server.list(Resources.EVENTS, "kube-system").isEmpty());
         assertSame(second, reloader.get(), "the last good profile stays, as it was");
+      }
+    }
+  }
+
+  /**
+   * Each class of hostile edit from issue 15 (some once threw at every cycle or killed the loop): rejected with an
+   * InvalidConfig event naming the problem, and the profile in force stays, so scheduling goes on.
+   */
+  @Test
+  void everyHostileEditIsRejectedWithItsProblemAndTheProfileInForceStays() throws Exception {
+    PluginRegistry plugins = PluginRegistry.of(PluginDescriptor.of("gang", () -> new Noop("gang")),
+        PluginDescriptor.of("binpack", args -> {
+          args.getWeight("binpack.weight", 1);
+          args.getDouble("binpack.factor", 1);
+          return null;
+        }, n -> new Noop("binpack")),
+        PluginDescriptor.of("explode", args -> {
+          throw new StackOverflowError();
+        }, n -> new Noop("explode")));
+    String binpack = "actions: allocate\ntiers:\n- plugins:\n  - name: binpack\n    arguments:\n      ";
+    Map<String, String> edits = new LinkedHashMap<>();
+    edits.put(binpack + "binpack.weight:\n", "argument 'binpack.weight' has no value");
+    edits.put("actions: &a [[*a]]\n", "line 1, column 10: alias 'a' refers to a value that contains it");
+    StringBuilder fanOut = new StringBuilder("a0: &a0 [x, x, x, x, x, x]\n");
+    for (int i = 1; i <= 8; i++) {
+      fanOut.append("a").append(i).append(": &a").append(i).append(" [").append(("*a" + (i - 1) + ", ").repeat(5))
+          .append("*a").append(i - 1).append("]\n");
+    }
+    edits.put(fanOut + "actions: *a8\n", "aliases expand to more than 10000 values");
+    edits.put("actions: allocate\ntiers:\n- plugins:\n  - name: gang\ntiers: []\n",
+        "line 5, column 1: not valid YAML: found duplicate key tiers");
+    edits.put("actions: !!binary aGVsbG8=\n", "got binary data (5 bytes)");
+    edits.put(binpack + "binpack.weight: 1e400\n", "'binpack.weight' must be a finite number, got .inf");
+    edits.put(binpack + "binpack.weight: 2147483648\n", "must be between -2147483648 and 2147483647");
+    edits.put(binpack + "binpack.factor: .nan\n", "'binpack.factor' must be a number, got .nan");
+    edits.put("actions: allocate, backfill\nconfigurations:\n- name: backfill\n  arguments:\n"
+        + "    percentageOfNodesToScore: -5\n", "must be between 0 and 100, got -5");
+    edits.put("actions: \"allocate\ntiers: [", "line 2, column 9: not valid YAML: found unexpected end of stream");
+    edits.put("actions: allocate\ntiers:\n- plugins:\n  - name: explode\n", "cannot be built: StackOverflowError");
+    try (FakeApiServer server = FakeApiServer.start()) {
+      putConf(server, "actions: allocate\ntiers:\n- plugins:\n  - name: gang\n", true);
+      try (ConfigReloader reloader = new ConfigReloader(server.apiClient(), "kube-system", "basalt", plugins)) {
+        SchedulerProfile good = reloader.get();
+        int events = 0;
+        for (Map.Entry<String, String> edit : edits.entrySet()) {
+          putConf(server, edit.getKey(), false);
+          int before = events++;
+          Await.until(edit.getValue(), WAIT, () -> reloader.get() == good
+              && server.list(Resources.EVENTS, "kube-system").size() > before);
+          assertSame(good, reloader.get(), edit.getValue());
+          String message = server.list(Resources.EVENTS, "kube-system").get(before).get("message").getAsString();
+          assertTrue(message.contains(edit.getValue()), message);
+          assertTrue(message.length() < 2100, message);
+        }
       }
     }
   }
