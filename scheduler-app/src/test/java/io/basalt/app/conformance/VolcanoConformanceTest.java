@@ -45,7 +45,7 @@ class VolcanoConformanceTest {
     Run run = run(c);
     assertEquals(List.of(), run.warnings(), "the case's cluster must read cleanly");
     VolcanoCase.Outcome actual = run.outcome();
-    String got = "\n  got:     " + actual.describe() + "\n  pending: " + run.pending();
+    String got = "\n  case:    " + c + "\n  got:     " + actual.describe() + "\n  pending: " + run.pending();
     if (c.open() != null) {
       assertFalse(c.volcano().matches(actual), "open gap now matches Volcano (" + c.open() + "): drop 'open' from "
           + "the case and regenerate docs/VOLCANO.md" + got);

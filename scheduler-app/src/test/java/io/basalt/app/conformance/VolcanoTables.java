@@ -20,7 +20,7 @@ import org.yaml.snakeyaml.Yaml;
  * Kubernetes YAML and scheduler config the simulator reads. The file's top-level keys ({@code actions},
  * {@code tiers}, {@code conf}, {@code priorityClasses}, {@code test}) are defaults every case may override.
  *
- * <p>{@code tiers} are written as Volcano's unit tests build them: only the hooks a plugin lists under {@code on}
+ * <p>{@code tiers} are written as Volcano's unit tests build them: only the hooks a plugin lists under {@code enable}
  * are enabled, every other flag is written out as false (a conf file would leave them on). {@code conf} instead is
  * a config text taken as is.
  */
@@ -79,7 +79,7 @@ final class VolcanoTables {
         Map<String, Object> entry = map(p);
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("name", entry.get("name"));
-        List<Hook> on = list(entry.get("on")).stream().map(h -> hook(str(h))).toList();
+        List<Hook> on = list(entry.get("enable")).stream().map(h -> hook(str(h))).toList();
         for (Hook h : Hook.values()) {
           out.put(h.key(), on.contains(h));
         }
@@ -207,7 +207,8 @@ final class VolcanoTables {
     if (v.get("node") != null) {
       spec.put("nodeName", v.get("node"));
     }
-    copy(v, spec, "priority", "priorityClassName", "preemptionPolicy", "nodeSelector", "tolerations", "affinity");
+    copy(v, spec, "priority", "priorityClassName", "preemptionPolicy", "nodeSelector", "tolerations", "affinity",
+        "topologySpreadConstraints");
     Map<String, Object> container = new LinkedHashMap<>();
     container.put("name", "c");
     container.put("image", "x");
