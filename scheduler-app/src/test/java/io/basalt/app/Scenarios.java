@@ -15,12 +15,15 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 
-/** Runs the fixtures in {@code test-fixtures/} through the real loader, plugins and simulator. */
-final class Scenarios {
+/**
+ * Runs the fixtures in {@code test-fixtures/} through the real loader, plugins and simulator. Public for the
+ * conformance suite in {@code io.basalt.app.conformance}, which finds its tables and compiles its configs here.
+ */
+public final class Scenarios {
   private Scenarios() {}
 
   /** The repository's {@code test-fixtures/} directory, found from the module's working directory. */
-  static Path fixture(String name) {
+  public static Path fixture(String name) {
     for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
       Path p = dir.resolve("test-fixtures").resolve(name);
       if (Files.exists(p)) {
@@ -50,7 +53,7 @@ final class Scenarios {
   }
 
   /** {@code conf} compiled against every plugin on the class path, as the commands do. */
-  static SchedulerProfile compile(SchedulerConf conf) throws ConfigException {
+  public static SchedulerProfile compile(SchedulerConf conf) throws ConfigException {
     return ConfValidator.validate(conf, PluginRegistry.load(), ActionRegistry.builtin()).profileOrThrow("test: ");
   }
 
