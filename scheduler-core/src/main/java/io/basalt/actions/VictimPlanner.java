@@ -18,8 +18,9 @@ import java.util.Set;
 /**
  * The victims preempt and reclaim may choose from, as units that can go on their own: a single pod of a gang that
  * stays at or above its minMember without it, or a whole gang that would not. A unit goes only if the plugins allow
- * every one of its pods. Units come cheapest first: lowest priority, then fewest GPUs (then other resources), then
- * most recently created (Kueue's rule: the work that loses least), then by name, so plans are deterministic.
+ * every one of its pods. Units come cheapest first: lowest queue priority (reclaim takes from the least important
+ * queue first, as Volcano does), lowest pod priority, then fewest GPUs (then other resources), then most recently
+ * created (Kueue's rule: the work that loses least), then by name, so plans are deterministic.
  */
 final class VictimPlanner {
   /** Which running pods an action may consider, and the rules on them. */
@@ -33,9 +34,11 @@ final class VictimPlanner {
   }
 
   /** Pods evicted together; {@code gpus} and {@code size} (largest share of one node's resources, per mille) rank it. */
-  record Unit(JobInfo job, List<TaskInfo> tasks, int priority, long gpus, long size, Instant newest, String key) {}
+  record Unit(JobInfo job, List<TaskInfo> tasks, int queuePriority, int priority, long gpus, long size,
+      Instant newest, String key) {}
 
-  private static final Comparator<Unit> CHEAPEST = Comparator.comparingInt(Unit::priority)
+  private static final Comparator<Unit> CHEAPEST = Comparator.comparingInt(Unit::queuePriority)
+      .thenComparingInt(Unit::priority)
       .thenComparingLong(Unit::gpus)
       .thenComparingLong(Unit::size)
       .thenComparing(Unit::newest, Comparator.nullsLast(Comparator.reverseOrder()))
@@ -72,7 +75,8 @@ final class VictimPlanner {
       }
       int spare = job.readyTaskNum() - Math.max(job.minMember(), 0);
       List<TaskInfo> pods = new ArrayList<>(e.getValue());
-      pods.sort(Comparator.comparing((TaskInfo t) -> t.pod().creationTimestamp(),
+      // The pods a gang can spare: lowest priority first, then the most recently created.
+      pods.sort(Comparator.comparingInt(TaskInfo::priority).thenComparing((TaskInfo t) -> t.pod().creationTimestamp(),
           Comparator.nullsLast(Comparator.reverseOrder())).thenComparing(TaskInfo::key));
       int singles = 0;
       for (TaskInfo t : pods) {
@@ -148,7 +152,9 @@ final class VictimPlanner {
       }
       key.append(t.key()).append(',');
     }
-    return new Unit(job, List.copyOf(tasks), priority, gpus, size, newest, key.toString());
+    var queue = session.queue(job.queue());
+    int queuePriority = queue == null ? 0 : queue.queue().priority();
+    return new Unit(job, List.copyOf(tasks), queuePriority, priority, gpus, size, newest, key.toString());
   }
 
   /** GPUs of any vendor the pod holds (resources named {@code .../gpu}). */
