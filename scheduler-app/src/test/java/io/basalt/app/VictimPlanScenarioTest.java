@@ -56,6 +56,21 @@ class VictimPlanScenarioTest {
     assertNotNull(roomy.binding("ns/high"));
   }
 
+  @Test
+  void aPodMarkedNotPreemptableIsNeverAVictimEvenWithoutTheConformancePlugin() throws Exception {
+    String tiers = """
+        actions: "enqueue, allocate, preempt, backfill"
+        tiers:
+        - plugins: [{name: priority}, {name: gang}]
+        - plugins: [{name: predicates}, {name: proportion}]
+        """;
+    String optedOut = capacityCase(4).replace("annotations: {scheduling.k8s.io/group-name: pg1}",
+        "annotations: {scheduling.k8s.io/group-name: pg1, volcano.sh/preemptable: \"false\"}");
+    Simulator sim = new Simulator(Scenarios.compile(Scenarios.parse(tiers)), Set.of("basalt-scheduler"), false);
+    assertEquals(Set.of(), evicted(sim.run(FixtureSource.fromText("opted-out", optedOut))));
+    assertEquals(Set.of("ns/low"), evicted(sim.run(FixtureSource.fromText("plain", capacityCase(4)))));
+  }
+
   // ---- clusters ---------------------------------------------------------------------------------------------------
 
   private static SimulationReport run(String config, String cluster) throws Exception {

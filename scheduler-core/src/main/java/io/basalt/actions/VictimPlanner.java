@@ -44,6 +44,8 @@ final class VictimPlanner {
       .thenComparing(Unit::newest, Comparator.nullsLast(Comparator.reverseOrder()))
       .thenComparing(Unit::key);
 
+  static final String PREEMPTABLE = "volcano.sh/preemptable";
+
   private VictimPlanner() {}
 
   static boolean isRunning(TaskInfo t) {
@@ -54,7 +56,7 @@ final class VictimPlanner {
   static List<Unit> units(Session session, TaskInfo preemptor, Scope scope, List<TaskInfo> running) {
     List<TaskInfo> inScope = new ArrayList<>();
     for (TaskInfo t : running) {
-      if (t.job() != preemptor.job() && isRunning(t) && scope.inScope(preemptor, t)) {
+      if (t.job() != preemptor.job() && isRunning(t) && !optedOut(t) && scope.inScope(preemptor, t)) {
         inScope.add(t);
       }
     }
@@ -130,6 +132,15 @@ final class VictimPlanner {
       }
     }
     return false;
+  }
+
+  /**
+   * A pod marked {@code volcano.sh/preemptable: "false"} (annotation or label) is never a victim, as in Volcano's
+   * preempt and reclaim actions, whichever plugins the tiers hold.
+   */
+  static boolean optedOut(TaskInfo t) {
+    return "false".equalsIgnoreCase(t.pod().annotations().get(PREEMPTABLE))
+        || "false".equalsIgnoreCase(t.pod().labels().get(PREEMPTABLE));
   }
 
   private static boolean busy(JobInfo job) {
