@@ -23,6 +23,9 @@ final class Evictions {
   /** Allowed victims by who asks (queue, priority, class), reused until an eviction commits. */
   private final java.util.Map<PoolKey, List<VictimPlanner.Unit>> pools = new java.util.HashMap<>();
 
+  /** Plans with more units than this are kept as found: pruning costs a full placement trial per unit. */
+  private static final int MAX_PRUNED = 32;
+
   /** What the plugins' verdict on the whole pool depends on. */
   private record PoolKey(String queue, int jobPriority, String priorityClass, String preemptionPolicy) {
     static PoolKey of(TaskInfo t) {
@@ -92,8 +95,7 @@ final class Evictions {
     }
     TaskInfo first = pending.get(0);
     Seeker seeker = Seeker.of(first);
-    if (hopeless.contains(seeker) || !gate.mayEvictFor(session, session.queue(job.queue()), first)
-        || fits(session, job, pending)) {
+    if (hopeless.contains(seeker) || !gate.mayEvictFor(session, session.queue(job.queue()), first)) {
       return;
     }
     List<VictimPlanner.Unit> units = pools.computeIfAbsent(PoolKey.of(first),
@@ -101,18 +103,26 @@ final class Evictions {
     Statement stmt = session.newStatement();
     List<VictimPlanner.Unit> best = null;
     long[] bestCost = null;
+    java.util.Map<Object, String> memo = search.checkpoint(session);
     for (List<VictimPlanner.Unit> order : List.of(units, VictimPlanner.largestFirst(units))) {
       List<VictimPlanner.Unit> plan = plan(session, job, pending, order, stmt, scope, first, reason);
       stmt.discard();
+      search.restore(session, memo); // the trial is undone: what found no node before still finds none
       long[] cost = plan == null ? null : VictimPlanner.cost(plan);
       if (cost != null && (best == null || java.util.Arrays.compare(cost, bestCost) < 0)) {
         best = plan;
         bestCost = cost;
       }
+      if (best == null || best.size() == 1) {
+        break; // no plan from the cheapest units, or one unit: the other order cannot do better
+      }
     }
     if (best == null) {
       hopeless.add(seeker);
       return;
+    }
+    if (best.isEmpty()) {
+      return; // it fits without evicting anyone: placing it is allocate's business
     }
     evictAll(session, stmt, best, scope, first, reason);
     for (TaskInfo task : pending) {
@@ -129,6 +139,7 @@ final class Evictions {
       pools.clear();
     } else {
       stmt.discard();
+      search.restore(session, memo);
     }
   }
 
@@ -142,19 +153,45 @@ final class Evictions {
       List<VictimPlanner.Unit> order, Statement stmt, VictimPlanner.Scope scope, TaskInfo first,
       BiFunction<TaskInfo, TaskInfo, String> reason) {
     List<VictimPlanner.Unit> chosen = new ArrayList<>();
+    // A shape that found no node before any eviction finds none later either, except on the victims' nodes.
+    java.util.Set<TaskShape> noRoom = new java.util.HashSet<>();
+    QueueInfo queue = session.queue(job.queue());
+    boolean ownQueueVictims = false;
+    for (VictimPlanner.Unit u : order) {
+      ownQueueVictims |= u.job().queue().equals(job.queue());
+    }
     for (TaskInfo task : pending) {
       if (!isStarving(job)) {
         break;
       }
-      NodeInfo node = place(session, task);
+      if (!ownQueueVictims && !session.callbacks().allocatable(queue, task)) {
+        return null; // its queue has no room, and only victims in that queue could make some
+      }
+      NodeInfo node = null;
+      if (noRoom.isEmpty() || !noRoom.contains(TaskShape.of(task))) {
+        node = place(session, task);
+        if (node == null) {
+          noRoom.add(TaskShape.of(task));
+        }
+      }
+      for (int i = 0; node == null && i < chosen.size(); i++) {
+        node = placeOnVictimNodes(session, task, chosen.get(i));
+      }
       for (int i = 0; node == null && i < order.size(); i++) {
         VictimPlanner.Unit u = order.get(i);
         if (chosen.contains(u) || !VictimPlanner.anyRunning(u) || !consents(session, scope, task, u)) {
           continue;
         }
+        boolean queueWasFull = !session.callbacks().allocatable(queue, task);
         evict(stmt, u, task, reason);
         chosen.add(u);
-        node = place(session, task);
+        // Only the victims' nodes gained room, unless the queue itself was the limit: then, once it has room, any
+        // node may do.
+        if (!queueWasFull) {
+          node = placeOnVictimNodes(session, task, u);
+        } else if (session.callbacks().allocatable(queue, task)) {
+          node = place(session, task);
+        }
       }
       if (node == null) {
         return null;
@@ -172,7 +209,7 @@ final class Evictions {
       List<VictimPlanner.Unit> chosen, Statement stmt, VictimPlanner.Scope scope, TaskInfo first,
       BiFunction<TaskInfo, TaskInfo, String> reason) {
     List<VictimPlanner.Unit> keep = new ArrayList<>(chosen);
-    if (keep.size() > 1) {
+    if (keep.size() > 1 && keep.size() <= MAX_PRUNED) {
       List<VictimPlanner.Unit> byCost = new ArrayList<>(keep);
       java.util.Collections.reverse(byCost);
       for (VictimPlanner.Unit u : byCost) {
@@ -230,6 +267,29 @@ final class Evictions {
     }
   }
 
+  /** Where {@code task} fits (counting what is released) among the nodes {@code u}'s pods run on, best score first. */
+  private static NodeInfo placeOnVictimNodes(Session session, TaskInfo task, VictimPlanner.Unit u) {
+    if (!session.callbacks().allocatable(session.queue(task.job().queue()), task)) {
+      return null;
+    }
+    boolean[] skip = session.callbacks().deviceManagedResources();
+    NodeInfo best = null;
+    double bestScore = Double.NEGATIVE_INFINITY;
+    for (TaskInfo victim : u.tasks()) {
+      NodeInfo node = session.node(victim.nodeName());
+      if (node == null || node == best || node.firstShortOfFuture(task.request(), skip) >= 0
+          || !session.callbacks().filter(task, node).ok()) {
+        continue;
+      }
+      double score = session.callbacks().score(task, node);
+      if (best == null || score > bestScore) {
+        best = node;
+        bestScore = score;
+      }
+    }
+    return best;
+  }
+
   /**
    * Where {@code task} would go now (counting what is being released), or null: no node has room, or its queue has
    * none (a queue at its capability makes room by preempting inside itself).
@@ -238,7 +298,7 @@ final class Evictions {
     if (!session.callbacks().allocatable(session.queue(task.job().queue()), task)) {
       return null;
     }
-    return search.find(session, task).node();
+    return search.probe(session, task);
   }
 
   /** Whether the job's missing members would all find a node now (counting what is being released), tried and undone. */

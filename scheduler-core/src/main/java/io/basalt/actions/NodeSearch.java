@@ -63,6 +63,7 @@ final class NodeSearch {
    * no-fit answers hold only while the session gives nothing back (see {@link Session#resourcesFreed()}).
    */
   private static final class Scratch {
+    /** Shapes that found no node, with the reason ("" when the search that failed did not work it out). */
     final Map<Object, String> noFit = new HashMap<>();
     long freedSeen;
     int nextStartNode;
@@ -83,6 +84,31 @@ final class NodeSearch {
 
   /** The best node for {@code task} among {@code scope}'s nodes, or the whole cluster's when it is null. */
   Result find(Session session, TaskInfo task, Scope scope) {
+    return find(session, task, scope, true);
+  }
+
+  /**
+   * The "no node fits" memo as it stands, for {@link #restore} once a trial that changed the session (evictions,
+   * placements) has been discarded: the session is then as it was, and so are the answers.
+   */
+  Map<Object, String> checkpoint(Session session) {
+    return new HashMap<>(Scratch.of(session).noFit);
+  }
+
+  /** Puts back a {@link #checkpoint}; only right when the session's state is again what it was then. */
+  void restore(Session session, Map<Object, String> saved) {
+    Scratch.of(session).noFit.putAll(saved);
+  }
+
+  /**
+   * Whether {@code task} fits somewhere, for trial placements that only need the node: a failure carries no reason
+   * (working out why every node refused is a second scan of the cluster).
+   */
+  NodeInfo probe(Session session, TaskInfo task) {
+    return find(session, task, null, false).node();
+  }
+
+  private Result find(Session session, TaskInfo task, Scope scope, boolean explainFailure) {
     Scratch scratch = Scratch.of(session);
     List<NodeInfo> nodes = scope == null ? session.nodes() : scope.nodes();
     int n = nodes.size();
@@ -108,7 +134,11 @@ final class NodeSearch {
         : scope == null ? TaskShape.of(task) : new ScopedShape(scope.name(), TaskShape.of(task));
     String known = shape == null ? null : scratch.noFit.get(shape);
     if (known != null) {
-      return new Result(null, false, known);
+      if (known.isEmpty() && explainFailure) {
+        known = diagnose(session, task, nodes);
+        scratch.noFit.put(shape, known);
+      }
+      return new Result(null, false, known.isEmpty() ? null : known);
     }
     int toFind = feasibleNodesToFind(n);
     int start = scope == null ? scratch.nextStartNode % n : 0;
@@ -156,11 +186,11 @@ final class NodeSearch {
       }
       return new Result(chosen, bestNow == null, null);
     }
-    String reason = diagnose(session, task, nodes);
+    String reason = explainFailure ? diagnose(session, task, nodes) : "";
     if (shape != null) {
       scratch.noFit.put(shape, reason);
     }
-    return new Result(null, false, reason);
+    return new Result(null, false, reason.isEmpty() ? null : reason);
   }
 
   /**
