@@ -55,7 +55,7 @@ final class GpuInventory {
         }
       }
       if (t != null) {
-        if (count > 0 && t.size() != count && !(HamiFormat.NVIDIA_REGISTER.equals(source) && t.size() > 0 && count % t.size() == 0)) {
+        if (count > 0 && t.size() != count && !hamiVgpus(source, t.size(), count)) {
           warnOnce("count/" + node.name(), "node " + node.name() + ": topology lists " + t.size()
               + " GPUs but allocatable says " + count);
         }
@@ -118,6 +118,11 @@ final class GpuInventory {
     }
     usage.add(DeviceClaim.whole(new DeviceSet(assumed)), 1);
     return usage;
+  }
+
+  /** HAMi advertises each GPU as {@code count} vGPUs: allocatable is a multiple of the devices it lists. */
+  private static boolean hamiVgpus(String source, int devices, long allocatable) {
+    return HamiFormat.NVIDIA_REGISTER.equals(source) && devices > 0 && allocatable % devices == 0;
   }
 
   private static int initContainers(Pod p) {

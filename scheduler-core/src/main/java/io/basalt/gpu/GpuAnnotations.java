@@ -11,7 +11,8 @@ import java.util.Map;
 
 /**
  * The annotations GPU placement reads and writes: a node's topology ({@value #TOPOLOGY}, or MetaX's
- * {@value #METAX_DEVICES}, or HAMi's {@value HamiFormat#NVIDIA_REGISTER}) and the devices chosen for a pod ({@value #DEVICES}, {@value #UUIDS}).
+ * {@value #METAX_DEVICES}, or HAMi's {@value HamiFormat#NVIDIA_REGISTER}) and the devices chosen for a pod
+ * ({@value #DEVICES}, {@value #UUIDS}).
  */
 public final class GpuAnnotations {
   /** Node: {"devices":[{"index":0,"uuid":...,"model":...,"memoryMiB":...}],"links":[["X","NV18",...],...]}. */

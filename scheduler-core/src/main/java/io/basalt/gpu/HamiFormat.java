@@ -6,6 +6,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
@@ -223,7 +224,7 @@ public final class HamiFormat {
       throw bad(NODE_LOCK, "'" + value + "' is not time,namespace,pod");
     }
     try {
-      Instant t = java.time.OffsetDateTime.parse(f[0].trim()).toInstant();
+      Instant t = OffsetDateTime.parse(f[0].trim()).toInstant();
       return f.length == 1 ? new Lock(t, "", "") : new Lock(t, f[1], f[2]);
     } catch (DateTimeParseException e) {
       throw bad(NODE_LOCK, "'" + f[0] + "' is not an RFC 3339 time");

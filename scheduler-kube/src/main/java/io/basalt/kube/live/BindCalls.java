@@ -26,9 +26,10 @@ import okhttp3.Response;
 import okhttp3.ResponseBody;
 
 /**
- * The API calls the binder makes (bind, evict, read back, and HAMi's node lock), each answering a plain {@link Reply} instead of throwing, so the retry logic
- * sees one shape. Binding and eviction are sent as raw calls because the server answers a v1 Status, which the
- * generated client fails to read as V1Binding / V1Eviction after the work is done (kubernetes/kubernetes#80663).
+ * The API calls the binder makes (bind, evict, read back, and HAMi's node lock), each answering a plain {@link Reply}
+ * instead of throwing, so the retry logic sees one shape. Binding and eviction are sent as raw calls because the server
+ * answers a v1 Status, which the generated client fails to read as V1Binding / V1Eviction after the work is done
+ * (kubernetes/kubernetes#80663).
  */
 final class BindCalls {
   /**

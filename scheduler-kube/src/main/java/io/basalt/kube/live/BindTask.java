@@ -9,15 +9,15 @@ import java.time.Instant;
 import java.util.Map;
 
 /**
- * Binds one pod with one POST of the binding, which carries the pod's new annotations (the chosen GPUs): the API
- * server writes them together with the node, so no observer ever sees the pod bound without them, or annotated but
- * unbound (which would let a cycle place it again while its bind is in flight). A 409 is read back: already on our
- * node is success (an earlier attempt landed), elsewhere is a lost race. Success leaves the assumption in the cache
- * for the informer to confirm. In HAMi's protocol the bind first takes HAMi's node lock, waiting while another pod
- * holds it, and carries HAMi's bind-time annotations; the lock stays for HAMi's device plugin to release after it
- * allocated, unless the bind fails, when it is released at once. Failure rolls the assumption back and, unless another scheduler won the pod, nominates it to the
- * node it was meant for, so the next cycle places it there before anyone else takes the room (a gang's bound members
- * are waiting on it).
+ * Binds one pod with one POST of the binding, which carries the pod's new annotations (the chosen GPUs): the API server
+ * writes them together with the node, so no observer ever sees the pod bound without them, or annotated but unbound
+ * (which would let a cycle place it again while its bind is in flight). A 409 is read back: already on our node is
+ * success (an earlier attempt landed), elsewhere is a lost race. Success leaves the assumption in the cache for the
+ * informer to confirm. In HAMi's protocol the bind first takes HAMi's node lock, waiting while another pod holds it,
+ * and carries HAMi's bind-time annotations; the lock stays for HAMi's device plugin to release after it allocated,
+ * unless the bind fails, when it is released at once. Failure rolls the assumption back and, unless another scheduler
+ * won the pod, nominates it to the node it was meant for, so the next cycle places it there before anyone else takes
+ * the room (a gang's bound members are waiting on it).
  */
 final class BindTask extends BindOp {
   private static final System.Logger LOG = System.getLogger(KubeBinder.class.getName());
@@ -32,7 +32,10 @@ final class BindTask extends BindOp {
   private Instant waitingSince;
   private int contended;
 
-  /** @param original the pod as it was pending in the cache, before {@link io.basalt.cache.ClusterCache#assume} placed it */
+  /**
+   * @param original the pod as it was pending in the cache, before {@link io.basalt.cache.ClusterCache#assume}
+   *     placed it
+   */
   BindTask(KubeBinder binder, SessionResult.Binding binding, Pod original) {
     super(binder);
     this.binding = binding;

@@ -23,17 +23,17 @@ import java.util.function.BiConsumer;
 /**
  * Carries out a session's bindings and evictions against the Kubernetes API without holding up the cycle.
  *
- * <p>{@link #bind} assumes each placement in the cache at once (the pod shows on its node, with its new annotations),
- * so the next cycle does not place it again, and hands the API work to a bounded worker pool: one POST to
- * {@code pods/{name}/binding} carrying the annotations (e.g. {@code basalt.io/gpu-devices}); a pod given devices
- * in HAMi's protocol first takes HAMi's node lock ({@link HamiNodeLock}), and gets its bind-time annotations. Transient failures
- * (no answer, timeouts, 408, 429, 5xx) are retried with doubling backoff. A 409 means the pod is already bound: on the
+ * <p>{@link #bind} assumes each placement in the cache at once (the pod shows on its node, with its new annotations), so
+ * the next cycle does not place it again, and hands the API work to a bounded worker pool: one POST to
+ * {@code pods/{name}/binding} carrying the annotations (e.g. {@code basalt.io/gpu-devices}); a pod given devices in
+ * HAMi's protocol first takes HAMi's node lock ({@link HamiNodeLock}), and gets its bind-time annotations. Transient
+ * failures (no answer, timeouts, 408, 429, 5xx) are retried with doubling backoff. A 409 means the pod is already bound: on the
  * node we chose it counts as success, elsewhere as a lost race (not retried). On final failure or a lost race the
  * assumption is rolled back: the pod is pending in the cache again, unless the informer has meanwhile reported it
  * (bound, updated or deleted), whose word wins; after a final failure (not a lost race) it is nominated to the node it
  * was meant for, so that room stays held for it. A pod uid is never bound twice: a request for a uid whose bind is in
- * flight is ignored. {@link #evict} posts policy/v1 Evictions the same way (404: already gone, fine; 429: blocked by
- * a PodDisruptionBudget, retried), marking the victim terminating in the cache meanwhile.
+ * flight is ignored. {@link #evict} posts policy/v1 Evictions the same way (404: already gone, fine; 429: blocked by a
+ * PodDisruptionBudget, retried), marking the victim terminating in the cache meanwhile.
  *
  * <p><b>Gang guarantee.</b> Members of one gang (same PodGroup name and namespace) placed in the same cycle are bound
  * concurrently, each on its own. Binding is not transactional: Kubernetes cannot unbind a pod, so when a member fails
