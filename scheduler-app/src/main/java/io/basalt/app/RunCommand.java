@@ -1,11 +1,13 @@
 package io.basalt.app;
 
+import io.basalt.app.cli.DeviceProtocolConverter;
 import io.basalt.app.cli.DurationConverter;
 import io.basalt.app.cli.KubeClients;
 import io.basalt.app.logging.LogOptions;
 import io.basalt.cache.ClusterCache;
 import io.basalt.config.ConfigException;
 import io.basalt.framework.PluginRegistry;
+import io.basalt.gpu.DeviceProtocol;
 import io.basalt.kube.live.ConfigReloader;
 import io.basalt.kube.live.InformerSource;
 import io.basalt.kube.live.KubeBinder;
@@ -17,7 +19,6 @@ import io.basalt.scheduler.SchedulingLoop;
 import io.basalt.scheduler.StatusSink;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
-import okhttp3.OkHttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,6 +29,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
+import okhttp3.OkHttpClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -112,6 +114,12 @@ final class RunCommand implements Callable<Integer> {
       description = "Binding and eviction calls in flight at once (default: ${DEFAULT-VALUE}).")
   int bindWorkers;
 
+  @Option(names = "--device-protocol", defaultValue = "auto", converter = DeviceProtocolConverter.class,
+      description = "How nodes are told the GPUs chosen: hami (HAMi's device-plugin annotations and node lock), "
+          + "basalt (basalt.io/gpu-devices only) or auto: hami on nodes with HAMi's inventory (default: "
+          + "${DEFAULT-VALUE}; per resource in the config's deviceProtocol configuration).")
+  DeviceProtocol deviceProtocol;
+
   @Option(names = "--create-podgroups",
       description = "Write a Volcano PodGroup object for each gang inferred from a Job, JobSet, Kubeflow job, "
           + "LeaderWorkerSet or Kueue pod group (owned by the workload); default: inferred gangs are reported on "
@@ -148,6 +156,7 @@ final class RunCommand implements Callable<Integer> {
       return 2;
     }
     ClusterCache cache = this.cache = new ClusterCache(new LinkedHashSet<>(schedulerNames), defaultQueue);
+    cache.setDeviceProtocol(deviceProtocol);
     InformerSource source = new InformerSource(client).topology(topology.feed());
     SchedulerMetrics metrics = new SchedulerMetrics();
     // Liveness: a cycle running far longer than any should; a standby never runs cycles and stays healthy.

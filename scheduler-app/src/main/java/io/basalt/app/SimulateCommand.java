@@ -1,8 +1,10 @@
 package io.basalt.app;
 
+import io.basalt.app.cli.DeviceProtocolConverter;
 import io.basalt.config.ConfigException;
 import io.basalt.fabric.FabricBuilder;
 import io.basalt.framework.PluginRegistry;
+import io.basalt.gpu.DeviceProtocol;
 import io.basalt.model.Node;
 import io.basalt.scheduler.SchedulerProfile;
 import io.basalt.sim.FixtureSource;
@@ -45,6 +47,12 @@ final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--explain", description = "For each pod, the filter verdict and per-plugin scores of each node.")
   boolean explain;
 
+  @Option(names = "--device-protocol", defaultValue = "auto", converter = DeviceProtocolConverter.class,
+      description = "How nodes are told the GPUs chosen: hami (HAMi's device-plugin annotations and node lock), "
+          + "basalt (basalt.io/gpu-devices only) or auto: hami on nodes with HAMi's inventory (default: "
+          + "${DEFAULT-VALUE}; per resource in the config's deviceProtocol configuration).")
+  DeviceProtocol deviceProtocol;
+
   @Option(names = "--scheduler-name", split = ",", defaultValue = "basalt-scheduler,volcano",
       description = "Pods naming one of these are scheduled (default: ${DEFAULT-VALUE}).")
   List<String> schedulerNames;
@@ -79,7 +87,8 @@ final class SimulateCommand implements Callable<Integer> {
       System.err.println(e.getMessage());
       return 2;
     }
-    Simulator simulator = new Simulator(profile, new LinkedHashSet<>(schedulerNames), explain);
+    Simulator simulator = new Simulator(profile, new LinkedHashSet<>(schedulerNames), explain)
+        .deviceProtocol(deviceProtocol);
     SimulationReport report = simulator.run(source);
     System.out.print(output.equals("json") ? ReportFormat.json(report) : ReportFormat.table(report));
     return 0;

@@ -56,7 +56,7 @@ class RunCommandRbacTest {
           actions: "enqueue, allocate, preempt, backfill"
           tiers:
           - plugins: [{name: priority}, {name: gang}, {name: conformance}]
-          - plugins: [{name: predicates}, {name: nodeorder}, {name: binpack}]
+          - plugins: [{name: predicates}, {name: nodeorder}, {name: binpack}, {name: deviceshare}]
           """));
       server.seed("{\"apiVersion\":\"scheduling.k8s.io/v1\",\"kind\":\"PriorityClass\",\"metadata\":{\"name\":"
           + "\"high\"},\"value\":1000}");
@@ -65,6 +65,18 @@ class RunCommandRbacTest {
       server.seed("{\"apiVersion\":\"scheduling.volcano.sh/v1beta1\",\"kind\":\"Queue\",\"metadata\":{\"name\":"
           + "\"default\"},\"spec\":{\"weight\":1}}");
       server.seed(node("gpu-1", 4));
+      // A node running HAMi's device plugin, kept to itself: its GPU share is bound under HAMi's node lock.
+      server.seed("{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"hami-1\",\"labels\":{"
+          + "\"pool\":\"hami\"},\"annotations\":{\"hami.io/node-nvidia-register\":\"[{\\\"id\\\":\\\"GPU-h0\\\","
+          + "\\\"count\\\":10,\\\"devmem\\\":81920,\\\"devcore\\\":100,\\\"type\\\":\\\"H100\\\","
+          + "\\\"health\\\":true}]\"}},\"spec\":{\"taints\":[{\"key\":\"pool\",\"value\":\"hami\","
+          + "\"effect\":\"NoSchedule\"}]},\"status\":{\"allocatable\":{\"cpu\":\"8\",\"memory\":\"32Gi\","
+          + "\"pods\":\"110\",\"nvidia.com/gpu\":\"10\"}}}");
+      server.seed("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"hami-0\",\"namespace\":"
+          + "\"ml\"},\"spec\":{\"schedulerName\":\"basalt-scheduler\",\"priorityClassName\":\"low\",\"priority\":1,"
+          + "\"nodeSelector\":{\"pool\":\"hami\"},\"tolerations\":[{\"key\":\"pool\",\"operator\":\"Equal\","
+          + "\"value\":\"hami\",\"effect\":\"NoSchedule\"}],\"containers\":[{\"name\":\"c\",\"image\":\"x\","
+          + "\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"1\",\"nvidia.com/gpucores\":\"30\"}}}]}}");
       for (int i = 0; i < 4; i++) {
         server.seed(pod("low-" + i, 1, "low", 1, null));
       }
@@ -89,6 +101,7 @@ class RunCommandRbacTest {
             () -> !server.requests("POST", ".*/pods/raced/binding").isEmpty());
         server.mergePatch(Resources.PODS, "ml", "raced", "{\"spec\":{\"nodeName\":\"gpu-1\"}}");
         Await.until("low pods bound", WAIT, () -> nodeOf(server, "low-3") != null);
+        Await.until("the HAMi pod bound", WAIT, () -> nodeOf(server, "hami-0") != null);
         server.seed(pod("high", 2, "high", 1000, null));
         Await.until("high bound after preempting", WAIT, () -> nodeOf(server, "high") != null);
         Await.until("the gang told it does not fit", WAIT, () -> String.valueOf(

@@ -1,6 +1,7 @@
 package io.basalt.api;
 
 import io.basalt.fabric.Fabric;
+import io.basalt.gpu.DeviceProtocol;
 import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
 import io.basalt.model.PriorityClass;
@@ -14,6 +15,7 @@ import java.util.Map;
  *
  * @param nominations pending pod uid to the node a preemption freed for it (kube's {@code status.nominatedNodeName})
  * @param fabric the network domains over the nodes (HyperNodes, a MetaX node_group, node labels); empty without
+ * @param deviceProtocol how chosen devices are told to nodes (the {@code --device-protocol} setting)
  */
 public record ClusterSnapshot(
     List<NodeInfo> nodes,
@@ -23,8 +25,10 @@ public record ClusterSnapshot(
     Map<String, PriorityClass> priorityClasses,
     String defaultQueue,
     Map<String, String> nominations,
-    Fabric fabric) {
+    Fabric fabric,
+    DeviceProtocol deviceProtocol) {
   public ClusterSnapshot {
     fabric = fabric == null ? Fabric.EMPTY : fabric;
+    deviceProtocol = deviceProtocol == null ? DeviceProtocol.AUTO : deviceProtocol;
   }
 }

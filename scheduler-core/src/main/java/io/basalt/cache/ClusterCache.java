@@ -3,6 +3,7 @@ package io.basalt.cache;
 import io.basalt.api.ClusterSnapshot;
 import io.basalt.api.NodeInfo;
 import io.basalt.fabric.Fabric;
+import io.basalt.gpu.DeviceProtocol;
 import io.basalt.gpu.GpuTopology;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
@@ -55,6 +56,7 @@ public final class ClusterCache {
   /** Binds in flight, by pod uid: what {@link #forget} puts back, if the cache still holds what we placed. */
   private final Map<String, Assumption> assumed = new HashMap<>();
   private Fabric fabric = Fabric.EMPTY;
+  private volatile DeviceProtocol deviceProtocol = DeviceProtocol.AUTO;
   private LongSupplier clock = System::nanoTime;
   private long generation;
   private Map<String, NodeInfo> lastCopies = Map.of();
@@ -319,6 +321,11 @@ public final class ClusterCache {
     return pg != null ? pg : inferredGroups.get(key);
   }
 
+  /** How the next snapshots' bindings tell nodes their devices ({@code --device-protocol}). */
+  public void setDeviceProtocol(DeviceProtocol protocol) {
+    this.deviceProtocol = protocol == null ? DeviceProtocol.AUTO : protocol;
+  }
+
   /** The network fabric the next snapshots carry (replaced whole when its source changes). */
   public synchronized void setFabric(Fabric newFabric) {
     fabric = newFabric == null ? Fabric.EMPTY : newFabric;
@@ -416,6 +423,7 @@ public final class ClusterCache {
       groups.putAll(podGroups);
     }
     return new ClusterSnapshot(list, List.copyOf(ownPods.values()), Map.copyOf(groups),
-        new TreeMap<>(queues), Map.copyOf(priorityClasses), defaultQueue, Map.copyOf(liveNominations()), fabric);
+        new TreeMap<>(queues), Map.copyOf(priorityClasses), defaultQueue, Map.copyOf(liveNominations()), fabric,
+        deviceProtocol);
   }
 }

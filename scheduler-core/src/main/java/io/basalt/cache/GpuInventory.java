@@ -6,6 +6,8 @@ import io.basalt.gpu.DeviceUsage;
 import io.basalt.gpu.GpuAnnotations;
 import io.basalt.gpu.GpuResources;
 import io.basalt.gpu.GpuTopology;
+import io.basalt.gpu.HamiClaims;
+import io.basalt.gpu.HamiFormat;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
 import java.util.Collection;
@@ -17,8 +19,9 @@ import java.util.Set;
 /**
  * Reads nodes' GPU inventories and which GPUs their pods hold. Topologies are parsed once per distinct annotation
  * and shared between nodes, so a pool of identical nodes costs one parse and per-topology caches hit across it.
- * Problems (no topology reported, a malformed annotation, a GPU pod placed without {@code basalt.io/gpu-devices})
- * are logged once per node or pod, never thrown.
+ * A pod without {@code basalt.io/gpu-devices} but with HAMi's allocated annotations (placed by hami-scheduler) holds
+ * what they list. Problems (no topology reported, a malformed annotation, a GPU pod placed without either) are logged
+ * once per node or pod, naming the annotation, never thrown.
  */
 final class GpuInventory {
   private static final System.Logger LOG = System.getLogger(GpuInventory.class.getName());
@@ -38,8 +41,8 @@ final class GpuInventory {
   /** The node's topology: its annotation, else uniform over its GPU count; null for a node without GPUs. */
   GpuTopology topologyOf(Node node) {
     long count = gpuCount(node);
-    String text = node.annotations().getOrDefault(GpuAnnotations.TOPOLOGY,
-        node.annotations().get(GpuAnnotations.METAX_DEVICES));
+    String source = GpuAnnotations.inventorySource(node.annotations());
+    String text = source == null ? null : source + "=" + node.annotations().get(source);
     if (text != null) {
       GpuTopology t = parsed.get(text);
       if (t == null) {
@@ -52,7 +55,7 @@ final class GpuInventory {
         }
       }
       if (t != null) {
-        if (count > 0 && t.size() != count) {
+        if (count > 0 && t.size() != count && !hamiVgpus(source, t.size(), count)) {
           warnOnce("count/" + node.name(), "node " + node.name() + ": topology lists " + t.size()
               + " GPUs but allocatable says " + count);
         }
@@ -75,6 +78,7 @@ final class GpuInventory {
       return null;
     }
     DeviceUsage usage = new DeviceUsage(gpus.size());
+    usage.add(DeviceClaim.whole(new DeviceSet(gpus.unhealthy())), 1);
     long unannotated = 0;
     for (Pod p : pods) {
       if (p.isFinished()) {
@@ -88,6 +92,13 @@ final class GpuInventory {
         } catch (IllegalArgumentException e) {
           warnOnce("pod/" + p.uid(), "pod " + p.key() + ": annotation " + GpuAnnotations.DEVICES + ": "
               + e.getMessage());
+        }
+      } else if (HamiClaims.present(p.annotations())) {
+        try {
+          HamiClaims.of(p.annotations(), gpus, node, initContainers(p)).forEach(c -> usage.add(c, 1));
+          continue;
+        } catch (IllegalArgumentException e) {
+          warnOnce("pod/" + p.uid(), "pod " + p.key() + ": " + e.getMessage() + "; ignored");
         }
       }
       long want = isShare(p) ? 0 : gpuRequest(p);
@@ -107,6 +118,15 @@ final class GpuInventory {
     }
     usage.add(DeviceClaim.whole(new DeviceSet(assumed)), 1);
     return usage;
+  }
+
+  /** HAMi advertises each GPU as {@code count} vGPUs: allocatable is a multiple of the devices it lists. */
+  private static boolean hamiVgpus(String source, int devices, long allocatable) {
+    return HamiFormat.NVIDIA_REGISTER.equals(source) && devices > 0 && allocatable % devices == 0;
+  }
+
+  private static int initContainers(Pod p) {
+    return (int) p.containers().stream().filter(c -> c.init()).count();
   }
 
   /** A pod asking for a slice of a GPU (MetaX sGPU, or HAMi's gpucores / gpumem) rather than whole GPUs. */

@@ -11,7 +11,8 @@ import java.util.Map;
 
 /**
  * The annotations GPU placement reads and writes: a node's topology ({@value #TOPOLOGY}, or MetaX's
- * {@value #METAX_DEVICES}) and the devices chosen for a pod ({@value #DEVICES}, {@value #UUIDS}).
+ * {@value #METAX_DEVICES}, or HAMi's {@value HamiFormat#NVIDIA_REGISTER}) and the devices chosen for a pod
+ * ({@value #DEVICES}, {@value #UUIDS}).
  */
 public final class GpuAnnotations {
   /** Node: {"devices":[{"index":0,"uuid":...,"model":...,"memoryMiB":...}],"links":[["X","NV18",...],...]}. */
@@ -39,7 +40,24 @@ public final class GpuAnnotations {
       return parseTopology(basalt);
     }
     String metax = nodeAnnotations.get(METAX_DEVICES);
-    return metax == null ? null : parseMetax(metax);
+    if (metax != null) {
+      return parseMetax(metax);
+    }
+    String hami = nodeAnnotations.get(HamiFormat.NVIDIA_REGISTER);
+    return hami == null ? null : HamiFormat.topology(HamiFormat.parseRegister(hami));
+  }
+
+  /**
+   * The annotation the node's inventory is read from, in order of preference (Basalt's topology, MetaX's devices,
+   * HAMi's register), or null; nodes with the same text share one parsed topology.
+   */
+  public static String inventorySource(Map<String, String> nodeAnnotations) {
+    for (String key : List.of(TOPOLOGY, METAX_DEVICES, HamiFormat.NVIDIA_REGISTER)) {
+      if (nodeAnnotations.containsKey(key)) {
+        return key;
+      }
+    }
+    return null;
   }
 
   static GpuTopology parseTopology(String json) {

@@ -14,14 +14,21 @@ public final class GpuTopology {
   private final List<GpuDevice> devices;
   private final int[][] scores;
   private final boolean uniform;
+  private final long unhealthy;
 
   GpuTopology(List<GpuDevice> devices, int[][] scores, boolean uniform) {
+    this(devices, scores, uniform, 0);
+  }
+
+  /** @param unhealthy devices the node reports unhealthy (HAMi's inventory), as a bit mask: never handed out */
+  GpuTopology(List<GpuDevice> devices, int[][] scores, boolean uniform, long unhealthy) {
     if (devices.size() > 64) {
       throw new IllegalArgumentException(devices.size() + " GPUs on one node; at most 64 are supported");
     }
     this.devices = List.copyOf(devices);
     this.scores = scores;
     this.uniform = uniform;
+    this.unhealthy = unhealthy;
   }
 
   /** {@code count} GPUs about which nothing is known: every pair scores the same. */
@@ -93,6 +100,21 @@ public final class GpuTopology {
   /** True when no topology was reported and all pairs are assumed equal. */
   public boolean isUniform() {
     return uniform;
+  }
+
+  /** Devices reported unhealthy, as a bit mask; they count as held. */
+  public long unhealthy() {
+    return unhealthy;
+  }
+
+  /** The index of the device with {@code uuid}, or -1. */
+  public int indexOf(String uuid) {
+    for (GpuDevice d : devices) {
+      if (!d.uuid().isEmpty() && d.uuid().equals(uuid)) {
+        return d.index();
+      }
+    }
+    return -1;
   }
 
   /** The best pair score on this node, for normalising. */

@@ -14,6 +14,8 @@ import java.util.Map;
  * @param group the PodGroup this pod is scheduled with (namespace-local name), or null for a pod on its own: Volcano's
  *     {@link #GROUP_NAME_ANNOTATION}, or a group the Kubernetes adapter inferred from the pod's owner or labels
  * @param controller the pod's controlling owner ({@code ownerReferences} entry with {@code controller: true}), or null
+ * @param containers each container's own request, init containers first (HAMi's device annotations list devices per
+ *     container in that order); empty when unknown, then the pod counts as one container holding {@code request}
  */
 public record Pod(
     String uid,
@@ -34,7 +36,8 @@ public record Pod(
     List<Toleration> tolerations,
     Instant creationTimestamp,
     String group,
-    OwnerReference controller) {
+    OwnerReference controller,
+    List<ContainerRequest> containers) {
 
   /** Volcano's annotation naming the PodGroup a pod belongs to. */
   public static final String GROUP_NAME_ANNOTATION = "scheduling.k8s.io/group-name";
@@ -50,7 +53,7 @@ public record Pod(
       List<NodeSelectorTerm> requiredNodeAffinity, List<Toleration> tolerations, Instant creationTimestamp) {
     this(uid, namespace, name, schedulerName, nodeName, phase, terminating, priority, priorityClassName,
         preemptionPolicy, request, labels, annotations, nodeSelector, requiredNodeAffinity, tolerations,
-        creationTimestamp, emptyToNull(annotations.get(GROUP_NAME_ANNOTATION)), null);
+        creationTimestamp, emptyToNull(annotations.get(GROUP_NAME_ANNOTATION)), null, List.of());
   }
 
   public Pod {
@@ -60,6 +63,7 @@ public record Pod(
     nodeSelector = Map.copyOf(nodeSelector);
     requiredNodeAffinity = List.copyOf(requiredNodeAffinity);
     tolerations = List.copyOf(tolerations);
+    containers = containers == null ? List.of() : List.copyOf(containers);
   }
 
   /** {@code namespace/name}, the key users and logs know a pod by. */
@@ -88,19 +92,19 @@ public record Pod(
   public Pod withNodeName(String node) {
     return new Pod(uid, namespace, name, schedulerName, node, node == null ? phase : "Running", terminating, priority,
         priorityClassName, preemptionPolicy, request, labels, annotations, nodeSelector, requiredNodeAffinity,
-        tolerations, creationTimestamp, group, controller);
+        tolerations, creationTimestamp, group, controller, containers);
   }
 
   public Pod withTerminating(boolean value) {
     return new Pod(uid, namespace, name, schedulerName, nodeName, phase, value, priority, priorityClassName,
         preemptionPolicy, request, labels, annotations, nodeSelector, requiredNodeAffinity, tolerations,
-        creationTimestamp, group, controller);
+        creationTimestamp, group, controller, containers);
   }
 
   public Pod withAnnotations(Map<String, String> newAnnotations) {
     return new Pod(uid, namespace, name, schedulerName, nodeName, phase, terminating, priority, priorityClassName,
         preemptionPolicy, request, labels, newAnnotations, nodeSelector, requiredNodeAffinity, tolerations,
-        creationTimestamp, group, controller);
+        creationTimestamp, group, controller, containers);
   }
 
   private static String emptyToNull(String s) {

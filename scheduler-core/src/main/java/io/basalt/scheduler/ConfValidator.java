@@ -13,6 +13,9 @@ import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.PluginDescriptor.Conflict;
 import io.basalt.framework.PluginRegistry;
 import io.basalt.framework.SessionProfile;
+import io.basalt.gpu.DeviceProtocol;
+import io.basalt.gpu.HamiVendor;
+import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,6 +55,23 @@ public final class ConfValidator {
 
   private ConfValidator() {}
 
+  /** The {@code deviceProtocol} configuration: each key a device resource (or default), each value a protocol. */
+  private static void deviceProtocol(Map<String, Object> arguments, List<String> errors) {
+    try {
+      DeviceProtocol.AUTO.with(arguments);
+    } catch (IllegalArgumentException e) {
+      errors.add("configurations." + e.getMessage());
+    }
+    for (String key : arguments.keySet()) {
+      boolean known = key.equals("default")
+          || Arrays.stream(HamiVendor.values()).anyMatch(v -> v.resource().equals(key));
+      if (!known) {
+        errors.add("configurations." + DeviceProtocol.CONFIGURATION + "." + key + ": not a device resource (known: "
+            + "default, nvidia.com/gpu, metax-tech.com/gpu, metax-tech.com/sgpu)");
+      }
+    }
+  }
+
   /** Checks {@code conf}; when it has no errors, the report carries it compiled. */
   public static Report validate(SchedulerConf conf, PluginRegistry plugins, ActionRegistry actions) {
     List<String> errors = new ArrayList<>();
@@ -72,7 +92,9 @@ public final class ConfValidator {
       }
     }
     for (String configured : conf.configurations().keySet()) {
-      if (!actions.contains(configured) && !plugins.contains(configured)) {
+      if (configured.equals(DeviceProtocol.CONFIGURATION)) {
+        deviceProtocol(conf.configurations().get(configured), errors);
+      } else if (!actions.contains(configured) && !plugins.contains(configured)) {
         warnings.add("configurations: '" + configured + "' names no known action");
       }
     }

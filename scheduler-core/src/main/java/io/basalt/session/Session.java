@@ -12,6 +12,7 @@ import io.basalt.framework.ConfiguredPlugin;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.SessionProfile;
 import io.basalt.framework.SessionView;
+import io.basalt.gpu.DeviceProtocol;
 import io.basalt.model.PriorityClass;
 import io.basalt.model.ResourceNames;
 import java.util.ArrayList;
@@ -39,6 +40,7 @@ public final class Session implements SessionView {
   private final Map<String, QueueInfo> queues = new LinkedHashMap<>();
   private final Map<String, PriorityClass> priorityClasses;
   private final Fabric fabric;
+  private final DeviceProtocol deviceProtocol;
   private final Map<String, List<TaskInfo>> tasksByNode = new HashMap<>();
   private final Map<String, String> invalidJobs = new HashMap<>();
   private final Map<String, String> enqueueRejections = new HashMap<>();
@@ -59,6 +61,24 @@ public final class Session implements SessionView {
     }
     this.priorityClasses = snapshot.priorityClasses();
     this.fabric = snapshot.fabric();
+    this.deviceProtocol = protocol(snapshot.deviceProtocol(), conf);
+  }
+
+  /**
+   * The snapshot's setting with the config's per-resource entries on top; a bad entry (validate rejects it) is
+   * ignored rather than failing the cycle.
+   */
+  private static DeviceProtocol protocol(DeviceProtocol base, SchedulerConf conf) {
+    try {
+      return base.with(conf.configurations().getOrDefault(DeviceProtocol.CONFIGURATION, Map.of()));
+    } catch (IllegalArgumentException e) {
+      return base;
+    }
+  }
+
+  /** How this session's bindings tell nodes their devices. */
+  DeviceProtocol deviceProtocol() {
+    return deviceProtocol;
   }
 
   /** Builds jobs and queues from {@code snapshot}, then lets every configured plugin register its callbacks. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.basalt.api.NodeInfo;
 import io.basalt.gpu.GpuAnnotations;
+import io.basalt.gpu.HamiFormat;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
 import java.util.Set;
@@ -56,5 +57,28 @@ class GpuInventoryTest {
     assertEquals(0, node().freeDevices());
     cache.removePod("ns-p-uid");
     assertEquals(0xFFL, node().freeDevices());
+  }
+
+  @Test
+  void podsPlacedByHamiSchedulerHoldWhatTheirHamiAnnotationsSayAndAMalformedOneIsIgnored() {
+    String register = "[{\"id\":\"GPU-0\",\"count\":10,\"devmem\":81920,\"devcore\":100,\"type\":\"H100\","
+        + "\"health\":true},{\"id\":\"GPU-1\",\"count\":10,\"devmem\":81920,\"devcore\":100,\"type\":\"H100\","
+        + "\"health\":true},{\"id\":\"GPU-2\",\"count\":10,\"devmem\":81920,\"devcore\":100,\"type\":\"H100\","
+        + "\"health\":false},{\"id\":\"GPU-3\",\"count\":10,\"devmem\":81920,\"devcore\":100,\"type\":\"H100\","
+        + "\"health\":true}]";
+    cache.putNode(TestNodes.node("n1").cpu("64").resource("nvidia.com/gpu", "40")
+        .annotation(HamiFormat.NVIDIA_REGISTER, register).build());
+    cache.putPod(TestPods.pod("ns/whole").gpu(1).scheduler("hami-scheduler").onNode("n1")
+        .annotation("hami.io/vgpu-devices-allocated", "GPU-3,NVIDIA,81920,0:;").build());
+    cache.putPod(TestPods.pod("ns/share").gpu(1).resource("nvidia.com/gpucores", "30").scheduler("hami-scheduler")
+        .onNode("n1").annotation("hami.io/vgpu-devices-allocated", "GPU-1,NVIDIA,4096,30:;").build());
+    NodeInfo n = node();
+    assertEquals("GPU-1", n.gpus().device(1).uuid());
+    assertEquals(0b0001L, n.freeDevices(), "3 whole, 1 shared, 2 unhealthy");
+    assertEquals(30, n.deviceUsage().coresUsed(1));
+    assertEquals(4096, n.deviceUsage().memoryUsedMiB(1));
+    cache.putPod(TestPods.pod("ns/bad").gpu(1).scheduler("hami-scheduler").onNode("n1")
+        .annotation("hami.io/vgpu-devices-allocated", "GPU-0,NVIDIA,oops").build());
+    assertEquals(0L, node().freeDevices(), "named, ignored, and the pod assumed on the lowest free GPU");
   }
 }

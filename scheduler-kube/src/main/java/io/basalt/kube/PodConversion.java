@@ -11,6 +11,7 @@ import static io.basalt.kube.KubeConverter.strings;
 
 import io.basalt.kube.KubeConverter.Ctx;
 import io.basalt.kube.gang.GroupInference;
+import io.basalt.model.ContainerRequest;
 import io.basalt.model.NodeSelectorRequirement;
 import io.basalt.model.NodeSelectorTerm;
 import io.basalt.model.OwnerReference;
@@ -76,7 +77,24 @@ final class PodConversion {
         tolerations(spec.getTolerations()),
         instant(meta.getCreationTimestamp()),
         group == null ? null : group.name(),
-        controller);
+        controller,
+        containers(spec, ctx));
+  }
+
+  /** Each container's own request, init containers first, as HAMi's per-container device annotations order them. */
+  static List<ContainerRequest> containers(V1PodSpec spec, Ctx ctx) {
+    List<ContainerRequest> out = new ArrayList<>();
+    List<V1Container> inits = spec.getInitContainers() == null ? List.of() : spec.getInitContainers();
+    for (int i = 0; i < inits.size(); i++) {
+      out.add(new ContainerRequest(inits.get(i).getName(), true,
+          containerRequest(inits.get(i), "spec.initContainers[" + i + "]", ctx)));
+    }
+    List<V1Container> apps = spec.getContainers() == null ? List.of() : spec.getContainers();
+    for (int i = 0; i < apps.size(); i++) {
+      out.add(new ContainerRequest(apps.get(i).getName(), false,
+          containerRequest(apps.get(i), "spec.containers[" + i + "]", ctx)));
+    }
+    return out;
   }
 
   /** The owner reference marked {@code controller: true}, or null. */

@@ -1,11 +1,14 @@
 package io.basalt.sim;
 
 import io.basalt.cache.ClusterCache;
+import io.basalt.gpu.HamiBinding;
 import io.basalt.model.Pod;
 import io.basalt.scheduler.Binder;
 import io.basalt.session.SessionResult;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The simulator's binder: applies bindings and evictions to the cache the way the informers would report them
@@ -16,13 +19,23 @@ public final class InMemoryBinder implements Binder {
   private final List<SessionResult.Binding> bound = new ArrayList<>();
   private final List<SessionResult.Eviction> evicted = new ArrayList<>();
 
+  private final Supplier<Instant> clock;
+
   public InMemoryBinder(ClusterCache cache) {
+    this(cache, Instant::now);
+  }
+
+  /** @param clock when each bind is sent, for the time-stamped annotations of HAMi's protocol */
+  public InMemoryBinder(ClusterCache cache, Supplier<Instant> clock) {
     this.cache = cache;
+    this.clock = clock;
   }
 
   @Override
   public void bind(List<SessionResult.Binding> bindings) {
-    for (SessionResult.Binding b : bindings) {
+    for (SessionResult.Binding decided : bindings) {
+      SessionResult.Binding b = new SessionResult.Binding(decided.pod(), decided.node(),
+          HamiBinding.stamp(decided.annotations(), clock.get()));
       String uid = b.pod().uid();
       Pod original = cache.assume(uid, b.node(), b.annotations());
       if (original != null && !original.isAssigned()) {

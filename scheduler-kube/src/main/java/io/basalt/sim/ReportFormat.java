@@ -30,6 +30,13 @@ public final class ReportFormat {
           }
           w.endArray();
         }
+        if (!b.annotations().isEmpty()) {
+          w.name("annotations").beginObject();
+          for (Map.Entry<String, String> a : b.annotations().entrySet()) {
+            w.name(a.getKey()).value(a.getValue());
+          }
+          w.endObject();
+        }
         explain(w, b.explain());
         w.endObject();
       }

@@ -4,6 +4,7 @@ import io.basalt.fabric.Fabric;
 import io.basalt.session.SessionResult;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeMap;
 
 /** Turns the simulator's last session and binder log into a {@link SimulationReport}. */
 final class Reports {
@@ -16,7 +17,8 @@ final class Reports {
       String devices = b.annotations().get(io.basalt.gpu.GpuAnnotations.DEVICES);
       bound.add(new SimulationReport.Bound(b.pod().key(), b.node(),
           devices == null ? List.of() : List.of(devices.split(",")),
-          explain == null ? null : explain.forPod(b.pod().key()), fabric.path(b.node())));
+          explain == null ? null : explain.forPod(b.pod().key()), fabric.path(b.node()),
+          new TreeMap<>(b.annotations())));
     }
     List<SimulationReport.Pending> pending = new ArrayList<>();
     List<SimulationReport.Group> groups = new ArrayList<>();

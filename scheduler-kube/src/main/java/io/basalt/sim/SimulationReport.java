@@ -16,8 +16,9 @@ public record SimulationReport(
 
   /** @param explain node name to verdict, only with {@code --explain} */
   /** @param domain the node's network domain path, widest first ({@code sb1/sb1-df2}); empty without a fabric */
+  /** @param annotations every annotation the bind writes on the pod (chosen GPUs, HAMi's protocol), by name */
   public record Bound(String pod, String node, List<String> devices, Map<String, NodeVerdict> explain,
-      String domain) {}
+      String domain, Map<String, String> annotations) {}
 
   public record Pending(String pod, String reason, Map<String, NodeVerdict> explain) {}
 

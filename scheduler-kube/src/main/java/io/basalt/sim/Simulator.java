@@ -1,6 +1,7 @@
 package io.basalt.sim;
 
 import io.basalt.cache.ClusterCache;
+import io.basalt.gpu.DeviceProtocol;
 import io.basalt.model.PodGroup;
 import io.basalt.model.Queue;
 import io.basalt.scheduler.ClusterSource;
@@ -8,9 +9,11 @@ import io.basalt.scheduler.Scheduler;
 import io.basalt.scheduler.SchedulerProfile;
 import io.basalt.session.ExplainRecorder;
 import io.basalt.session.SessionResult;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Runs the real scheduling cycle over an in-memory cluster until a cycle changes nothing. Between cycles it plays
@@ -23,6 +26,8 @@ public final class Simulator {
   private final SchedulerProfile profile;
   private final Set<String> schedulerNames;
   private final boolean explain;
+  private DeviceProtocol deviceProtocol = DeviceProtocol.AUTO;
+  private Supplier<Instant> clock = Instant::now;
 
   public Simulator(SchedulerProfile profile, Set<String> schedulerNames, boolean explain) {
     this.profile = profile;
@@ -30,11 +35,24 @@ public final class Simulator {
     this.explain = explain;
   }
 
+  /** How bindings tell nodes their devices ({@code --device-protocol}); auto by default. */
+  public Simulator deviceProtocol(DeviceProtocol protocol) {
+    this.deviceProtocol = protocol;
+    return this;
+  }
+
+  /** The time bind annotations are stamped with (now by default; tests fix it). */
+  public Simulator clock(Supplier<Instant> clock) {
+    this.clock = clock;
+    return this;
+  }
+
   public SimulationReport run(ClusterSource source) throws Exception {
     ClusterCache cache = new ClusterCache(schedulerNames, Queue.DEFAULT);
+    cache.setDeviceProtocol(deviceProtocol);
     source.start(cache);
     List<String> warnings = new ArrayList<>(source.warnings());
-    InMemoryBinder binder = new InMemoryBinder(cache);
+    InMemoryBinder binder = new InMemoryBinder(cache, clock);
     InMemoryStatus status = new InMemoryStatus(cache);
     Scheduler scheduler = new Scheduler(cache, () -> profile, binder, status);
     ExplainCollector collector = explain ? new ExplainCollector() : null;

@@ -48,6 +48,9 @@ public final class ApiCalls {
       // The PodScheduled=False condition, as a strategic merge patch.
       calls(Scope.CLUSTER, "", "pods/status", "patch"),
       calls(Scope.CLUSTER, "", "nodes", "list", "watch"),
+      // HAMi's device protocol: the node lock (hami.io/mutex.lock) is read, then set or removed with a merge patch
+      // carrying the node's resourceVersion.
+      calls(Scope.CLUSTER, "", "nodes", "get", "patch"),
       // Scheduled / FailedScheduling on pods, InvalidConfig on the ConfigMap.
       calls(Scope.CLUSTER, "", "events", "create"),
       calls(Scope.CLUSTER, "scheduling.k8s.io", "priorityclasses", "list", "watch"),

@@ -1,16 +1,22 @@
 package io.basalt.kube.live;
 
+import com.google.gson.JsonNull;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
 import io.basalt.model.Pod;
+import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Binding;
 import io.kubernetes.client.openapi.models.V1DeleteOptions;
 import io.kubernetes.client.openapi.models.V1Eviction;
+import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1ObjectReference;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1Preconditions;
+import io.kubernetes.client.util.PatchUtils;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
@@ -20,9 +26,10 @@ import okhttp3.Response;
 import okhttp3.ResponseBody;
 
 /**
- * The four API calls the binder makes, each answering a plain {@link Reply} instead of throwing, so the retry logic
- * sees one shape. Binding and eviction are sent as raw calls because the server answers a v1 Status, which the
- * generated client fails to read as V1Binding / V1Eviction after the work is done (kubernetes/kubernetes#80663).
+ * The API calls the binder makes (bind, evict, read back, and HAMi's node lock), each answering a plain {@link Reply}
+ * instead of throwing, so the retry logic sees one shape. Binding and eviction are sent as raw calls because the server
+ * answers a v1 Status, which the generated client fails to read as V1Binding / V1Eviction after the work is done
+ * (kubernetes/kubernetes#80663).
  */
 final class BindCalls {
   /**
@@ -92,6 +99,53 @@ final class BindCalls {
   }
 
   record NodeOf(String node, Reply reply) {}
+
+  /** A node's annotations and resourceVersion; {@code annotations} null when the node could not be read. */
+  record NodeMeta(Map<String, String> annotations, String resourceVersion, Reply reply) {}
+
+  /** GET the node, for its annotations (HAMi's node lock) and resourceVersion. */
+  NodeMeta node(String name) {
+    try {
+      V1Node n = core.readNode(name).execute();
+      V1ObjectMeta m = n.getMetadata() == null ? new V1ObjectMeta() : n.getMetadata();
+      return new NodeMeta(m.getAnnotations() == null ? Map.of() : m.getAnnotations(), m.getResourceVersion(),
+          new Reply(200, ""));
+    } catch (ApiException e) {
+      return new NodeMeta(null, null, new Reply(e.getCode(), String.valueOf(e.getMessage())));
+    }
+  }
+
+  /**
+   * Sets ({@code value} non-null) or removes one node annotation with a JSON merge patch that carries
+   * {@code resourceVersion}: the server refuses it (409) when the node changed since it was read, so two writers of
+   * the same annotation cannot both win.
+   */
+  Reply annotateNode(String name, String key, String value, String resourceVersion) {
+    JsonObject annotations = new JsonObject();
+    annotations.add(key, value == null ? JsonNull.INSTANCE : new JsonPrimitive(value));
+    JsonObject metadata = new JsonObject();
+    metadata.add("annotations", annotations);
+    metadata.addProperty("resourceVersion", resourceVersion);
+    JsonObject patch = new JsonObject();
+    patch.add("metadata", metadata);
+    try {
+      PatchUtils.patch(V1Node.class, () -> core.patchNode(name, new V1Patch(patch.toString())).buildCall(null),
+          V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+      return new Reply(200, "");
+    } catch (ApiException e) {
+      return new Reply(e.getCode(), String.valueOf(e.getMessage()));
+    }
+  }
+
+  /** GET a pod by name: 200 when it exists, 404 when not, else the error. */
+  Reply readPod(String namespace, String name) {
+    try {
+      core.readNamespacedPod(name, namespace).execute();
+      return new Reply(200, "");
+    } catch (ApiException e) {
+      return new Reply(e.getCode(), String.valueOf(e.getMessage()));
+    }
+  }
 
   private Reply raw(Call call) {
     call.timeout().timeout(callTimeout.toMillis(), TimeUnit.MILLISECONDS);

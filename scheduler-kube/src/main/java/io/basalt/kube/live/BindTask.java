@@ -1,16 +1,23 @@
 package io.basalt.kube.live;
 
+import io.basalt.gpu.HamiBinding;
+import io.basalt.gpu.HamiFormat;
 import io.basalt.model.Pod;
 import io.basalt.session.SessionResult;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
 
 /**
- * Binds one pod with one POST of the binding, which carries the pod's new annotations (the chosen GPUs): the API
- * server writes them together with the node, so no observer ever sees the pod bound without them, or annotated but
- * unbound (which would let a cycle place it again while its bind is in flight). A 409 is read back: already on our
- * node is success (an earlier attempt landed), elsewhere is a lost race. Success leaves the assumption in the cache
- * for the informer to confirm; failure rolls it back and, unless another scheduler won the pod, nominates it to the
- * node it was meant for, so the next cycle places it there before anyone else takes the room (a gang's bound members
- * are waiting on it).
+ * Binds one pod with one POST of the binding, which carries the pod's new annotations (the chosen GPUs): the API server
+ * writes them together with the node, so no observer ever sees the pod bound without them, or annotated but unbound
+ * (which would let a cycle place it again while its bind is in flight). A 409 is read back: already on our node is
+ * success (an earlier attempt landed), elsewhere is a lost race. Success leaves the assumption in the cache for the
+ * informer to confirm. In HAMi's protocol the bind first takes HAMi's node lock, waiting while another pod holds it,
+ * and carries HAMi's bind-time annotations; the lock stays for HAMi's device plugin to release after it allocated,
+ * unless the bind fails, when it is released at once. Failure rolls the assumption back and, unless another scheduler
+ * won the pod, nominates it to the node it was meant for, so the next cycle places it there before anyone else takes
+ * the room (a gang's bound members are waiting on it).
  */
 final class BindTask extends BindOp {
   private static final System.Logger LOG = System.getLogger(KubeBinder.class.getName());
@@ -19,8 +26,16 @@ final class BindTask extends BindOp {
   private final Pod original;
   private BindGang gang = BindGang.NONE;
   private boolean lostRace;
+  /** Whether this bind holds HAMi's node lock (taken before the bind, released only when the bind fails). */
+  private boolean locked;
+  /** When waiting for another pod's node lock began, or null. */
+  private Instant waitingSince;
+  private int contended;
 
-  /** @param original the pod as it was pending in the cache, before {@link io.basalt.cache.ClusterCache#assume} placed it */
+  /**
+   * @param original the pod as it was pending in the cache, before {@link io.basalt.cache.ClusterCache#assume}
+   *     placed it
+   */
   BindTask(KubeBinder binder, SessionResult.Binding binding, Pod original) {
     super(binder);
     this.binding = binding;
@@ -45,7 +60,11 @@ final class BindTask extends BindOp {
   @Override
   void attempt() {
     BindCalls calls = binder.calls();
-    BindCalls.Reply r = calls.bind(original, binding.node(), binding.annotations());
+    Map<String, String> annotations = HamiBinding.stamp(binding.annotations(), Instant.now());
+    if (!locked && HamiBinding.needsLock(annotations) && !lock()) {
+      return;
+    }
+    BindCalls.Reply r = calls.bind(original, binding.node(), annotations);
     if (r.ok()) {
       succeeded();
     } else if (r.code() == 409) {
@@ -71,6 +90,35 @@ final class BindTask extends BindOp {
     }
   }
 
+  /**
+   * Takes HAMi's node lock; false when this attempt ends here (waiting for the holder, retrying an error, or given
+   * up). Waiting for another pod's lock does not use up the attempts meant for API errors.
+   */
+  private boolean lock() {
+    HamiNodeLock.Outcome o = binder.nodeLock().acquire(binding.node(), original);
+    switch (o.state()) {
+      case ACQUIRED -> {
+        locked = true;
+        return true;
+      }
+      case CONTENDED -> {
+        Instant now = Instant.now();
+        waitingSince = waitingSince == null ? now : waitingSince;
+        if (Duration.between(waitingSince, now).compareTo(binder.lockWait()) >= 0) {
+          failed(o.detail() + " for " + binder.lockWait() + " (HAMi's device plugin releases it once it allocated)");
+        } else {
+          attempt--;
+          binder.later(this, binder.retry().backoff(Math.min(++contended, 4)), 409);
+        }
+        return false;
+      }
+      default -> {
+        onError(o.detail(), o.reply());
+        return false;
+      }
+    }
+  }
+
   private void onError(String what, BindCalls.Reply r) {
     if (binder.retry().again(r.code(), attempt)) {
       retry(attempt, r);
@@ -89,6 +137,10 @@ final class BindTask extends BindOp {
 
   @Override
   void onFailure(String reason) {
+    if (locked && !binder.nodeLock().release(binding.node(), original)) {
+      LOG.log(System.Logger.Level.WARNING, "pod " + original.key() + ": could not release " + HamiFormat.NODE_LOCK
+          + " on node " + binding.node() + "; it expires after " + HamiNodeLock.EXPIRY);
+    }
     binder.countBind(false);
     binder.cache().forget(original.uid(), !lostRace);
     LOG.log(System.Logger.Level.WARNING, "pod " + original.key() + " not bound to " + binding.node() + ": " + reason

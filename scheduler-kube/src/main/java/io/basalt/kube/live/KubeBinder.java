@@ -6,6 +6,7 @@ import io.basalt.scheduler.Binder;
 import io.basalt.session.SessionResult;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,16 +23,17 @@ import java.util.function.BiConsumer;
 /**
  * Carries out a session's bindings and evictions against the Kubernetes API without holding up the cycle.
  *
- * <p>{@link #bind} assumes each placement in the cache at once (the pod shows on its node, with its new annotations),
- * so the next cycle does not place it again, and hands the API work to a bounded worker pool: one POST to
- * {@code pods/{name}/binding} carrying the annotations (e.g. {@code basalt.io/gpu-devices}). Transient failures
- * (no answer, timeouts, 408, 429, 5xx) are retried with doubling backoff. A 409 means the pod is already bound: on the
+ * <p>{@link #bind} assumes each placement in the cache at once (the pod shows on its node, with its new annotations), so
+ * the next cycle does not place it again, and hands the API work to a bounded worker pool: one POST to
+ * {@code pods/{name}/binding} carrying the annotations (e.g. {@code basalt.io/gpu-devices}); a pod given devices in
+ * HAMi's protocol first takes HAMi's node lock ({@link HamiNodeLock}), and gets its bind-time annotations. Transient
+ * failures (no answer, timeouts, 408, 429, 5xx) are retried with doubling backoff. A 409 means the pod is already bound: on the
  * node we chose it counts as success, elsewhere as a lost race (not retried). On final failure or a lost race the
  * assumption is rolled back: the pod is pending in the cache again, unless the informer has meanwhile reported it
  * (bound, updated or deleted), whose word wins; after a final failure (not a lost race) it is nominated to the node it
  * was meant for, so that room stays held for it. A pod uid is never bound twice: a request for a uid whose bind is in
- * flight is ignored. {@link #evict} posts policy/v1 Evictions the same way (404: already gone, fine; 429: blocked by
- * a PodDisruptionBudget, retried), marking the victim terminating in the cache meanwhile.
+ * flight is ignored. {@link #evict} posts policy/v1 Evictions the same way (404: already gone, fine; 429: blocked by a
+ * PodDisruptionBudget, retried), marking the victim terminating in the cache meanwhile.
  *
  * <p><b>Gang guarantee.</b> Members of one gang (same PodGroup name and namespace) placed in the same cycle are bound
  * concurrently, each on its own. Binding is not transactional: Kubernetes cannot unbind a pod, so when a member fails
@@ -54,9 +56,11 @@ public final class KubeBinder implements Binder, AutoCloseable {
    * @param maxBackoff cap on that wait (default 5s)
    * @param callTimeout whole-call timeout for binding and eviction requests (default 30s)
    * @param closeTimeout how long {@link #close} lets in-flight work finish (default 30s)
+   * @param lockWait how long a bind in HAMi's protocol waits for another pod's node lock before it fails and its pod
+   *     returns to pending, nominated to the node (default 30s, as hami-scheduler's node-lock-retry-timeout)
    */
   public record Options(int bindWorkers, int maxAttempts, Duration initialBackoff, Duration maxBackoff,
-      Duration callTimeout, Duration closeTimeout) {
+      Duration callTimeout, Duration closeTimeout, Duration lockWait) {
     public Options {
       if (bindWorkers < 1 || maxAttempts < 1) {
         throw new IllegalArgumentException("bindWorkers and maxAttempts must be at least 1");
@@ -65,19 +69,23 @@ public final class KubeBinder implements Binder, AutoCloseable {
 
     public static Options defaults() {
       return new Options(64, 5, Duration.ofMillis(200), Duration.ofSeconds(5), Duration.ofSeconds(30),
-          Duration.ofSeconds(30));
+          Duration.ofSeconds(30), Duration.ofSeconds(30));
     }
 
     public Options withBindWorkers(int n) {
-      return new Options(n, maxAttempts, initialBackoff, maxBackoff, callTimeout, closeTimeout);
+      return new Options(n, maxAttempts, initialBackoff, maxBackoff, callTimeout, closeTimeout, lockWait);
     }
 
     public Options withRetries(int attempts, Duration initial, Duration max) {
-      return new Options(bindWorkers, attempts, initial, max, callTimeout, closeTimeout);
+      return new Options(bindWorkers, attempts, initial, max, callTimeout, closeTimeout, lockWait);
     }
 
     public Options withTimeouts(Duration call, Duration close) {
-      return new Options(bindWorkers, maxAttempts, initialBackoff, maxBackoff, call, close);
+      return new Options(bindWorkers, maxAttempts, initialBackoff, maxBackoff, call, close, lockWait);
+    }
+
+    public Options withLockWait(Duration wait) {
+      return new Options(bindWorkers, maxAttempts, initialBackoff, maxBackoff, callTimeout, closeTimeout, wait);
     }
   }
 
@@ -88,6 +96,8 @@ public final class KubeBinder implements Binder, AutoCloseable {
   private final ClusterCache cache;
   private final BindCalls calls;
   private final BindRetry retry;
+  private final HamiNodeLock nodeLock;
+  private final Duration lockWait;
   private final Duration closeTimeout;
   private final ScheduledThreadPoolExecutor pool;
   private final Set<String> binding = ConcurrentHashMap.newKeySet();
@@ -111,6 +121,8 @@ public final class KubeBinder implements Binder, AutoCloseable {
     this.cache = cache;
     this.calls = new BindCalls(client, options.callTimeout());
     this.retry = new BindRetry(options.maxAttempts(), options.initialBackoff(), options.maxBackoff());
+    this.nodeLock = new HamiNodeLock(calls, Instant::now);
+    this.lockWait = options.lockWait();
     this.closeTimeout = options.closeTimeout();
     AtomicInteger seq = new AtomicInteger();
     this.pool = new ScheduledThreadPoolExecutor(options.bindWorkers(), r -> {
@@ -229,6 +241,15 @@ public final class KubeBinder implements Binder, AutoCloseable {
 
   BindRetry retry() {
     return retry;
+  }
+
+  /** HAMi's node lock, for binds in HAMi's protocol. */
+  HamiNodeLock nodeLock() {
+    return nodeLock;
+  }
+
+  Duration lockWait() {
+    return lockWait;
   }
 
   /** Runs {@code op} again after {@code delay}; if the pool is gone, the op fails for good. */
