@@ -2,6 +2,7 @@ package io.basalt.app.replay;
 
 import io.basalt.app.replay.DeviceLedger.Violation;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What one replay found.
@@ -14,11 +15,14 @@ import java.util.List;
  * @param samples the run as it went: the allocation curve and utilisation/fragmentation over time
  * @param stranding per GPU model at the end: free and fragmented GPUs
  * @param waitSeconds every placed pod's wait from arrival to binding (clock protocol; empty under fgd), ascending
+ * @param outcomes per request class ({@link #requestClass}): pods arrived and placed
+ * @param unplacedReasons the engine's commonest last reasons for the pods never placed, with how many had each
  * @param wallSeconds the replay's wall time, reading the trace excluded
  */
 record ReplayResult(String protocol, String config, long seed, int nodes, long gpus, int arrived, int placed,
     int unplaced, int cycles, List<Sample> samples, List<ModelStranding> stranding, long[] waitSeconds,
-    List<Violation> violations, double wallSeconds) {
+    List<Violation> violations, Map<String, Outcome> outcomes,
+    Map<String, Integer> unplacedReasons, double wallSeconds) {
 
   /**
    * One point of the run.
@@ -34,6 +38,14 @@ record ReplayResult(String protocol, String config, long seed, int nodes, long g
 
   /** One GPU model at the end: its GPUs, how many are free, and how many of those the workload cannot use. */
   record ModelStranding(String model, long gpus, double freeGpus, double strandedGpus) {}
+
+  /** How many pods of one request class arrived and how many were placed. */
+  record Outcome(int arrived, int placed) {}
+
+  /** "cpu only", "share", "1 GPU", "8 GPUs": what the per-class outcome groups by. */
+  static String requestClass(OpenbTrace.TracePod p) {
+    return p.numGpu() == 0 ? "cpu only" : p.isShare() ? "share" : p.numGpu() + (p.numGpu() == 1 ? " GPU" : " GPUs");
+  }
 
   /** The allocation when the arrived workload first reached {@code percent}, or -1 if it never did. */
   double allocationAt(double percent) {

@@ -11,6 +11,7 @@ import io.basalt.scheduler.SchedulerProfile;
 import io.basalt.session.SessionResult;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -21,12 +22,17 @@ import java.util.TreeMap;
  * books.
  */
 final class ReplayRun {
+  /** Reasons kept for the pods never placed: the commonest, with their counts. */
+  static final int TOP_REASONS = 5;
+
   private final OpenbTrace trace;
   private final InProcessEngine engine;
   private final DeviceLedger ledger;
   private final Fragmentation fragmentation;
   private final Map<String, TracePod> submitted = new HashMap<>();
   private final List<Sample> samples = new ArrayList<>();
+  private final Map<String, String> lastReason = new HashMap<>();
+  private final Map<String, int[]> outcomes = new TreeMap<>(ReplayRun::byClass);
   private int cycles;
   private int placed;
 
@@ -43,6 +49,7 @@ final class ReplayRun {
   /** Adds {@code pod} as pending pod {@code uid}, created at {@code at}. */
   void submit(String uid, TracePod pod, long at) {
     submitted.put(uid, pod);
+    outcomes.computeIfAbsent(ReplayResult.requestClass(pod), c -> new int[2])[0]++;
     engine.cache().putPod(HamiForm.pod(pod, uid, at));
   }
 
@@ -50,6 +57,9 @@ final class ReplayRun {
   List<String> cycle() {
     SessionResult result = engine.runOnce();
     cycles++;
+    for (SessionResult.PendingPod p : result.pending()) {
+      lastReason.put(p.pod().uid(), p.reason());
+    }
     List<String> bound = new ArrayList<>(result.bindings().size());
     for (SessionResult.Binding b : result.bindings()) {
       String uid = b.pod().uid();
@@ -58,7 +68,9 @@ final class ReplayRun {
       if (now != null && now.isAssigned() && p != null) {
         ledger.place(uid, p, now.nodeName(), now.annotations().get(GpuAnnotations.DEVICES));
         bound.add(uid);
+        lastReason.remove(uid);
         placed++;
+        outcomes.get(ReplayResult.requestClass(p))[1]++;
       }
     }
     return bound;
@@ -112,9 +124,26 @@ final class ReplayRun {
   }
 
   ReplayResult result(String protocol, String config, long seed, int arrived, long[] waits, double wallSeconds) {
+    Map<String, ReplayResult.Outcome> byClass = new LinkedHashMap<>();
+    outcomes.forEach((c, n) -> byClass.put(c, new ReplayResult.Outcome(n[0], n[1])));
+    Map<String, Integer> reasons = new HashMap<>();
+    lastReason.values().forEach(r -> reasons.merge(r, 1, Integer::sum));
+    Map<String, Integer> top = new LinkedHashMap<>();
+    reasons.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()).limit(TOP_REASONS)
+        .forEach(e -> top.put(e.getKey(), e.getValue()));
     return new ReplayResult(protocol, config, seed, trace.nodes().size(), trace.gpus(), arrived, placed,
         arrived - placed, cycles, List.copyOf(samples), stranding(), waits, List.copyOf(ledger.violations()),
-        wallSeconds);
+        byClass, top, wallSeconds);
+  }
+
+  /** Request classes in size order: cpu only, share, then by GPU count. */
+  private static int byClass(String a, String b) {
+    return Integer.compare(rank(a), rank(b));
+  }
+
+  private static int rank(String requestClass) {
+    return requestClass.startsWith("cpu") ? -2 : requestClass.equals("share") ? -1
+        : Integer.parseInt(requestClass.substring(0, requestClass.indexOf(' ')));
   }
 
   long capacityMilli() {

@@ -37,6 +37,7 @@ final class ReplayText {
             r.waitPercentile(90), r.waitPercentile(99), r.waitPercentile(100)));
         row(sb, "pending max", Integer.toString(r.samples().stream().mapToInt(Sample::pending).max().orElse(0)));
       }
+      r.unplacedReasons().forEach((reason, n) -> sb.append(fmt("  %5d x %s%n", n, reason)));
       row(sb, "fragmented at end", pct(r.last().fragmentedPercent()) + " of GPUs");
       for (ModelStranding m : r.stranding()) {
         row(sb, "  " + m.model(), fmt("%d GPUs, %.1f free, %.1f stranded", m.gpus(), m.freeGpus(),
