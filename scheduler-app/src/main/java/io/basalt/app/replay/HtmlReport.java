@@ -196,7 +196,8 @@ final class HtmlReport {
       const over = [];
       data.runs.forEach(r => {
         const t = s => fgd ? s[0] : +(s[0] / 86400).toFixed(3);
-        over.push({name: 'allocated % ' + r.label, type: 'line', showSymbol: false, data: r.samples.map(s => [t(s), s[2]])});
+        over.push({name: 'allocated % ' + r.label, type: 'line', showSymbol: false,
+          data: r.samples.map(s => [t(s), s[2]])});
         over.push({name: 'fragmented % ' + r.label, type: 'line', showSymbol: false, lineStyle: {type: 'dashed'},
           data: r.samples.map(s => [t(s), s[3]])});
         if (!fgd) {
@@ -208,7 +209,8 @@ final class HtmlReport {
         xAxis: {type: 'value', name: fgd ? 'pods' : 'days', min: 0},
         yAxis: [{type: 'value', name: '%', min: 0}, {type: 'value', name: 'pending', min: 0}], series: over});
       const models = data.runs[0].models.map(m => m[0]);
-      const mean = k => models.map((m, i) => +(data.runs.reduce((a, r) => a + r.models[i][k], 0) / data.runs.length).toFixed(1));
+      const mean = k => models.map((m, i) =>
+        +(data.runs.reduce((a, r) => a + r.models[i][k], 0) / data.runs.length).toFixed(1));
       chart(2, {title: {text: 'GPUs free and stranded (free but unusable by the workload) per model, at the end'},
         xAxis: {type: 'category', data: models}, yAxis: {type: 'value', name: 'GPUs'},
         series: [{name: 'free', type: 'bar', data: mean(1)}, {name: 'stranded', type: 'bar', data: mean(2)}]});
