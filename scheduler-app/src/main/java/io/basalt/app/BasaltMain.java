@@ -1,18 +1,19 @@
 package io.basalt.app;
 
 import io.basalt.app.bench.BenchCommand;
+import io.basalt.app.replay.ReplayCommand;
 import io.basalt.app.topology.TopologyAgentCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code basalt} command line: run, simulate, validate, bench, topology-agent. */
+/** The {@code basalt} command line: run, simulate, validate, bench, replay, topology-agent. */
 @Command(
     name = "basalt",
     mixinStandardHelpOptions = true,
     version = "basalt 0.1.0",
     description = "A GPU-aware batch scheduler for Kubernetes.",
     subcommands = {RunCommand.class, SimulateCommand.class, ValidateCommand.class, BenchCommand.class,
-        TopologyAgentCommand.class})
+        ReplayCommand.class, TopologyAgentCommand.class})
 public final class BasaltMain implements Runnable {
   @Override
   public void run() {

@@ -1,12 +1,9 @@
 package io.basalt.app.bench;
 
 import com.google.gson.stream.JsonWriter;
-import io.basalt.actions.ActionRegistry;
 import io.basalt.config.ConfLoader;
 import io.basalt.config.ConfigException;
 import io.basalt.config.SchedulerConf;
-import io.basalt.framework.PluginRegistry;
-import io.basalt.scheduler.ConfValidator;
 import io.basalt.scheduler.SchedulerProfile;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -135,7 +132,7 @@ public class BenchCommand implements Callable<Integer> {
     }
     SchedulerProfile profile;
     try {
-      profile = loadProfile(PluginRegistry.load());
+      profile = loadProfile();
     } catch (ConfigException e) {
       e.problems().forEach(err::println);
       return 1;
@@ -146,15 +143,10 @@ public class BenchCommand implements Callable<Integer> {
     return 0;
   }
 
-  private SchedulerProfile loadProfile(PluginRegistry plugins) throws ConfigException {
+  private SchedulerProfile loadProfile() throws ConfigException {
     String source = config == null ? "default bench config" : config.toString();
     SchedulerConf conf = config == null ? ConfLoader.parse(DEFAULT_CONF, source) : ConfLoader.load(config);
-    return profile(conf, plugins, source);
-  }
-
-  private static SchedulerProfile profile(SchedulerConf conf, PluginRegistry plugins, String source)
-      throws ConfigException {
-    return ConfValidator.validate(conf, plugins, ActionRegistry.builtin()).profileOrThrow(source + ": ");
+    return InProcessEngine.compile(conf, source);
   }
 
   /** {@code --supernodes}: the topology config and the same without its topology plugin, compared. */
@@ -166,15 +158,14 @@ public class BenchCommand implements Callable<Integer> {
     SchedulerProfile topology;
     SchedulerProfile plain;
     try {
-      PluginRegistry plugins = PluginRegistry.load();
       String source = config == null ? "supernode bench config" : config.toString();
       SchedulerConf conf = config == null ? ConfLoader.parse(SUPERNODE_CONF, source) : ConfLoader.load(config);
       if (!SupernodeBench.hasTopology(conf)) {
         err.println("bench: " + source + " has neither gpu-podaffinity nor network-topology-aware: nothing to compare");
         return 1;
       }
-      topology = profile(conf, plugins, source);
-      plain = profile(SupernodeBench.withoutTopology(conf), plugins, source + " without the topology plugin");
+      topology = InProcessEngine.compile(conf, source);
+      plain = InProcessEngine.compile(SupernodeBench.withoutTopology(conf), source + " without the topology plugin");
     } catch (ConfigException e) {
       e.problems().forEach(err::println);
       return 1;

@@ -4,8 +4,6 @@ import io.basalt.cache.ClusterCache;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
-import io.basalt.model.Queue;
-import io.basalt.scheduler.Scheduler;
 import io.basalt.scheduler.SchedulerProfile;
 import io.basalt.session.SessionResult;
 import io.basalt.sim.InMemoryBinder;
@@ -17,7 +15,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Drives the real scheduling cycle over a generated workload: each cycle adds the next batch of submissions to the
@@ -33,7 +30,7 @@ public final class BenchRun {
   private final ClusterCache cache;
   private final InMemoryBinder binder;
   private final InMemoryStatus status;
-  private final Scheduler scheduler;
+  private final InProcessEngine engine;
 
   public BenchRun(SchedulerProfile profile, Workload workload, int batchSize) {
     if (batchSize <= 0) {
@@ -41,10 +38,10 @@ public final class BenchRun {
     }
     this.workload = workload;
     this.batchSize = batchSize;
-    this.cache = new ClusterCache(Set.of(WorkloadGenerator.SCHEDULER_NAME), Queue.DEFAULT);
-    this.binder = new InMemoryBinder(cache);
-    this.status = new InMemoryStatus(cache);
-    this.scheduler = new Scheduler(cache, () -> profile, binder, status);
+    this.engine = new InProcessEngine(profile, WorkloadGenerator.SCHEDULER_NAME);
+    this.cache = engine.cache();
+    this.binder = engine.binder();
+    this.status = engine.status();
   }
 
   /** Runs the round; peak heap is whatever the pools recorded since their last reset (see {@link #resetPeakHeap}). */
@@ -68,7 +65,7 @@ public final class BenchRun {
         idle++;
       }
       long t0 = System.nanoTime();
-      SessionResult result = scheduler.runOnce();
+      SessionResult result = engine.runOnce();
       long t = System.nanoTime() - t0;
       if (cycles == cycleNanos.length) {
         cycleNanos = Arrays.copyOf(cycleNanos, cycles * 2);

@@ -1,0 +1,53 @@
+package io.basalt.app.replay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.basalt.app.replay.DeviceLedger.Violation;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The replay checks its own output: no device over 1000 milli-GPUs, no whole device shared, every {@code gpu_spec}
+ * honoured, no node's cpu or memory overcommitted, whatever the protocol. Runs on the openb slice, which has pods
+ * restricted to V100 and to T4.
+ */
+class ReplayCorrectnessTest {
+  private final OpenbTrace slice = ReplayFixtures.slice();
+
+  @Test
+  void gpuTiersPlaceTheSliceWithoutViolationInBothProtocols() {
+    ReplayResult fgd = FgdReplay.run(slice, ReplayFixtures.profile(ReplayFixtures.GPU_CONF), "gpu", 42, 130, 50,
+        Progress.NONE);
+    assertEquals(List.of(), fgd.violations());
+    assertTrue(fgd.placed() > 100 && fgd.unplaced() > 0, "the slice saturates at 130%: " + fgd.placed());
+    assertTrue(fgd.allocationAt(100) > 50, "allocation at 100% arrived: " + fgd.allocationAt(100));
+    ReplayResult clock = ClockReplay.run(slice, ReplayFixtures.profile(ReplayFixtures.GPU_CONF), "gpu", 10,
+        Progress.NONE);
+    assertEquals(List.of(), clock.violations());
+    assertEquals(slice.pods().size(), clock.arrived());
+  }
+
+  @Test
+  void restrictedPodsLandOnlyOnTheirModels() {
+    ReplayResult fgd = FgdReplay.run(slice, ReplayFixtures.profile(ReplayFixtures.GPU_CONF), "gpu", 43, 130, 500,
+        Progress.NONE);
+    long restricted = slice.pods().stream().filter(p -> !p.gpuSpec().isEmpty()).count();
+    assertTrue(restricted >= 20, "the slice has restricted pods: " + restricted);
+    assertTrue(fgd.violations().stream().noneMatch(v -> v.kind() == DeviceLedger.Kind.GPU_SPEC));
+  }
+
+  /**
+   * The shipped default tiers have neither deviceshare nor gpu-aware: issue 14 reports whole-GPU pods stacked on
+   * nodes by vGPU slot. Until the engine's device accounting lands this is skipped, naming what the replay found;
+   * once it lands the test holds the line.
+   */
+  @Test
+  void defaultTiersPlaceTheSliceWithoutViolation() {
+    ReplayResult fgd = FgdReplay.run(slice, ReplayFixtures.profile(null), "default", 42, 130, 50, Progress.NONE);
+    List<Violation> v = fgd.violations();
+    Assumptions.assumeTrue(v.isEmpty(), () -> "known engine problem (issue 14), the default tiers give "
+        + ReplayText.violationSummary(v) + ", e.g. " + v.get(0));
+  }
+}
