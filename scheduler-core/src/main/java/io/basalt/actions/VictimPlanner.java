@@ -109,20 +109,20 @@ final class VictimPlanner {
     return out;
   }
 
-  /** What a plan costs, compared lexicographically: GPUs, pods (distinct), then the highest victim priority. */
+  /**
+   * What a plan costs, compared lexicographically: GPUs, pods, then the highest victim priority (a pod in two units,
+   * a whole gang after one of its own pods, counts twice: rare, and only ever against that plan).
+   */
   static long[] cost(List<Unit> plan) {
-    Set<TaskInfo> pods = Collections.newSetFromMap(new IdentityHashMap<>());
     long top = Long.MIN_VALUE;
     long gpus = 0;
+    long pods = 0;
     for (Unit u : plan) {
       top = Math.max(top, u.priority());
-      for (TaskInfo t : u.tasks()) {
-        if (pods.add(t)) {
-          gpus += gpus(t);
-        }
-      }
+      gpus += u.gpus();
+      pods += u.tasks().size();
     }
-    return new long[] {gpus, pods.size(), plan.isEmpty() ? 0 : top};
+    return new long[] {gpus, pods, plan.isEmpty() ? 0 : top};
   }
 
   static boolean anyRunning(Unit u) {
