@@ -21,19 +21,7 @@ import java.util.function.BiFunction;
 final class Evictions {
   private final NodeSearch search = new NodeSearch(0);
   /** Allowed victims by who asks (queue, priority, class), reused until an eviction commits. */
-  private final java.util.Map<PoolKey, List<Order>> pools = new java.util.HashMap<>();
-
-  /**
-   * One order of the units a pool offers, with the units by node and what each node could free: built once per pool
-   * and reused by every job asking the same pool until an eviction commits.
-   */
-  private record Order(List<VictimPlanner.Unit> units, java.util.Map<String, List<VictimPlanner.Unit>> byNode,
-      java.util.Map<String, long[]> freeable) {
-    static Order of(List<VictimPlanner.Unit> units) {
-      java.util.Map<String, List<VictimPlanner.Unit>> byNode = Evictions.byNode(units);
-      return new Order(units, byNode, Evictions.freeable(byNode));
-    }
-  }
+  private final java.util.Map<PoolKey, List<VictimOrder>> pools = new java.util.HashMap<>();
 
   /** Plans with more units than this are kept as found: pruning costs a full placement trial per unit. */
   private static final int MAX_PRUNED = 256;
@@ -110,15 +98,15 @@ final class Evictions {
     if (hopeless.contains(seeker) || !gate.mayEvictFor(session, session.queue(job.queue()), first)) {
       return;
     }
-    List<Order> orders = pools.computeIfAbsent(PoolKey.of(first), k -> {
+    List<VictimOrder> orders = pools.computeIfAbsent(PoolKey.of(first), k -> {
       List<VictimPlanner.Unit> units = VictimPlanner.units(session, first, scope, running);
-      return List.of(Order.of(units), Order.of(VictimPlanner.largestFirst(units)));
+      return List.of(VictimOrder.of(units), VictimOrder.of(VictimPlanner.largestFirst(units)));
     });
     Statement stmt = session.newStatement();
     List<VictimPlanner.Unit> best = null;
     long[] bestCost = null;
     java.util.Map<Object, String> memo = search.checkpoint(session);
-    for (Order order : orders) {
+    for (VictimOrder order : orders) {
       List<VictimPlanner.Unit> plan = plan(session, job, pending, order, stmt, scope, first, reason);
       stmt.discard();
       search.restore(session, memo); // the trial is undone: what found no node before still finds none
@@ -164,7 +152,7 @@ final class Evictions {
    * job turns out not to need are spared. Null when the job cannot get all its missing members.
    */
   private List<VictimPlanner.Unit> plan(Session session, JobInfo job, List<TaskInfo> pending,
-      Order units, Statement stmt, VictimPlanner.Scope scope, TaskInfo first,
+      VictimOrder units, Statement stmt, VictimPlanner.Scope scope, TaskInfo first,
       BiFunction<TaskInfo, TaskInfo, String> reason) {
     List<VictimPlanner.Unit> chosen = new ArrayList<>();
     java.util.Set<VictimPlanner.Unit> taken = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
@@ -191,11 +179,11 @@ final class Evictions {
         }
       }
       for (int i = 0; node == null && i < chosen.size(); i++) {
-        node = placeOnVictimNodes(session, task, chosen.get(i));
+        node = VictimOrder.placeOnVictimNodes(session, task, chosen.get(i));
       }
       if (node == null && session.callbacks().allocatable(queue, task)) {
         // Room on one node: the cheapest set of units there that makes the member fit.
-        NodeChoice c = cheapestNode(session, scope, task, units.byNode(), units.freeable(), taken);
+        VictimOrder.NodeChoice c = units.cheapestNode(session, scope, task, taken);
         if (c != null) {
           for (VictimPlanner.Unit u : c.units()) {
             evict(stmt, u, task, reason);
@@ -218,7 +206,7 @@ final class Evictions {
         // Only the victims' nodes gained room, unless the queue itself was the limit: then, once it has room, any
         // node may do.
         if (!queueWasFull) {
-          node = placeOnVictimNodes(session, task, u);
+          node = VictimOrder.placeOnVictimNodes(session, task, u);
         } else if (session.callbacks().allocatable(queue, task)) {
           node = place(session, task);
         }
@@ -295,155 +283,6 @@ final class Evictions {
         stmt.evict(victim, reason.apply(victim, preemptor));
       }
     }
-  }
-
-  /** A node and the units to evict there. */
-  private record NodeChoice(NodeInfo node, List<VictimPlanner.Unit> units) {}
-
-  /**
-   * For each node with victims, the cheapest units there (in {@code order}) that let {@code task} fit once gone,
-   * spared again where not needed, with the plugins' consent for the set; the node whose set costs least wins (fewest
-   * GPUs, pods, then priority). A whole gang counts whole though only its pods on that node make room there.
-   */
-  private static NodeChoice cheapestNode(Session session, VictimPlanner.Scope scope, TaskInfo task,
-      java.util.Map<String, List<VictimPlanner.Unit>> byNode, java.util.Map<String, long[]> freeable,
-      java.util.Set<VictimPlanner.Unit> chosen) {
-    boolean[] skip = session.callbacks().deviceManagedResources();
-    int enough = Math.max(100, session.nodes().size() / 10); // as kube-scheduler's preemption: enough candidates
-    int found = 0;
-    NodeChoice best = null;
-    long[] bestCost = null;
-    for (java.util.Map.Entry<String, List<VictimPlanner.Unit>> e : byNode.entrySet()) {
-      NodeInfo node = session.node(e.getKey());
-      long[] all = freeable.get(e.getKey());
-      if (node == null || all == null || !fitsWith(node, all, task, skip)) {
-        continue; // even every victim there would not make room: skip the greedy walk
-      }
-      long[] freed = new long[Math.max(task.request().size(), 1)];
-      List<VictimPlanner.Unit> taken = new ArrayList<>();
-      for (VictimPlanner.Unit u : e.getValue()) {
-        if (fitsWith(node, freed, task, skip)) {
-          break;
-        }
-        if (chosen.contains(u) || !VictimPlanner.anyRunning(u)) {
-          continue;
-        }
-        taken.add(u);
-        addOnNode(freed, u, node.name(), 1);
-      }
-      if (taken.isEmpty() || !fitsWith(node, freed, task, skip)) {
-        continue;
-      }
-      for (int i = taken.size() - 1; i >= 0 && taken.size() > 1; i--) {
-        addOnNode(freed, taken.get(i), node.name(), -1);
-        if (fitsWith(node, freed, task, skip)) {
-          taken.remove(i);
-        } else {
-          addOnNode(freed, taken.get(i), node.name(), 1);
-        }
-      }
-      long[] cost = VictimPlanner.cost(taken);
-      if (best != null && java.util.Arrays.compare(cost, bestCost) >= 0) {
-        continue;
-      }
-      if (session.callbacks().filter(task, node).ok() && consentsAll(session, scope, task, taken)) {
-        best = new NodeChoice(node, taken);
-        bestCost = cost;
-        if (++found >= enough) {
-          break;
-        }
-      }
-    }
-    return best;
-  }
-
-  /** What evicting every unit on each node would free there: an upper bound that rules nodes out cheaply. */
-  private static java.util.Map<String, long[]> freeable(java.util.Map<String, List<VictimPlanner.Unit>> byNode) {
-    java.util.Map<String, long[]> out = new java.util.HashMap<>();
-    byNode.forEach((node, units) -> {
-      long[] sum = new long[io.basalt.model.ResourceNames.count()];
-      for (VictimPlanner.Unit u : units) {
-        addOnNode(sum, u, node, 1);
-      }
-      out.put(node, sum);
-    });
-    return out;
-  }
-
-  /** The units of {@code order} by the nodes their running pods are on, in {@code order}'s order on each node. */
-  private static java.util.Map<String, List<VictimPlanner.Unit>> byNode(List<VictimPlanner.Unit> order) {
-    java.util.Map<String, List<VictimPlanner.Unit>> byNode = new java.util.LinkedHashMap<>();
-    for (VictimPlanner.Unit u : order) {
-      for (TaskInfo t : u.tasks()) {
-        if (VictimPlanner.isRunning(t)) {
-          List<VictimPlanner.Unit> here = byNode.computeIfAbsent(t.nodeName(), n -> new ArrayList<>());
-          if (here.isEmpty() || here.get(here.size() - 1) != u) {
-            here.add(u);
-          }
-        }
-      }
-    }
-    return byNode;
-  }
-
-  private static boolean consentsAll(Session session, VictimPlanner.Scope scope, TaskInfo task,
-      List<VictimPlanner.Unit> units) {
-    List<TaskInfo> pods = new ArrayList<>();
-    for (VictimPlanner.Unit u : units) {
-      if (!scope.mayTake(session, u.job())) {
-        return false;
-      }
-      for (TaskInfo t : u.tasks()) {
-        if (VictimPlanner.isRunning(t)) {
-          pods.add(t);
-        }
-      }
-    }
-    return scope.allowed(session, task, pods).size() == pods.size();
-  }
-
-  private static void addOnNode(long[] freed, VictimPlanner.Unit u, String node, int sign) {
-    for (TaskInfo t : u.tasks()) {
-      if (VictimPlanner.isRunning(t) && node.equals(t.nodeName())) {
-        for (int r = 0; r < Math.min(freed.length, t.request().size()); r++) {
-          freed[r] += sign * t.request().get(r);
-        }
-      }
-    }
-  }
-
-  private static boolean fitsWith(NodeInfo node, long[] freed, TaskInfo task, boolean[] skip) {
-    for (int r = 0; r < task.request().size(); r++) {
-      long q = task.request().get(r);
-      if (q > 0 && (skip == null || r >= skip.length || !skip[r])
-          && node.futureIdle(r) + (r < freed.length ? freed[r] : 0) < q) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** Where {@code task} fits (counting what is released) among the nodes {@code u}'s pods run on, best score first. */
-  private static NodeInfo placeOnVictimNodes(Session session, TaskInfo task, VictimPlanner.Unit u) {
-    if (!session.callbacks().allocatable(session.queue(task.job().queue()), task)) {
-      return null;
-    }
-    boolean[] skip = session.callbacks().deviceManagedResources();
-    NodeInfo best = null;
-    double bestScore = Double.NEGATIVE_INFINITY;
-    for (TaskInfo victim : u.tasks()) {
-      NodeInfo node = session.node(victim.nodeName());
-      if (node == null || node == best || node.firstShortOfFuture(task.request(), skip) >= 0
-          || !session.callbacks().filter(task, node).ok()) {
-        continue;
-      }
-      double score = session.callbacks().score(task, node);
-      if (best == null || score > bestScore) {
-        best = node;
-        bestScore = score;
-      }
-    }
-    return best;
   }
 
   /**
