@@ -13,8 +13,8 @@ import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.PatchUtils;
 import java.time.Duration;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -194,7 +194,8 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
 
   private void writePods(Map<String, PodWrite> pods) {
     CoreV1Api core = new CoreV1Api(client);
-    String now = OffsetDateTime.now(ZoneOffset.UTC).withNano(0).toString();
+    // RFC 3339 with seconds always: OffsetDateTime.toString drops ":00" seconds, which the API server rejects.
+    String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
     for (PodWrite w : pods.values()) {
       Pod pod = w.pending().pod();
       String reason = w.pending().reason();
