@@ -3,6 +3,7 @@ package io.basalt.plugins.networktopology;
 import io.basalt.api.JobInfo;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
+import io.basalt.api.TaskStatus;
 import io.basalt.config.Arguments;
 import io.basalt.fabric.Fabric;
 import io.basalt.framework.AllocationListener;
@@ -111,6 +112,8 @@ public final class NetworkTopologyPlugin implements Plugin {
     private final Fabric fabric;
     private final int tier;
     private final Usage usage;
+    /** Per domain, allocatable and used of each weighted resource, kept current by {@link #placed}. */
+    private final Map<String, long[][]> totals = new HashMap<>();
     private final Map<String, Double> fraction = new HashMap<>();
 
     TierOneUse(Fabric fabric, int tier, Usage usage) {
@@ -118,7 +121,9 @@ public final class NetworkTopologyPlugin implements Plugin {
       this.tier = tier;
       this.usage = usage;
       for (String d : fabric.domains(tier)) {
-        fraction.put(d, usage.usedFraction(fabric.readyNodes(d)));
+        long[][] t = usage.totals(fabric.readyNodes(d));
+        totals.put(d, t);
+        fraction.put(d, usage.fraction(t));
       }
     }
 
@@ -128,10 +133,14 @@ public final class NetworkTopologyPlugin implements Plugin {
       return f == null ? 0 : f;
     }
 
+    /** O(resources): a placement changes its domain's used counts by the pod's request (a pipelined pod uses nothing). */
     void placed(TaskInfo task, int sign) {
-      String d = task.nodeName() == null ? null : fabric.domainOf(task.nodeName(), tier);
-      if (d != null) {
-        fraction.put(d, usage.usedFraction(fabric.readyNodes(d)));
+      String d = task.nodeName() == null || task.status() == TaskStatus.PIPELINED ? null
+          : fabric.domainOf(task.nodeName(), tier);
+      long[][] t = d == null ? null : totals.get(d);
+      if (t != null && !fabric.unready(task.nodeName())) {
+        usage.add(t, task, sign);
+        fraction.put(d, usage.fraction(t));
       }
     }
   }
@@ -160,20 +169,36 @@ public final class NetworkTopologyPlugin implements Plugin {
 
     /** Sum of weight x used / allocatable over the resources the nodes have, divided by those weights; 0..1. */
     double usedFraction(List<String> nodes) {
+      return fraction(totals(nodes));
+    }
+
+    /** {allocatable, used} of each weighted resource summed over the nodes. */
+    long[][] totals(List<String> nodes) {
+      long[][] t = new long[2][slots.length];
+      for (String name : nodes) {
+        NodeInfo node = session.node(name);
+        if (node != null) {
+          for (int i = 0; i < slots.length; i++) {
+            t[0][i] += node.allocatable(slots[i]);
+            t[1][i] += node.used(slots[i]);
+          }
+        }
+      }
+      return t;
+    }
+
+    void add(long[][] t, TaskInfo task, int sign) {
+      for (int i = 0; i < slots.length; i++) {
+        t[1][i] += sign * task.request().get(slots[i]);
+      }
+    }
+
+    double fraction(long[][] t) {
       double sum = 0;
       long weightSum = 0;
       for (int i = 0; i < slots.length; i++) {
-        long alloc = 0;
-        long used = 0;
-        for (String name : nodes) {
-          NodeInfo node = session.node(name);
-          if (node != null) {
-            alloc += node.allocatable(slots[i]);
-            used += node.used(slots[i]);
-          }
-        }
-        if (alloc > 0) {
-          sum += weights[i] * Math.min(1.0, (double) used / alloc);
+        if (t[0][i] > 0) {
+          sum += weights[i] * Math.min(1.0, (double) t[1][i] / t[0][i]);
           weightSum += weights[i];
         }
       }

@@ -41,6 +41,11 @@ public final class InferredGroups {
   private final Map<String, OwnerObject> jobSets = new HashMap<>();
   private final Map<String, CoschedulingGroup> coscheduling = new HashMap<>();
   private final Map<String, Group> groups = new HashMap<>();
+  /**
+   * Group keys by the uid of a controller some member pod named: an owner's change recomputes only its groups. May
+   * hold keys of groups gone or moved since; they are pruned when the owner next changes.
+   */
+  private final Map<String, Set<String>> groupsByOwner = new HashMap<>();
   private final Map<String, String> groupOfPod = new HashMap<>();
   /** Lines already said, by group key or lone pod uid; forgotten with the group or pod. */
   private final Map<String, Set<String>> warned = new HashMap<>();
@@ -91,6 +96,9 @@ public final class InferredGroups {
       return;
     }
     groups.computeIfAbsent(key, k -> new Group(pod.namespace(), inferred)).members.put(pod.uid(), pod);
+    if (pod.controller() != null && pod.controller().uid() != null) {
+      groupsByOwner.computeIfAbsent(pod.controller().uid(), u -> new HashSet<>()).add(key);
+    }
     recompute(key);
   }
 
@@ -144,14 +152,14 @@ public final class InferredGroups {
     if (JOBSET.equals(owner.kind()) && groups.containsKey(owner.namespace() + "/jobset-" + owner.name())) {
       keys.add(owner.namespace() + "/jobset-" + owner.name());
     }
-    groups.forEach((key, g) -> {
-      for (Pod p : g.members.values()) {
-        if (p.controller() != null && uid.equals(p.controller().uid())) {
-          keys.add(key);
-          break;
-        }
+    Set<String> owned = groupsByOwner.get(uid);
+    if (owned != null) {
+      owned.removeIf(key -> !groups.containsKey(key)); // groups gone since: forget them here too
+      keys.addAll(owned);
+      if (owned.isEmpty()) {
+        groupsByOwner.remove(uid);
       }
-    });
+    }
     keys.forEach(this::recompute);
   }
 
