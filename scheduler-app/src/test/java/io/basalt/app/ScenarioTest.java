@@ -24,14 +24,15 @@ class ScenarioTest {
     assertEquals(0, r.bindings().size(), "no member of the gang may start");
     assertEquals(4, r.pending().size());
     for (SimulationReport.Pending p : r.pending()) {
-      assertEquals("4/4 tasks in gang unschedulable: 0/2 nodes are available: 2 Insufficient nvidia.com/gpu.",
-          p.reason(), p.pod());
+      assertTrue(p.reason().startsWith("4/4 tasks in gang unschedulable: "), p.pod() + ": " + p.reason());
     }
-    // With Volcano's default tiers, proportion stops the third member first: the queue's share is the cluster.
+    assertEquals("4/4 tasks in gang unschedulable: 0/2 nodes are available: 2 Insufficient nvidia.com/gpu.",
+        r.pendingPod("ml/train-2").reason(), "the member that found no node");
+    // With Volcano's default tiers, proportion stops the third member first; its share is the whole cluster.
     r = Scenarios.run("gang-partial");
     assertEquals(0, r.bindings().size());
-    assertEquals("4/4 tasks in gang unschedulable: queue default has reached its share: no room for ml/train-2 "
-        + "{cpu: 4, memory: 16Gi, nvidia.com/gpu: 3}", r.pendingPod("ml/train-0").reason());
+    assertEquals("4/4 tasks in gang unschedulable: the cluster lacks 4 nvidia.com/gpu (needs 12, free 8) for the 4 "
+        + "pods of ml/train", r.pendingPod("ml/train-2").reason(), "the share is the whole cluster: name the cluster");
     SimulationReport.Group g = r.podGroup("ml/train");
     assertEquals("Inqueue", g.phase());
     assertEquals(0, g.scheduled());

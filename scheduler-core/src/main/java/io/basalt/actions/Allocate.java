@@ -64,6 +64,12 @@ final class Allocate implements Action {
       QueueInfo queue = java.util.Collections.min(queues, session.callbacks().queueOrder());
       queues.remove(queue);
       if (session.callbacks().overused(queue)) {
+        for (JobInfo waiting : jobsByQueue.get(queue.name())) {
+          if (waiting.fitError() == null) {
+            waiting.setFitError("queue " + queue.name() + " is overused (it holds at least its deserved share): "
+                + "its jobs wait until its usage falls below that share");
+          }
+        }
         continue;
       }
       PriorityQueue<JobInfo> jobs = jobsByQueue.get(queue.name());

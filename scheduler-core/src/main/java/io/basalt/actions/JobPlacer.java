@@ -7,9 +7,9 @@ import io.basalt.api.TaskStatus;
 import io.basalt.session.Session;
 import io.basalt.session.Statement;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.function.Predicate;
 
 /**
@@ -71,33 +71,41 @@ final class JobPlacer {
   boolean fill(Session session, JobInfo job, List<TaskInfo> tasks, Statement stmt, NodeSearch.Scope scope,
       boolean yieldWhenReady) {
     QueueInfo queue = session.queue(job.queue());
-    Set<String> failed = new HashSet<>(); // roles whose pod fit nowhere in this attempt
+    Map<String, String> failed = new HashMap<>(); // role -> why its pod fit nowhere in this attempt
     GangProspect prospect = null;
+    for (TaskInfo t : tasks) {
+      t.noteAttempt(null, null); // not tried, unless the loop reaches it
+    }
     for (int i = 0; i < tasks.size(); i++) {
       TaskInfo task = tasks.get(i);
-      if (failed.contains(task.role())) {
-        continue; // left pending with the reason its role's pod gave
+      String roleFailure = failed.get(task.role());
+      if (roleFailure != null) {
+        task.noteAttempt(null, roleFailure); // identical to the pod of its role that was tried
+        continue;
       }
       if (!session.callbacks().allocatable(queue, task)) {
-        job.setFitError("queue " + job.queue() + " has reached its share: no room for " + task.key() + " "
-            + describe(task.request()));
+        String why = ShareLimit.explain(session, job, tasks, i);
+        task.noteAttempt(null, why);
+        job.setFitError(task, why);
         break;
       }
       NodeSearch.Result r = search.find(session, task, scope);
       if (r.node() == null) {
-        job.setFitError(r.fitError());
+        task.noteAttempt(null, r.fitError());
+        job.setFitError(task, r.fitError());
         if (prospect == null) {
           prospect = new GangProspect(job, tasks.subList(i, tasks.size()));
         }
         prospect.failed(task);
-        if (!task.role().isEmpty()) {
-          failed.add(task.role());
+        if (!task.role().isEmpty() && r.fitError() != null) {
+          failed.put(task.role(), r.fitError());
         }
         if (!prospect.canBecomeReady()) {
           break;
         }
         continue;
       }
+      task.noteAttempt(r.node().name(), null);
       if (r.pipelined()) {
         stmt.pipeline(task, r.node());
       } else {

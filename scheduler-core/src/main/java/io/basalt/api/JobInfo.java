@@ -22,6 +22,8 @@ public final class JobInfo {
   private final int[] statusCounts = new int[TaskStatus.values().length];
   private PodGroupPhase phase;
   private String fitError;
+  private String failedTask;
+  private String unschedulableSummary;
   private String unschedulableMessage;
   private final List<JobCondition> conditions = new ArrayList<>();
   private NetworkTopology networkTopology;
@@ -137,8 +139,21 @@ public final class JobInfo {
     return fitError;
   }
 
+  /** A job-wide reason (a domain that holds no group, a queue that is overused): it applies to every pod. */
   public void setFitError(String fitError) {
     this.fitError = fitError;
+    this.failedTask = null;
+  }
+
+  /** The reason {@code task}'s failure ended the job's attempt; the job's other pods name it in theirs. */
+  public void setFitError(TaskInfo task, String fitError) {
+    this.fitError = fitError;
+    this.failedTask = task.key();
+  }
+
+  /** The pod whose failure ended the last attempt, or null when the reason is job-wide. */
+  public String failedTask() {
+    return failedTask;
   }
 
   /** A job-level explanation (e.g. the gang's), preferred over {@link #fitError()} in pending reasons. */
@@ -146,8 +161,15 @@ public final class JobInfo {
     return unschedulableMessage;
   }
 
-  public void setUnschedulableMessage(String message) {
-    this.unschedulableMessage = message;
+  /** The gang's head line ("3/4 tasks in gang unschedulable"), which every pending pod's reason starts with. */
+  public String unschedulableSummary() {
+    return unschedulableSummary;
+  }
+
+  /** The gang is not ready: {@code summary} says how far off, {@code why} what stopped it. */
+  public void setUnschedulable(String summary, String why) {
+    this.unschedulableSummary = summary;
+    this.unschedulableMessage = summary + ": " + why;
   }
 
   /** Conditions plugins set on the PodGroup this session. */

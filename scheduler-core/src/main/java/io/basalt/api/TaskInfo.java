@@ -15,6 +15,8 @@ public final class TaskInfo {
   private String nodeName;
   private NodeInfo reservation;
   private io.basalt.gpu.DeviceClaim devices = io.basalt.gpu.DeviceClaim.NONE;
+  private String fitError;
+  private String fitNode;
 
   public TaskInfo(Pod pod, int priority, TaskStatus status) {
     this.pod = pod;
@@ -84,6 +86,25 @@ public final class TaskInfo {
 
   public void reserve(NodeInfo node) {
     this.reservation = node;
+  }
+
+  /**
+   * Why this pod's own last attempt this session failed, or null when it was not tried or fitted: each pending pod
+   * is told its own reason, not the last gang member's.
+   */
+  public String fitError() {
+    return fitError;
+  }
+
+  /** The node this pod fitted on in its last attempt before its gang was rolled back, or null. */
+  public String fitNode() {
+    return fitNode;
+  }
+
+  /** Records this session's latest attempt: the node it fitted on, or why it fitted nowhere. */
+  public void noteAttempt(String node, String error) {
+    this.fitNode = node;
+    this.fitError = error;
   }
 
   void setJob(JobInfo job) {

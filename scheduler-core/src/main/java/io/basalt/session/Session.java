@@ -49,6 +49,9 @@ public final class Session implements SessionView {
   private final List<SessionResult.Eviction> toEvict = new ArrayList<>();
   private final Map<Class<?>, Object> scratch = new HashMap<>();
   private long resourcesFreed;
+  private long placements;
+  private long[] futureIdle;
+  private long futureIdleAt = -1;
 
   private Session(SchedulerConf conf, ClusterSnapshot snapshot, ExplainRecorder explain) {
     this.conf = conf;
@@ -224,7 +227,27 @@ public final class Session implements SessionView {
     resourcesFreed++;
   }
 
+  /**
+   * What the whole cluster will have free once releasing pods are gone, per resource: tells "the cluster has no room"
+   * from "the queue is at its share". Summed over the nodes only when something changed since the last call.
+   */
+  public long[] clusterFutureIdle() {
+    long version = resourcesFreed + placements;
+    if (futureIdle == null || futureIdleAt != version) {
+      long[] total = new long[ResourceNames.count()];
+      for (NodeInfo n : nodes) {
+        for (int r = 0; r < total.length; r++) {
+          total[r] += Math.max(0, n.futureIdle(r));
+        }
+      }
+      futureIdle = total;
+      futureIdleAt = version;
+    }
+    return futureIdle.clone();
+  }
+
   void onPlaced(TaskInfo task, NodeInfo node) {
+    placements++;
     tasksByNode.computeIfAbsent(node.name(), n -> new ArrayList<>()).add(task);
     callbacks.allocated(task);
   }

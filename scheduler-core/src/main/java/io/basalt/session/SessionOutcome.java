@@ -146,12 +146,31 @@ final class SessionOutcome {
       return r != null ? who + " not admitted to queue " + job.queue() + ": " + r
           : who + " is waiting to be admitted (enqueue)";
     }
-    if (job.unschedulableMessage() != null) {
-      return job.unschedulableMessage();
+    String own = ownReason(job, task);
+    if (job.unschedulableSummary() != null) {
+      return job.unschedulableSummary() + ": " + (own != null ? own : job.unschedulableMessage()
+          .substring(job.unschedulableSummary().length() + 2));
     }
-    if (job.fitError() != null) {
+    return own != null ? own : "not scheduled yet";
+  }
+
+  /**
+   * The pod's own part: why it fitted nowhere, or that it fitted but the pod that ended its gang's attempt did not,
+   * or that it was not tried after that; a job-wide reason (a domain, an overused queue) applies to every pod.
+   */
+  private static String ownReason(JobInfo job, TaskInfo task) {
+    String failed = job.failedTask();
+    if (job.fitError() != null && failed == null) {
       return job.fitError();
     }
-    return "not scheduled yet";
+    if (task.fitError() != null) {
+      return task.fitError();
+    }
+    if (job.fitError() == null || failed.equals(task.key())) {
+      return job.fitError();
+    }
+    return task.fitNode() != null
+        ? "fits on node " + task.fitNode() + ", but its gang cannot start: " + failed + ": " + job.fitError()
+        : "not tried after " + failed + ": " + job.fitError();
   }
 }

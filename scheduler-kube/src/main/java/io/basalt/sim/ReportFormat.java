@@ -155,10 +155,57 @@ public final class ReportFormat {
         .map(q -> List.of(q.name(), Integer.toString(q.weight()), q.deserved() == null ? "-" : brief(q.deserved()),
             brief(q.allocated()), q.overused() ? "yes" : "no"))
         .toList());
+    explainTable(sb, r);
     sb.append("\nSummary: ").append(r.bindings().size()).append(" bound, ").append(r.pending().size())
         .append(" pending, ").append(r.evicted().size()).append(" evicted\n");
     return sb.toString();
   }
+
+  /** Per pod, with {@code --explain}: each node's verdict, the best-scoring first, at most {@link #EXPLAIN_ROWS}. */
+  private static void explainTable(StringBuilder sb, SimulationReport r) {
+    Map<String, Map<String, NodeVerdict>> byPod = new java.util.LinkedHashMap<>();
+    Map<String, String> outcome = new java.util.HashMap<>();
+    for (SimulationReport.Bound b : r.bindings()) {
+      if (b.explain() != null) {
+        byPod.put(b.pod(), b.explain());
+        outcome.put(b.pod(), "bound to " + b.node());
+      }
+    }
+    for (SimulationReport.Pending p : r.pending()) {
+      if (p.explain() != null) {
+        byPod.put(p.pod(), p.explain());
+        outcome.put(p.pod(), "pending");
+      }
+    }
+    if (byPod.isEmpty()) {
+      return;
+    }
+    sb.append("\nEXPLAIN (").append(byPod.size()).append(" pods, each one's last node search)\n");
+    for (Map.Entry<String, Map<String, NodeVerdict>> e : byPod.entrySet()) {
+      sb.append("  ").append(e.getKey()).append(": ").append(outcome.get(e.getKey())).append('\n');
+      List<Map.Entry<String, NodeVerdict>> nodes = new java.util.ArrayList<>(e.getValue().entrySet());
+      nodes.sort(java.util.Comparator.comparing((Map.Entry<String, NodeVerdict> n) -> !n.getValue().filter()
+          .equals("ok")).thenComparing(n -> -n.getValue().total()).thenComparing(Map.Entry::getKey));
+      List<List<String>> rows = new java.util.ArrayList<>();
+      for (Map.Entry<String, NodeVerdict> n : nodes.subList(0, Math.min(EXPLAIN_ROWS, nodes.size()))) {
+        NodeVerdict v = n.getValue();
+        boolean ok = v.filter().equals("ok");
+        StringBuilder scores = new StringBuilder();
+        v.scores().forEach((plugin, score) -> scores.append(scores.isEmpty() ? "" : " ").append(plugin).append('=')
+            .append(round(score)));
+        rows.add(List.of(n.getKey(), v.filter(), ok ? scores.toString() : "-", ok ? Double.toString(round(v.total()))
+            : "-"));
+      }
+      StringBuilder block = new StringBuilder();
+      rows(block, List.of("NODE", "FILTER", "SCORES", "TOTAL"), rows);
+      block.toString().lines().forEach(l -> sb.append("  ").append(l).append('\n'));
+      if (nodes.size() > EXPLAIN_ROWS) {
+        sb.append("    (").append(nodes.size() - EXPLAIN_ROWS).append(" more nodes; --output json lists all)\n");
+      }
+    }
+  }
+
+  private static final int EXPLAIN_ROWS = 12;
 
   private static String brief(Map<String, String> q) {
     return q.isEmpty() ? "0" : q.toString().replace("{", "").replace("}", "").replace("=", ": ");

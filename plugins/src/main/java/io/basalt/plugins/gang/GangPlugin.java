@@ -104,9 +104,8 @@ public final class GangPlugin implements Plugin {
       int unready = job.tasks().size() - job.readyTaskNum();
       String why = job.fitError() != null ? job.fitError()
           : pipelined(job) ? "waiting for releasing resources" : "not enough resources";
-      String message = unready + "/" + job.tasks().size() + " tasks in gang unschedulable: " + why;
-      job.setUnschedulableMessage(message);
-      job.addCondition(new JobCondition("Unschedulable", "True", NOT_ENOUGH_RESOURCES, message));
+      job.setUnschedulable(unready + "/" + job.tasks().size() + " tasks in gang unschedulable", why);
+      job.addCondition(new JobCondition("Unschedulable", "True", NOT_ENOUGH_RESOURCES, job.unschedulableMessage()));
     }
   }
 }

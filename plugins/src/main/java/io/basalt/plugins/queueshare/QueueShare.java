@@ -122,6 +122,19 @@ final class QueueShare {
     return ResourceVector.of(r);
   }
 
+  /**
+   * What status and {@code simulate} call OVERUSED, the same under proportion and capacity: the queue holds at least
+   * its deserved share of some resource it uses. (Proportion's allocate skip is Volcano's stricter {@link #overused}.)
+   */
+  boolean atShare() {
+    for (int i = 0; i < allocated.length; i++) {
+      if (i != ResourceNames.PODS && allocated[i] > 0 && allocated[i] + 1e-9 >= deserved[i]) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Overused once it holds something and at least its deserved share of every resource. */
   boolean overused() {
     boolean holds = false;

@@ -80,7 +80,7 @@ public abstract class QueueSharingPlugin implements Plugin {
     for (QueueInfo q : session.queues()) {
       QueueShare qs = queues.get(q.name());
       if (qs != null) {
-        q.reportShare(reportedDeserved(q, qs), qs.allocatedVector(), qs.overused());
+        q.reportShare(reportedDeserved(q, qs), qs.allocatedVector(), qs.atShare());
       }
     }
   }
