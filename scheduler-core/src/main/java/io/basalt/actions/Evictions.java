@@ -100,7 +100,8 @@ final class Evictions {
     }
     List<VictimOrder> orders = pools.computeIfAbsent(PoolKey.of(first), k -> {
       List<VictimPlanner.Unit> units = VictimPlanner.units(session, first, scope, running);
-      return List.of(VictimOrder.of(units), VictimOrder.of(VictimPlanner.largestFirst(units)));
+      return List.of(VictimOrder.of(session, units),
+          VictimOrder.of(session, VictimPlanner.largestFirst(units)));
     });
     Statement stmt = session.newStatement();
     List<VictimPlanner.Unit> best = null;

@@ -7,23 +7,48 @@ import io.basalt.model.ResourceVector;
 import io.basalt.model.Toleration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Everything about a pod that node filters may look at, and nothing that tells identical pods apart (name, uid,
- * creation time): two tasks of one shape fit the same nodes.
+ * creation time): two tasks of one shape fit the same nodes. Its hash covers the pod's labels and annotations, so it
+ * is computed once and each task keeps its shape for the session ({@link TaskInfo#memo}).
  */
-record TaskShape(
-    String namespace,
-    ResourceVector request,
-    Map<String, String> nodeSelector,
-    List<NodeSelectorTerm> affinity,
-    List<Toleration> tolerations,
-    Map<String, String> labels,
-    Map<String, String> annotations) {
+final class TaskShape {
+  private final String namespace;
+  private final ResourceVector request;
+  private final Map<String, String> nodeSelector;
+  private final List<NodeSelectorTerm> affinity;
+  private final List<Toleration> tolerations;
+  private final Map<String, String> labels;
+  private final Map<String, String> annotations;
+  private final int hash;
+
+  private TaskShape(Pod p) {
+    this.namespace = p.namespace();
+    this.request = p.request();
+    this.nodeSelector = p.nodeSelector();
+    this.affinity = p.requiredNodeAffinity();
+    this.tolerations = p.tolerations();
+    this.labels = p.labels();
+    this.annotations = p.annotations();
+    this.hash = Objects.hash(namespace, request, nodeSelector, affinity, tolerations, labels, annotations);
+  }
 
   static TaskShape of(TaskInfo task) {
-    Pod p = task.pod();
-    return new TaskShape(p.namespace(), p.request(), p.nodeSelector(), p.requiredNodeAffinity(), p.tolerations(),
-        p.labels(), p.annotations());
+    return task.memo(TaskShape.class, t -> new TaskShape(t.pod()));
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o == this || o instanceof TaskShape s && hash == s.hash && Objects.equals(namespace, s.namespace)
+        && Objects.equals(request, s.request) && Objects.equals(nodeSelector, s.nodeSelector)
+        && Objects.equals(affinity, s.affinity) && Objects.equals(tolerations, s.tolerations)
+        && Objects.equals(labels, s.labels) && Objects.equals(annotations, s.annotations);
+  }
+
+  @Override
+  public int hashCode() {
+    return hash;
   }
 }

@@ -11,11 +11,42 @@ import java.util.List;
  * pool and reused by every job asking the same pool until an eviction commits. Answers the per-node question of
  * victim planning: on which node does the cheapest set of units make room for one member.
  */
-record VictimOrder(List<VictimPlanner.Unit> units, java.util.Map<String, List<VictimPlanner.Unit>> byNode,
-    java.util.Map<String, long[]> freeable) {
-  static VictimOrder of(List<VictimPlanner.Unit> units) {
-    java.util.Map<String, List<VictimPlanner.Unit>> byNode = byNode(units);
-    return new VictimOrder(units, byNode, freeable(byNode));
+record VictimOrder(List<VictimPlanner.Unit> units, List<VictimOrder.NodeVictims> nodes) {
+  /**
+   * One node's victim units in the order's order, each unit's pods on this node beside it, and what evicting them all
+   * would free there: resolved once per pool so the per-member walk does no lookups by name.
+   */
+  record NodeVictims(NodeInfo node, List<VictimPlanner.Unit> units, List<List<TaskInfo>> podsHere, long[] freeable) {}
+
+  static VictimOrder of(Session session, List<VictimPlanner.Unit> units) {
+    java.util.Map<String, List<VictimPlanner.Unit>> byNode = new java.util.LinkedHashMap<>();
+    java.util.Map<String, List<List<TaskInfo>>> podsByNode = new java.util.HashMap<>();
+    for (VictimPlanner.Unit u : units) {
+      for (TaskInfo t : u.tasks()) {
+        if (VictimPlanner.isRunning(t)) {
+          List<VictimPlanner.Unit> here = byNode.computeIfAbsent(t.nodeName(), n -> new ArrayList<>());
+          List<List<TaskInfo>> pods = podsByNode.computeIfAbsent(t.nodeName(), n -> new ArrayList<>());
+          if (here.isEmpty() || here.get(here.size() - 1) != u) {
+            here.add(u);
+            pods.add(new ArrayList<>(2));
+          }
+          pods.get(pods.size() - 1).add(t);
+        }
+      }
+    }
+    List<NodeVictims> nodes = new ArrayList<>(byNode.size());
+    byNode.forEach((name, here) -> {
+      NodeInfo node = session.node(name);
+      if (node != null) {
+        List<List<TaskInfo>> pods = podsByNode.get(name);
+        long[] all = new long[io.basalt.model.ResourceNames.count()];
+        for (List<TaskInfo> p : pods) {
+          add(all, p, 1);
+        }
+        nodes.add(new NodeVictims(node, here, pods, all));
+      }
+    });
+    return new VictimOrder(units, nodes);
   }
 
   /** A node and the units to evict there. */
@@ -33,41 +64,48 @@ record VictimOrder(List<VictimPlanner.Unit> units, java.util.Map<String, List<Vi
     int found = 0;
     NodeChoice best = null;
     long[] bestCost = null;
-    for (java.util.Map.Entry<String, List<VictimPlanner.Unit>> e : byNode.entrySet()) {
-      NodeInfo node = session.node(e.getKey());
-      long[] all = freeable.get(e.getKey());
-      if (node == null || all == null || !fitsWith(node, all, task, skip)) {
+    long[] freed = new long[io.basalt.model.ResourceNames.count()];
+    List<Integer> taken = new ArrayList<>();
+    for (NodeVictims nv : nodes) {
+      NodeInfo node = nv.node();
+      if (!fitsWith(node, nv.freeable(), task, skip)) {
         continue; // even every victim there would not make room: skip the greedy walk
       }
-      long[] freed = new long[Math.max(task.request().size(), 1)];
-      List<VictimPlanner.Unit> taken = new ArrayList<>();
-      for (VictimPlanner.Unit u : e.getValue()) {
+      java.util.Arrays.fill(freed, 0);
+      taken.clear();
+      for (int k = 0; k < nv.units().size(); k++) {
         if (fitsWith(node, freed, task, skip)) {
           break;
         }
+        VictimPlanner.Unit u = nv.units().get(k);
         if (chosen.contains(u) || !VictimPlanner.anyRunning(u)) {
           continue;
         }
-        taken.add(u);
-        addOnNode(freed, u, node.name(), 1);
+        taken.add(k);
+        add(freed, nv.podsHere().get(k), 1);
       }
       if (taken.isEmpty() || !fitsWith(node, freed, task, skip)) {
         continue;
       }
       for (int i = taken.size() - 1; i >= 0 && taken.size() > 1; i--) {
-        addOnNode(freed, taken.get(i), node.name(), -1);
+        List<TaskInfo> pods = nv.podsHere().get(taken.get(i));
+        add(freed, pods, -1);
         if (fitsWith(node, freed, task, skip)) {
           taken.remove(i);
         } else {
-          addOnNode(freed, taken.get(i), node.name(), 1);
+          add(freed, pods, 1);
         }
       }
-      long[] cost = VictimPlanner.cost(taken);
+      List<VictimPlanner.Unit> units = new ArrayList<>(taken.size());
+      for (int k : taken) {
+        units.add(nv.units().get(k));
+      }
+      long[] cost = VictimPlanner.cost(units);
       if (best != null && java.util.Arrays.compare(cost, bestCost) >= 0) {
         continue;
       }
-      if (session.callbacks().filter(task, node).ok() && consentsAll(session, scope, task, taken)) {
-        best = new NodeChoice(node, taken);
+      if (session.callbacks().filter(task, node).ok() && consentsAll(session, scope, task, units)) {
+        best = new NodeChoice(node, units);
         bestCost = cost;
         if (++found >= enough) {
           break;
@@ -75,35 +113,6 @@ record VictimOrder(List<VictimPlanner.Unit> units, java.util.Map<String, List<Vi
       }
     }
     return best;
-  }
-
-  /** What evicting every unit on each node would free there: an upper bound that rules nodes out cheaply. */
-  private static java.util.Map<String, long[]> freeable(java.util.Map<String, List<VictimPlanner.Unit>> byNode) {
-    java.util.Map<String, long[]> out = new java.util.HashMap<>();
-    byNode.forEach((node, units) -> {
-      long[] sum = new long[io.basalt.model.ResourceNames.count()];
-      for (VictimPlanner.Unit u : units) {
-        addOnNode(sum, u, node, 1);
-      }
-      out.put(node, sum);
-    });
-    return out;
-  }
-
-  /** The units of {@code order} by the nodes their running pods are on, in {@code order}'s order on each node. */
-  private static java.util.Map<String, List<VictimPlanner.Unit>> byNode(List<VictimPlanner.Unit> order) {
-    java.util.Map<String, List<VictimPlanner.Unit>> byNode = new java.util.LinkedHashMap<>();
-    for (VictimPlanner.Unit u : order) {
-      for (TaskInfo t : u.tasks()) {
-        if (VictimPlanner.isRunning(t)) {
-          List<VictimPlanner.Unit> here = byNode.computeIfAbsent(t.nodeName(), n -> new ArrayList<>());
-          if (here.isEmpty() || here.get(here.size() - 1) != u) {
-            here.add(u);
-          }
-        }
-      }
-    }
-    return byNode;
   }
 
   private static boolean consentsAll(Session session, VictimPlanner.Scope scope, TaskInfo task,
@@ -122,11 +131,13 @@ record VictimOrder(List<VictimPlanner.Unit> units, java.util.Map<String, List<Vi
     return scope.allowed(session, task, pods).size() == pods.size();
   }
 
-  private static void addOnNode(long[] freed, VictimPlanner.Unit u, String node, int sign) {
-    for (TaskInfo t : u.tasks()) {
-      if (VictimPlanner.isRunning(t) && node.equals(t.nodeName())) {
-        for (int r = 0; r < Math.min(freed.length, t.request().size()); r++) {
-          freed[r] += sign * t.request().get(r);
+  /** Adds (or with {@code sign} -1 takes back) the requests of those of {@code pods} still running. */
+  private static void add(long[] freed, List<TaskInfo> pods, int sign) {
+    for (TaskInfo t : pods) {
+      if (VictimPlanner.isRunning(t)) {
+        io.basalt.model.ResourceVector r = t.request();
+        for (int i = 0, n = Math.min(freed.length, r.size()); i < n; i++) {
+          freed[i] += sign * r.get(i);
         }
       }
     }

@@ -17,6 +17,7 @@ public final class TaskInfo {
   private io.basalt.gpu.DeviceClaim devices = io.basalt.gpu.DeviceClaim.NONE;
   private String fitError;
   private String fitNode;
+  private Object memo;
 
   public TaskInfo(Pod pod, int priority, TaskStatus status) {
     this.pod = pod;
@@ -105,6 +106,17 @@ public final class TaskInfo {
   public void noteAttempt(String node, String error) {
     this.fitNode = node;
     this.fitError = error;
+  }
+
+  /**
+   * A value derived from the immutable pod alone, computed once per session by whoever asks first (the node search's
+   * shape key, whose hash covers the pod's labels and annotations). One slot: {@code type} tells the asker's apart.
+   */
+  public <T> T memo(Class<T> type, java.util.function.Function<TaskInfo, T> compute) {
+    if (!type.isInstance(memo)) {
+      memo = compute.apply(this);
+    }
+    return type.cast(memo);
   }
 
   void setJob(JobInfo job) {
