@@ -55,7 +55,7 @@ final class GpuInventory {
         }
       }
       if (t != null) {
-        if (count > 0 && t.size() != count && !hamiVgpus(source, t.size(), count)) {
+        if (count > 0 && t.size() != count && !hamiVgpus(node, t.size(), count)) {
           warnOnce("count/" + node.name(), "node " + node.name() + ": topology lists " + t.size()
               + " GPUs but allocatable says " + count);
         }
@@ -98,7 +98,9 @@ final class GpuInventory {
           HamiClaims.of(p.annotations(), gpus, node, initContainers(p)).forEach(c -> usage.add(c, 1));
           continue;
         } catch (IllegalArgumentException e) {
-          warnOnce("pod/" + p.uid(), "pod " + p.key() + ": " + e.getMessage() + "; ignored");
+          warnOnce("pod/" + p.uid(), "pod " + p.key() + " on node " + node + ": " + e.getMessage()
+              + "; ignored, " + (isShare(p) ? "the pod's share of a GPU not counted"
+              : "the pod assumed to hold the lowest free GPUs"));
         }
       }
       long want = isShare(p) ? 0 : gpuRequest(p);
@@ -120,9 +122,12 @@ final class GpuInventory {
     return usage;
   }
 
-  /** HAMi advertises each GPU as {@code count} vGPUs: allocatable is a multiple of the devices it lists. */
-  private static boolean hamiVgpus(String source, int devices, long allocatable) {
-    return HamiFormat.NVIDIA_REGISTER.equals(source) && devices > 0 && allocatable % devices == 0;
+  /**
+   * On a node running HAMi's device plugin (its inventory there, even when Basalt's topology is read instead) each GPU
+   * is advertised as {@code count} vGPUs: allocatable is a multiple of the devices.
+   */
+  private static boolean hamiVgpus(Node node, int devices, long allocatable) {
+    return node.annotations().containsKey(HamiFormat.NVIDIA_REGISTER) && devices > 0 && allocatable % devices == 0;
   }
 
   private static int initContainers(Pod p) {

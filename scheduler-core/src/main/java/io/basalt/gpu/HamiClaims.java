@@ -28,17 +28,20 @@ public final class HamiClaims {
    * The claims of a pod's HAMi annotations on a node with topology {@code t}; init containers (the first
    * {@code initContainers} entries) are left out when app containers hold devices, as they have finished by then.
    *
-   * @throws IllegalArgumentException naming the annotation and the problem (malformed, or a device not on the node)
+   * @throws IllegalArgumentException naming the annotation and the problem (malformed, a device not on the node, or
+   *     no device at all: HAMi never writes an empty one, so the pod's devices are unknown, not none)
    */
   public static List<DeviceClaim> of(Map<String, String> podAnnotations, GpuTopology t, String node,
       int initContainers) {
     long whole = 0;
     Map<Integer, long[]> shares = new LinkedHashMap<>();
+    List<String> read = new ArrayList<>();
     for (HamiVendor v : HamiVendor.values()) {
       String value = podAnnotations.get(v.allocated());
       if (value == null) {
         continue;
       }
+      read.add(v.allocated());
       List<List<HamiFormat.Entry>> containers = HamiFormat.decode(v.allocated(), value);
       boolean appsHold = containers.stream().skip(initContainers).anyMatch(c -> !c.isEmpty());
       for (int c = appsHold ? initContainers : 0; c < containers.size(); c++) {
@@ -58,6 +61,9 @@ public final class HamiClaims {
           }
         }
       }
+    }
+    if (whole == 0 && shares.isEmpty()) {
+      throw new IllegalArgumentException("annotation " + String.join(", ", read) + ": lists no devices");
     }
     List<DeviceClaim> out = new ArrayList<>();
     if (whole != 0) {

@@ -7,11 +7,42 @@ import io.basalt.gpu.GpuAnnotations;
 import io.basalt.gpu.HamiFormat;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class GpuInventoryTest {
   private final ClusterCache cache = new ClusterCache(Set.of("basalt-scheduler"), "default");
+  private final Logger log = Logger.getLogger(GpuInventory.class.getName());
+  private final List<String> warnings = new CopyOnWriteArrayList<>();
+  private final Handler capture = new Handler() {
+    @Override
+    public void publish(LogRecord r) {
+      warnings.add(r.getMessage());
+    }
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public void close() {}
+  };
+
+  @BeforeEach
+  void captureWarnings() {
+    log.addHandler(capture);
+  }
+
+  @AfterEach
+  void release() {
+    log.removeHandler(capture);
+  }
 
   private NodeInfo node() {
     return cache.snapshot().nodes().get(0);
@@ -80,5 +111,24 @@ class GpuInventoryTest {
     cache.putPod(TestPods.pod("ns/bad").gpu(1).scheduler("hami-scheduler").onNode("n1")
         .annotation("hami.io/vgpu-devices-allocated", "GPU-0,NVIDIA,oops").build());
     assertEquals(0L, node().freeDevices(), "named, ignored, and the pod assumed on the lowest free GPU");
+    assertEquals(List.of("pod ns/bad on node n1: annotation hami.io/vgpu-devices-allocated: container 0: "
+        + "'GPU-0,NVIDIA,oops' is not UUID,TYPE,MEMORY,CORES; ignored, the pod assumed to hold the lowest free GPUs"),
+        warnings);
+  }
+
+  @Test
+  void hamiVgpusInAllocatableAreNoMismatchWhenBasaltsTopologyIsReadInstead() {
+    String register = "[{\"id\":\"GPU-0\",\"count\":10,\"devmem\":81920,\"devcore\":100,\"type\":\"H100\","
+        + "\"health\":true},{\"id\":\"GPU-1\",\"count\":10,\"devmem\":81920,\"devcore\":100,\"type\":\"H100\","
+        + "\"health\":true}]";
+    String topology = "{\"devices\":[{\"index\":0,\"uuid\":\"GPU-0\"},{\"index\":1,\"uuid\":\"GPU-1\"}],"
+        + "\"links\":[[\"X\",\"NV4\"],[\"NV4\",\"X\"]]}";
+    cache.putNode(TestNodes.node("n1").cpu("64").resource("nvidia.com/gpu", "20")
+        .annotation(HamiFormat.NVIDIA_REGISTER, register).annotation(GpuAnnotations.TOPOLOGY, topology).build());
+    cache.putNode(TestNodes.node("n2").cpu("64").resource("nvidia.com/gpu", "20")
+        .annotation(GpuAnnotations.TOPOLOGY, topology).build());
+    cache.snapshot();
+    assertEquals(List.of("node n2: topology lists 2 GPUs but allocatable says 20"), warnings,
+        "20 = 2 GPUs of 10 vGPUs where HAMi's plugin runs; a mismatch elsewhere");
   }
 }

@@ -126,5 +126,9 @@ class HamiBindingTest {
         () -> HamiClaims.of(Map.of("hami.io/vgpu-devices-allocated", "GPU-9,NVIDIA,1,1:;"), t, "n1", 0));
     assertEquals("annotation hami.io/vgpu-devices-allocated: device GPU-9 is not among the node's 4 GPUs",
         e.getMessage());
+    e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> HamiClaims.of(Map.of("hami.io/vgpu-devices-allocated", ";;"), t, "n1", 0));
+    assertEquals("annotation hami.io/vgpu-devices-allocated: lists no devices", e.getMessage(),
+        "HAMi never writes an empty one: the devices are unknown, not none");
   }
 }

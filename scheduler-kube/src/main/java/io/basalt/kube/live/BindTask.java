@@ -12,12 +12,15 @@ import java.util.Map;
  * Binds one pod with one POST of the binding, which carries the pod's new annotations (the chosen GPUs): the API server
  * writes them together with the node, so no observer ever sees the pod bound without them, or annotated but unbound
  * (which would let a cycle place it again while its bind is in flight). A 409 is read back: already on our node is
- * success (an earlier attempt landed), elsewhere is a lost race. Success leaves the assumption in the cache for the
- * informer to confirm. In HAMi's protocol the bind first takes HAMi's node lock, waiting while another pod holds it,
- * and carries HAMi's bind-time annotations; the lock stays for HAMi's device plugin to release after it allocated,
- * unless the bind fails, when it is released at once. Failure rolls the assumption back and, unless another scheduler
- * won the pod, nominates it to the node it was meant for, so the next cycle places it there before anyone else takes
- * the room (a gang's bound members are waiting on it).
+ * success (an earlier attempt landed), elsewhere is a lost race. A last attempt that got no answer is read back too.
+ * Success leaves the assumption in the cache for the informer to confirm. In HAMi's protocol the bind first takes
+ * HAMi's node lock, waiting while another pod holds it, and carries HAMi's bind-time annotations; the lock stays for
+ * HAMi's device plugin to release after it allocated, unless the bind fails, when it is released at once. A failed
+ * bind writes no {@code hami.io/bind-phase: failed}: its annotations only ever reach the pod with a binding that
+ * landed, so a pod whose bind failed carries nothing of HAMi's to mark (HAMi's device plugin writes {@code failed}
+ * when its allocation fails). Failure rolls the assumption back and, unless another scheduler won the pod, nominates
+ * it to the node it was meant for, so the next cycle places it there before anyone else takes the room (a gang's
+ * bound members are waiting on it).
  */
 final class BindTask extends BindOp {
   private static final System.Logger LOG = System.getLogger(KubeBinder.class.getName());
@@ -69,8 +72,24 @@ final class BindTask extends BindOp {
       succeeded();
     } else if (r.code() == 409) {
       conflict(calls, r);
+    } else if (r.code() == 0 && !binder.retry().again(0, attempt)) {
+      unanswered(calls, r);
     } else {
       onError("binding refused", r);
+    }
+  }
+
+  /**
+   * The last attempt got no answer, yet the binding may have landed, carrying HAMi's annotations with
+   * {@code bind-phase: allocating} for the device plugin to act on: read the pod back before calling the bind failed,
+   * so a landed bind keeps its node lock instead of having it released under the device plugin.
+   */
+  private void unanswered(BindCalls calls, BindCalls.Reply reply) {
+    BindCalls.NodeOf now = calls.nodeOf(original);
+    if (binding.node().equals(now.node())) {
+      succeeded();
+    } else {
+      failed("binding refused after " + attempt + " attempt(s): " + KubeBinder.brief(reply));
     }
   }
 

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The HTTP contract of {@link KubeBinder}'s binding: the exact request it sends ({@code POST pods/{name}/binding}
  * with a v1 Binding) and what it makes of the API server's exact replies (201 Status, 409 read back, 5xx and 429
- * retried, 404 final).
+ * retried, 404 final, no answer at the last attempt read back).
  */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class BinderContractTest {
@@ -217,6 +217,30 @@ class BinderContractTest {
     assertEquals(1, binder.counters().bindsOk());
     assertEquals(2, binder.counters().retries());
     assertEquals(List.of("p1@n1"), boundTo);
+  }
+
+  @Test
+  void anUnansweredLastAttemptIsReadBackAndOnOurNodeIsSuccessElsePending() throws Exception {
+    binder.close();
+    binder = newBinder(KubeBinder.Options.defaults().withRetries(2, Duration.ofMillis(10), Duration.ofMillis(40))
+        .withTimeouts(Duration.ofMillis(100), Duration.ofSeconds(5)));
+    wm.stubFor(post(BIND).willReturn(KubeReplies.json(201, KubeReplies.createdStatus()).withFixedDelay(500)));
+    wm.stubFor(get(POD).willReturn(KubeReplies.json(200, KubeReplies.pod("ml", "p1", pod.uid(), "n1"))));
+
+    bindTo("n1", Map.of(GPU, "0"));
+
+    wm.verify(exactly(2), postRequestedFor(urlEqualTo(BIND)));
+    wm.verify(exactly(1), getRequestedFor(urlEqualTo(POD)));
+    assertEquals(1, binder.counters().bindsOk(), "the binding landed though no answer came");
+    assertEquals(List.of("p1@n1"), boundTo);
+
+    wm.resetRequests();
+    boundTo.clear();
+    cache.putPod(pod);
+    wm.stubFor(get(POD).willReturn(KubeReplies.json(200, KubeReplies.pod("ml", "p1", pod.uid(), null))));
+    bindTo("n1", Map.of(GPU, "0"));
+    assertEquals(1, binder.counters().bindFailures(), "still pending: the bind failed");
+    assertRolledBack();
   }
 
   @Test

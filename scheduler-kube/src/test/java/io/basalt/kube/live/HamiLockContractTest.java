@@ -27,7 +27,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * HAMi's protocol at bind against the fake API server: the node lock HAMi's device plugin finds the pod by is taken
  * before the binding (a merge patch guarded by resourceVersion), stays for the plugin after a successful bind, is
- * released after a failed one, is waited for while another live pod holds it, and is taken over when stale.
+ * released after a failed one, is waited for while another live pod holds it, and is taken over when stale. A failed
+ * bind marks no {@code bind-phase: failed}: the annotations ride on the binding, so a refused one leaves none, and one
+ * that landed while its answers were lost is read back as bound.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class HamiLockContractTest {
@@ -86,6 +88,9 @@ class HamiLockContractTest {
   private Map<String, String> podAnnotations() {
     JsonObject a = server.get(Resources.PODS, "ml", "p1").getAsJsonObject("metadata").getAsJsonObject("annotations");
     Map<String, String> out = new java.util.TreeMap<>();
+    if (a == null) {
+      return out;
+    }
     a.entrySet().forEach(e -> out.put(e.getKey(), e.getValue().getAsString()));
     return out;
   }
@@ -120,6 +125,40 @@ class HamiLockContractTest {
     assertEquals(1, binder.counters().bindFailures());
     assertNull(lock(), "never a node left locked after a failed bind");
     assertNull(cache.pod(pod.uid()).nodeName(), "pending again");
+  }
+
+  @Test
+  void aRefusedBindLeavesNothingOfHamisOnThePodSoNoBindPhaseIsMarkedFailed() throws Exception {
+    server.faults().failNext(1, 403, "POST", "/api/v1/namespaces/ml/pods/p1/binding");
+
+    bind();
+
+    assertEquals(1, binder.counters().bindFailures());
+    assertEquals(Map.of(), podAnnotations(), "the annotations ride on the refused binding: none reached the pod");
+    assertEquals(List.of(), server.requests(null, "/api/v1/namespaces/ml/pods/p1").stream()
+        .filter(r -> !r.method().equals("GET")).toList(), "no pod write besides the binding");
+    assertNull(lock(), "the lock released");
+    assertEquals(pod, cache.pod(pod.uid()), "pending again in the cache, without the assumed annotations");
+  }
+
+  @Test
+  void aBindThatLandedWhileItsAnswersWereLostIsReadBackAsBoundAndKeepsTheLockForTheDevicePlugin() throws Exception {
+    binder.close();
+    binder = new KubeBinder(server.apiClient(), cache, KubeBinder.Options.defaults()
+        .withRetries(2, Duration.ofSeconds(1), Duration.ofSeconds(1))
+        .withTimeouts(Duration.ofMillis(150), Duration.ofSeconds(10)));
+    // Both attempts time out on the client; the first lands on the server 250 ms after its client gave up.
+    server.faults().delayNextMatching(2, Duration.ofMillis(400),
+        r -> r.method().equals("POST") && r.path().equals("/api/v1/namespaces/ml/pods/p1/binding"));
+
+    bind();
+
+    assertEquals(2, server.requests("POST", "/api/v1/namespaces/ml/pods/p1/binding").size());
+    assertEquals(1, binder.counters().bindsOk(), "read back: bound to our node");
+    assertEquals(0, binder.counters().bindFailures());
+    assertEquals("n1", server.get(Resources.PODS, "ml", "p1").getAsJsonObject("spec").get("nodeName").getAsString());
+    assertEquals("allocating", podAnnotations().get("hami.io/bind-phase"), "the device plugin sets the outcome");
+    assertTrue(lock().endsWith(",ml,p1"), "not released under the device plugin about to allocate");
   }
 
   @Test
