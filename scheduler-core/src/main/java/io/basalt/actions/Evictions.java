@@ -158,6 +158,16 @@ final class Evictions {
     List<VictimPlanner.Unit> chosen = new ArrayList<>();
     java.util.Set<VictimPlanner.Unit> taken = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     List<VictimPlanner.Unit> order = units.units();
+    // A unit its queue rule refuses now stays refused while this plan only takes victims away (reclaim: a queue at
+    // its share only falls further): counted as taken, so no node's cheapest set is built around it.
+    java.util.Map<String, Boolean> mayTakeFrom = new java.util.HashMap<>();
+    java.util.Set<String> refused = new java.util.TreeSet<>();
+    for (VictimPlanner.Unit u : order) {
+      if (!mayTakeFrom.computeIfAbsent(u.job().queue(), q -> scope.mayTake(session, u.job()))) {
+        taken.add(u);
+        refused.add(u.job().queue());
+      }
+    }
     // A shape that found no node before any eviction finds none later either, except on the victims' nodes.
     java.util.Set<TaskShape> noRoom = new java.util.HashSet<>();
     QueueInfo queue = session.queue(job.queue());
@@ -184,7 +194,7 @@ final class Evictions {
       }
       if (node == null && session.callbacks().allocatable(queue, task)) {
         // Room on one node: the cheapest set of units there that makes the member fit.
-        VictimOrder.NodeChoice c = units.cheapestNode(session, scope, task, taken);
+        VictimOrder.NodeChoice c = units.cheapestNode(session, scope, task, taken, refused);
         if (c != null) {
           for (VictimPlanner.Unit u : c.units()) {
             evict(stmt, u, task, reason);

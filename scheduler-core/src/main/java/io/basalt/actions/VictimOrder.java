@@ -11,12 +11,26 @@ import java.util.List;
  * pool and reused by every job asking the same pool until an eviction commits. Answers the per-node question of
  * victim planning: on which node does the cheapest set of units make room for one member.
  */
-record VictimOrder(List<VictimPlanner.Unit> units, List<VictimOrder.NodeVictims> nodes) {
+final class VictimOrder {
   /**
    * One node's victim units in the order's order, each unit's pods on this node beside it, and what evicting them all
    * would free there: resolved once per pool so the per-member walk does no lookups by name.
    */
-  record NodeVictims(NodeInfo node, List<VictimPlanner.Unit> units, List<List<TaskInfo>> podsHere, long[] freeable) {}
+  private record NodeVictims(NodeInfo node, List<VictimPlanner.Unit> units, List<List<TaskInfo>> podsHere) {}
+
+  private final List<VictimPlanner.Unit> units;
+  private final List<NodeVictims> nodes;
+  /** Per set of queues the queue rule refuses: what each node could free without them (index of {@link #nodes}). */
+  private final java.util.Map<java.util.Set<String>, long[][]> freeable = new java.util.HashMap<>();
+
+  private VictimOrder(List<VictimPlanner.Unit> units, List<NodeVictims> nodes) {
+    this.units = units;
+    this.nodes = nodes;
+  }
+
+  List<VictimPlanner.Unit> units() {
+    return units;
+  }
 
   static VictimOrder of(Session session, List<VictimPlanner.Unit> units) {
     java.util.Map<String, List<VictimPlanner.Unit>> byNode = new java.util.LinkedHashMap<>();
@@ -38,15 +52,30 @@ record VictimOrder(List<VictimPlanner.Unit> units, List<VictimOrder.NodeVictims>
     byNode.forEach((name, here) -> {
       NodeInfo node = session.node(name);
       if (node != null) {
-        List<List<TaskInfo>> pods = podsByNode.get(name);
-        long[] all = new long[io.basalt.model.ResourceNames.count()];
-        for (List<TaskInfo> p : pods) {
-          add(all, p, 1);
-        }
-        nodes.add(new NodeVictims(node, here, pods, all));
+        nodes.add(new NodeVictims(node, here, podsByNode.get(name)));
       }
     });
     return new VictimOrder(units, nodes);
+  }
+
+  /**
+   * What evicting every unit on each node would free there, leaving out the units of {@code refused} queues: an
+   * upper bound that rules nodes out before the greedy walk. Units running when the pool was built; taking victims
+   * only lowers it, so it stays an upper bound.
+   */
+  private long[][] freeable(java.util.Set<String> refused) {
+    return freeable.computeIfAbsent(java.util.Set.copyOf(refused), r -> {
+      long[][] out = new long[nodes.size()][io.basalt.model.ResourceNames.count()];
+      for (int i = 0; i < nodes.size(); i++) {
+        NodeVictims nv = nodes.get(i);
+        for (int k = 0; k < nv.units().size(); k++) {
+          if (!r.contains(nv.units().get(k).job().queue())) {
+            add(out[i], nv.podsHere().get(k), 1);
+          }
+        }
+      }
+      return out;
+    });
   }
 
   /** A node and the units to evict there. */
@@ -58,17 +87,19 @@ record VictimOrder(List<VictimPlanner.Unit> units, List<VictimOrder.NodeVictims>
    * GPUs, pods, then priority). A whole gang counts whole though only its pods on that node make room there.
    */
   NodeChoice cheapestNode(Session session, VictimPlanner.Scope scope, TaskInfo task,
-      java.util.Set<VictimPlanner.Unit> chosen) {
+      java.util.Set<VictimPlanner.Unit> chosen, java.util.Set<String> refused) {
     boolean[] skip = session.callbacks().deviceManagedResources();
     int enough = Math.max(100, session.nodes().size() / 10); // as kube-scheduler's preemption: enough candidates
     int found = 0;
     NodeChoice best = null;
     long[] bestCost = null;
     long[] freed = new long[io.basalt.model.ResourceNames.count()];
+    long[][] upTo = freeable(refused);
     List<Integer> taken = new ArrayList<>();
-    for (NodeVictims nv : nodes) {
+    for (int n = 0; n < nodes.size(); n++) {
+      NodeVictims nv = nodes.get(n);
       NodeInfo node = nv.node();
-      if (!fitsWith(node, nv.freeable(), task, skip)) {
+      if (!fitsWith(node, upTo[n], task, skip)) {
         continue; // even every victim there would not make room: skip the greedy walk
       }
       java.util.Arrays.fill(freed, 0);
