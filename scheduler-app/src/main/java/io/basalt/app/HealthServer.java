@@ -33,11 +33,13 @@ final class HealthServer implements AutoCloseable {
 
   /**
    * @param address {@code host:port} or {@code :port}; port 0 picks a free one
+   * @param config which config is in force, for /readyz's body (readiness never fails on it: a rollout of a bad
+   *     config must not stall with the old pods gone)
    * @param cycleAge how long the cycle in progress has run (zero between cycles and on a standby)
    * @param stuck the age past which /healthz fails
    */
-  HealthServer(String address, BooleanSupplier ready, Supplier<Duration> cycleAge, Duration stuck,
-      SchedulerMetrics metrics) throws IOException {
+  HealthServer(String address, BooleanSupplier ready, Supplier<String> config, Supplier<Duration> cycleAge,
+      Duration stuck, SchedulerMetrics metrics) throws IOException {
     int colon = address.lastIndexOf(':');
     String host = colon <= 0 ? "0.0.0.0" : address.substring(0, colon);
     int port = Integer.parseInt(address.substring(colon + 1));
@@ -53,7 +55,7 @@ final class HealthServer implements AutoCloseable {
     });
     route("/readyz", ex -> {
       boolean ok = ready.getAsBoolean();
-      reply(ex, ok ? 200 : 503, ok ? "ok" : "informers not synced");
+      reply(ex, ok ? 200 : 503, (ok ? "ok" : "informers not synced") + "; config: " + config.get());
     });
     route("/metrics", ex -> {
       ByteArrayOutputStream buf = new ByteArrayOutputStream();

@@ -33,8 +33,8 @@ class HealthServerTest {
   }
 
   private static HealthServer server() throws IOException {
-    return new HealthServer("127.0.0.1:0", () -> true, () -> Duration.ZERO, Duration.ofMinutes(2),
-        new SchedulerMetrics());
+    return new HealthServer("127.0.0.1:0", () -> true, () -> "built-in default", () -> Duration.ZERO,
+        Duration.ofMinutes(2), new SchedulerMetrics());
   }
 
   /** Connections that each sent the start of a request and then stall, as a broken scraper or a scanner does. */
@@ -132,11 +132,18 @@ class HealthServerTest {
   void livenessFailsOnAStuckCycleAndReadinessFollowsTheInformers() throws Exception {
     AtomicBoolean synced = new AtomicBoolean(false);
     AtomicReference<Duration> age = new AtomicReference<>(Duration.ZERO);
-    try (HealthServer s = new HealthServer("127.0.0.1:0", synced::get, age::get, Duration.ofMinutes(2),
+    AtomicReference<String> config = new AtomicReference<>("ConfigMap kube-system/basalt (resourceVersion 7)");
+    try (HealthServer s = new HealthServer("127.0.0.1:0", synced::get, config::get, age::get, Duration.ofMinutes(2),
         new SchedulerMetrics())) {
-      assertEquals(503, get(s, "/readyz").statusCode());
+      HttpResponse<String> unsynced = get(s, "/readyz");
+      assertEquals(503, unsynced.statusCode());
+      assertEquals("informers not synced; config: ConfigMap kube-system/basalt (resourceVersion 7)\n",
+          unsynced.body());
       synced.set(true);
-      assertEquals(200, get(s, "/readyz").statusCode());
+      config.set("FALLBACK built-in default: broken");
+      HttpResponse<String> ready = get(s, "/readyz");
+      assertEquals(200, ready.statusCode(), "a config fallback keeps readiness, so a rollout is not stuck on it");
+      assertEquals("ok; config: FALLBACK built-in default: broken\n", ready.body());
       assertEquals(200, get(s, "/healthz").statusCode());
       age.set(Duration.ofMinutes(3));
       HttpResponse<String> stuck = get(s, "/healthz");
