@@ -3,9 +3,8 @@ package io.basalt.app;
 import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -33,14 +32,15 @@ final class HealthExecutor implements Executor, AutoCloseable {
   private final Duration requestTimeout;
   private final Duration exchangeTimeout;
   private final ThreadPoolExecutor pool;
-  private final ScheduledExecutorService watchdog;
+  private final ScheduledThreadPoolExecutor watchdog;
 
   HealthExecutor(Duration requestTimeout, Duration exchangeTimeout) {
     this.requestTimeout = requestTimeout;
     this.exchangeTimeout = exchangeTimeout;
     this.pool = new ThreadPoolExecutor(THREADS, THREADS, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE),
         daemons("basalt-health-"), new ThreadPoolExecutor.AbortPolicy());
-    this.watchdog = Executors.newSingleThreadScheduledExecutor(daemons("basalt-health-deadline-"));
+    this.watchdog = new ScheduledThreadPoolExecutor(1, daemons("basalt-health-deadline-"));
+    watchdog.setRemoveOnCancelPolicy(true); // most exchanges finish long before their deadlines
   }
 
   /** Queues the exchange; throws {@link java.util.concurrent.RejectedExecutionException} when full. */

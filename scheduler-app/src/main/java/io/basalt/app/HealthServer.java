@@ -19,8 +19,8 @@ import java.util.function.Supplier;
  * rollouts progress.
  *
  * <p>Exchanges run on {@link HealthExecutor}'s few threads with a read timeout, so clients that send half a request
- * and stall (a port scanner, a broken scraper) delay the probes by at most {@link #REQUEST_TIMEOUT}, never block
- * them.
+ * and stall (a port scanner, a broken scraper) delay the probes by {@link #REQUEST_TIMEOUT} per pool-full of them
+ * queued ahead, never block them.
  */
 final class HealthServer implements AutoCloseable {
   /** How long a request line and headers may take to arrive; kubelet and Prometheus send theirs at once. */
