@@ -8,13 +8,11 @@ import io.basalt.cache.ClusterCache;
 import io.basalt.config.ConfigException;
 import io.basalt.framework.PluginRegistry;
 import io.basalt.gpu.DeviceProtocol;
-import io.basalt.kube.live.ConfigReloader;
 import io.basalt.kube.live.InformerSource;
 import io.basalt.kube.live.KubeBinder;
 import io.basalt.kube.live.PodGroupCreator;
 import io.basalt.kube.live.StatusWriter;
 import io.basalt.scheduler.Scheduler;
-import io.basalt.scheduler.SchedulerProfile;
 import io.basalt.scheduler.SchedulingLoop;
 import io.basalt.scheduler.StatusSink;
 import io.kubernetes.client.openapi.ApiClient;
@@ -28,7 +26,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Supplier;
 import okhttp3.OkHttpClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -63,7 +60,8 @@ final class RunCommand implements Callable<Integer> {
       description = "ConfigMap holding volcano-scheduler.conf; edits take effect without a restart.")
   String configMap;
 
-  @Option(names = "--config", description = "A volcano-scheduler.conf file (default: Volcano's default tiers).")
+  @Option(names = "--config", description = "A volcano-scheduler.conf file, re-read for edits (default: Volcano's "
+      + "default tiers).")
   Path config;
 
   @Option(names = "--schedule-period", defaultValue = "1s", converter = DurationConverter.class,
@@ -148,9 +146,9 @@ final class RunCommand implements Callable<Integer> {
       return 2;
     }
     PluginRegistry plugins = PluginRegistry.load();
-    Supplier<SchedulerProfile> profile;
+    RunConfig profile;
     try {
-      profile = configuration(client, calls, plugins);
+      profile = RunConfig.open(configMap, config, client, calls, plugins);
     } catch (ConfigException e) {
       e.problems().forEach(System.err::println);
       return 2;
@@ -162,7 +160,8 @@ final class RunCommand implements Callable<Integer> {
     // Liveness: a cycle running far longer than any should; a standby never runs cycles and stays healthy.
     Duration stuck = Duration.ofMinutes(2).compareTo(schedulePeriod.multipliedBy(20)) > 0 ? Duration.ofMinutes(2)
         : schedulePeriod.multipliedBy(20);
-    HealthServer health = new HealthServer(metricsAddr, source::hasSynced,
+    metrics.watchConfig(() -> profile.state().valid());
+    HealthServer health = new HealthServer(metricsAddr, source::hasSynced, () -> profile.state().describe(),
         this::cycleRunningFor, stuck, metrics);
     healthServer = health;
     KubeBinder binder = new KubeBinder(calls, cache, KubeBinder.Options.defaults().withBindWorkers(bindWorkers));
@@ -238,13 +237,7 @@ final class RunCommand implements Callable<Integer> {
         Thread.currentThread().interrupt();
       }
       source.close();
-      if (profile instanceof AutoCloseable watched) {
-        try {
-          watched.close();
-        } catch (Exception e) {
-          LOG.log(System.Logger.Level.DEBUG, "closing the config watch failed", e);
-        }
-      }
+      profile.close();
       health.close();
     };
     Thread hook = new Thread(this::stop, "basalt-shutdown");
@@ -378,20 +371,5 @@ final class RunCommand implements Callable<Integer> {
     }
     client.setHttpClient(http.build());
     return client;
-  }
-
-  private Supplier<SchedulerProfile> configuration(ApiClient client, ApiClient calls, PluginRegistry plugins)
-      throws ConfigException {
-    if (configMap != null) {
-      String[] nsName = configMap.split("/", 2);
-      if (nsName.length != 2) {
-        throw new ConfigException("--config-map: expected NAMESPACE/NAME, got '" + configMap + "'");
-      }
-      return new ConfigReloader(client, calls, nsName[0], nsName[1], plugins);
-    }
-    List<String> warnings = new ArrayList<>();
-    SchedulerProfile fixed = ConfigOption.load(config, plugins, warnings);
-    warnings.forEach(w -> System.err.println("warning: " + w));
-    return () -> fixed;
   }
 }

@@ -7,6 +7,7 @@ import io.basalt.session.SessionResult;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -67,6 +69,17 @@ final class SchedulerMetrics implements CycleObserver {
     CounterWithCallback.builder().name("basalt_events_dropped_total")
         .help("Events not sent because the event queue was full.")
         .callback(cb -> cb.call(dropped.getAsLong())).register(registry);
+  }
+
+  /**
+   * Whether the config source's latest content is the config in force, read at scrape time: 0 means an edit was
+   * rejected (or the start fell back to the built-in default), which an alert can catch before anyone reads a log.
+   */
+  void watchConfig(BooleanSupplier valid) {
+    GaugeWithCallback.builder().name("basalt_config_valid")
+        .help("1 when the scheduler config's latest content is in force; 0 when it was rejected and the last good "
+            + "config (or at start the built-in default) runs instead.")
+        .callback(cb -> cb.call(valid.getAsBoolean() ? 1 : 0)).register(registry);
   }
 
   /** A pod's binding landed: its end-to-end latency, creation to bound. */

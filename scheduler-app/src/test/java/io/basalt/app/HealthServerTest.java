@@ -4,30 +4,146 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
+/** The health port: what liveness and readiness answer, and that slow clients cannot block them. */
+@Timeout(60)
 class HealthServerTest {
   private static HttpResponse<String> get(HealthServer s, String path) throws Exception {
     return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.port() + path))
-        .build(), HttpResponse.BodyHandlers.ofString());
+        .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static HealthServer server() throws IOException {
+    return new HealthServer("127.0.0.1:0", () -> true, () -> "built-in default", () -> Duration.ZERO,
+        Duration.ofMinutes(2), new SchedulerMetrics());
+  }
+
+  /** Connections that each sent the start of a request and then stall, as a broken scraper or a scanner does. */
+  private static List<Socket> stall(HealthServer s, int count) throws IOException {
+    List<Socket> sockets = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      Socket socket = new Socket("127.0.0.1", s.port());
+      socket.getOutputStream().write("GET /metr".getBytes(StandardCharsets.US_ASCII));
+      socket.getOutputStream().flush();
+      sockets.add(socket);
+    }
+    return sockets;
+  }
+
+  /**
+   * Milliseconds from {@code startNanos} until the server closed each socket (end of stream or a reset), watched all
+   * at once; fails if one stays open past {@code limit}.
+   */
+  private static List<Long> closeTimes(List<Socket> sockets, Duration limit, long startNanos) throws Exception {
+    ExecutorService readers = Executors.newFixedThreadPool(sockets.size());
+    try {
+      List<Future<Long>> times = new ArrayList<>();
+      for (Socket socket : sockets) {
+        times.add(readers.submit(() -> {
+          socket.setSoTimeout((int) limit.toMillis());
+          try (InputStream in = socket.getInputStream()) {
+            assertEquals(-1, in.read(), "nothing is answered to half a request");
+          } catch (SocketTimeoutException e) {
+            throw new AssertionError("a stalled connection still open after " + limit.toSeconds() + "s", e);
+          } catch (IOException reset) {
+            // closed with unread data: a reset, also closed
+          }
+          return (System.nanoTime() - startNanos) / 1_000_000;
+        }));
+      }
+      List<Long> millis = new ArrayList<>();
+      for (Future<Long> t : times) {
+        millis.add(t.get());
+      }
+      return millis;
+    } finally {
+      readers.shutdownNow();
+    }
+  }
+
+  @Test
+  void clientsSendingHalfARequestAndStallingDoNotBlockTheProbes() throws Exception {
+    try (HealthServer s = server()) {
+      long start = System.nanoTime();
+      List<Socket> stalled = stall(s, HealthExecutor.THREADS + 2);
+      try {
+        Thread.sleep(200); // every stalled exchange has been handed to a thread or queued
+        long asked = System.nanoTime();
+        HttpResponse<String> health = get(s, "/healthz");
+        long millis = (System.nanoTime() - asked) / 1_000_000;
+        assertEquals(200, health.statusCode());
+        assertTrue(millis < 2500, "/healthz behind " + stalled.size() + " stalled clients took " + millis + " ms");
+        List<Long> closed = closeTimes(stalled, Duration.ofSeconds(10), start);
+        assertTrue(closed.stream().allMatch(ms -> ms >= HealthServer.REQUEST_TIMEOUT.toMillis() - 100),
+            "closed for stalling, not at once: " + closed);
+        assertEquals(200, get(s, "/metrics").statusCode(), "the threads are free again");
+      } finally {
+        for (Socket socket : stalled) {
+          socket.close();
+        }
+      }
+    }
+  }
+
+  @Test
+  void exchangesBeyondThePoolAndQueueAreRefusedByClosingTheirConnection() throws Exception {
+    try (HealthServer s = server()) {
+      long start = System.nanoTime();
+      int beyond = 4;
+      List<Socket> stalled = stall(s, HealthExecutor.THREADS + HealthExecutor.QUEUE + beyond);
+      try {
+        int early = 0;
+        List<Long> closed = closeTimes(stalled, Duration.ofSeconds(20), start);
+        for (long millis : closed) {
+          if (millis < HealthServer.REQUEST_TIMEOUT.toMillis() - 100) {
+            early++;
+          }
+        }
+        assertTrue(early >= beyond, "the exchanges with no room are closed at once: " + closed);
+        assertEquals(200, get(s, "/healthz").statusCode());
+      } finally {
+        for (Socket socket : stalled) {
+          socket.close();
+        }
+      }
+    }
   }
 
   @Test
   void livenessFailsOnAStuckCycleAndReadinessFollowsTheInformers() throws Exception {
     AtomicBoolean synced = new AtomicBoolean(false);
     AtomicReference<Duration> age = new AtomicReference<>(Duration.ZERO);
-    try (HealthServer s = new HealthServer("127.0.0.1:0", synced::get, age::get, Duration.ofMinutes(2),
+    AtomicReference<String> config = new AtomicReference<>("ConfigMap kube-system/basalt (resourceVersion 7)");
+    try (HealthServer s = new HealthServer("127.0.0.1:0", synced::get, config::get, age::get, Duration.ofMinutes(2),
         new SchedulerMetrics())) {
-      assertEquals(503, get(s, "/readyz").statusCode());
+      HttpResponse<String> unsynced = get(s, "/readyz");
+      assertEquals(503, unsynced.statusCode());
+      assertEquals("informers not synced; config: ConfigMap kube-system/basalt (resourceVersion 7)\n",
+          unsynced.body());
       synced.set(true);
-      assertEquals(200, get(s, "/readyz").statusCode());
+      config.set("FALLBACK built-in default: broken");
+      HttpResponse<String> ready = get(s, "/readyz");
+      assertEquals(200, ready.statusCode(), "a config fallback keeps readiness, so a rollout is not stuck on it");
+      assertEquals("ok; config: FALLBACK built-in default: broken\n", ready.body());
       assertEquals(200, get(s, "/healthz").statusCode());
       age.set(Duration.ofMinutes(3));
       HttpResponse<String> stuck = get(s, "/healthz");

@@ -15,6 +15,8 @@ import io.kubernetes.client.openapi.models.V1Role;
 import io.kubernetes.client.openapi.models.V1RoleBinding;
 import io.kubernetes.client.openapi.models.V1Service;
 import io.kubernetes.client.openapi.models.V1ServiceAccount;
+import io.kubernetes.client.openapi.models.V1ValidatingAdmissionPolicy;
+import io.kubernetes.client.openapi.models.V1ValidatingAdmissionPolicyBinding;
 import io.kubernetes.client.util.Yaml;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -50,7 +52,9 @@ final class HelmChart {
       Map.entry("Deployment", V1Deployment.class),
       Map.entry("DaemonSet", V1DaemonSet.class),
       Map.entry("PodDisruptionBudget", V1PodDisruptionBudget.class),
-      Map.entry("CustomResourceDefinition", V1CustomResourceDefinition.class));
+      Map.entry("CustomResourceDefinition", V1CustomResourceDefinition.class),
+      Map.entry("ValidatingAdmissionPolicy", V1ValidatingAdmissionPolicy.class),
+      Map.entry("ValidatingAdmissionPolicyBinding", V1ValidatingAdmissionPolicyBinding.class));
 
   /** Kinds client-java has no model for: kept as maps. */
   private static final List<String> UNTYPED = List.of("ServiceMonitor");

@@ -20,11 +20,12 @@ import java.util.function.Supplier;
 
 /**
  * The scheduler config from a ConfigMap (key {@code volcano-scheduler.conf}), watched by an informer so an edit of
- * the tiers takes effect at the next cycle without a restart. An edit that does not parse or validate is logged with
- * every problem, recorded once as a Warning event on the ConfigMap, and the last good config stays in force; so does
- * it when the ConfigMap is deleted. Only list and watch on that one ConfigMap are needed (a field selector on its
- * name), which the chart's Role grants in its namespace. Each edit is compiled once into a {@link SchedulerProfile}
- * when first seen; cycles in between get the same profile.
+ * the tiers takes effect at the next cycle without a restart. An edit that does not parse, validate or build is logged
+ * with every problem, recorded once as a Warning event on the ConfigMap, and the last good config stays in force
+ * ({@link LastGoodConfig}); so does it when the ConfigMap is deleted. Given a fallback, a ConfigMap that is missing or
+ * bad at the start is treated the same way, with the fallback as the last good config. Only list and watch on that
+ * one ConfigMap are needed (a field selector on its name), which the chart's Role grants in its namespace. Each edit
+ * is compiled once into a {@link SchedulerProfile} when first seen; cycles in between get the same profile.
  */
 public final class ConfigReloader implements Supplier<SchedulerProfile>, AutoCloseable {
   private static final System.Logger LOG = System.getLogger(ConfigReloader.class.getName());
@@ -35,15 +36,26 @@ public final class ConfigReloader implements Supplier<SchedulerProfile>, AutoClo
   private final String name;
   private final PluginRegistry plugins;
   private final SharedInformerFactory factory;
-  /** The ConfigMap's text as last seen by the informer (null while it has no data key). */
-  private final AtomicReference<String> latest = new AtomicReference<>();
+  /** The ConfigMap as last seen: at the start, then by the informer. */
+  private final AtomicReference<Seen> latest = new AtomicReference<>();
   /** Its uid, for the events: {@code kubectl describe} finds an object's events by uid. */
   private volatile String uid;
-  private SchedulerProfile current;
-  private String currentText;
-  private String rejectedText;
+  private final LastGoodConfig config;
   /** Stands for "the data key is missing" where a text is compared; no YAML text contains a NUL. */
   private static final String NO_KEY = "\u0000no data key";
+  /** Stands for "no such ConfigMap" (only at the start: a deletion keeps what was last seen). */
+  private static final String MISSING = "\u0000not found";
+
+  /** One state of the ConfigMap: its text (null: no data key), its resourceVersion; {@code exists} false: none. */
+  private record Seen(String text, String resourceVersion, boolean exists) {
+    String key() {
+      return !exists ? MISSING : text == null ? NO_KEY : text;
+    }
+
+    String version() {
+      return resourceVersion == null ? null : "resourceVersion " + resourceVersion;
+    }
+  }
 
   /**
    * Reads the ConfigMap once, then watches it.
@@ -52,30 +64,32 @@ public final class ConfigReloader implements Supplier<SchedulerProfile>, AutoClo
    */
   public ConfigReloader(ApiClient client, String namespace, String name, PluginRegistry plugins)
       throws ConfigException {
-    this(client, client, namespace, name, plugins);
+    this(client, client, namespace, name, plugins, null);
   }
 
   /**
    * @param watchClient for the watch (no read timeout)
    * @param callClient for the first read and the events (with timeouts); events go out in the background, so a
    *     slow API server never holds up the cycle that noticed the edit
+   * @param fallback runs while the ConfigMap is missing or bad at the start (logged as an error); null makes that a
+   *     {@link ConfigException}
+   * @throws ConfigException when the ConfigMap cannot be read (HTTP error), or is missing or bad without a fallback
    */
   public ConfigReloader(ApiClient watchClient, ApiClient callClient, String namespace, String name,
-      PluginRegistry plugins) throws ConfigException {
+      PluginRegistry plugins, SchedulerProfile fallback) throws ConfigException {
     this.api = new CoreV1Api(callClient);
     this.events = new EventSender(callClient, 1);
     this.namespace = namespace;
     this.name = name;
     this.plugins = plugins;
-    V1ConfigMap first = readOnce();
-    uid = first.getMetadata() == null ? null : first.getMetadata().getUid();
-    String text = textOf(first);
-    if (text == null) {
-      throw noKey();
+    V1ConfigMap found = readOnce();
+    Seen first = found == null ? new Seen(null, null, false) : seenOf(found);
+    if (found != null && found.getMetadata() != null) {
+      uid = found.getMetadata().getUid();
     }
-    this.current = parse(text);
-    this.currentText = text;
-    latest.set(text);
+    latest.set(first);
+    config = new LastGoodConfig("ConfigMap " + key(), first.key(), first.version(), () -> build(first), fallback,
+        this::warn);
     factory = new SharedInformerFactory(watchClient);
     CoreV1Api watchApi = new CoreV1Api(watchClient);
     SharedIndexInformer<V1ConfigMap> informer = factory.sharedIndexInformerFor(p -> watchApi
@@ -104,47 +118,27 @@ public final class ConfigReloader implements Supplier<SchedulerProfile>, AutoClo
 
   /** The config in force: the ConfigMap's latest text if it is valid, else the last good one. Cheap when unchanged. */
   @Override
-  public synchronized SchedulerProfile get() {
-    String latestText = latest.get();
-    String text = latestText == null ? NO_KEY : latestText;
-    if (text.equals(currentText)) {
-      rejectedText = null; // back to the config in force: a later bad edit is reported again
-      return current;
-    }
-    if (text.equals(rejectedText)) {
-      return current;
-    }
-    try {
-      if (latestText == null) {
-        throw noKey();
-      }
-      current = parse(text);
-      currentText = text;
-      rejectedText = null;
-      LOG.log(System.Logger.Level.INFO, "ConfigMap " + key() + " reloaded");
-    } catch (ConfigException e) {
-      reject(text, e.problems(), null);
-    } catch (RuntimeException | StackOverflowError e) {
-      // a bug in building a config must not stop scheduling: the last good config stays, as for any bad edit
-      reject(text, List.of("cannot be built: " + e.getClass().getSimpleName()
-          + (e.getMessage() == null ? "" : ": " + e.getMessage())), e);
-    }
-    return current;
+  public SchedulerProfile get() {
+    Seen seen = latest.get();
+    return config.offer(seen.key(), seen.version(), () -> build(seen));
   }
 
-  /** Keeps the config in force, logs every problem and records the edit once as a Warning event. */
-  private void reject(String text, List<String> problems, Throwable bug) {
-    rejectedText = text;
-    String message = new ConfigException(problems).getMessage();
-    LOG.log(System.Logger.Level.ERROR, "ConfigMap " + key() + " edit rejected, keeping the last good config:\n"
-        + message, bug);
-    events.send("ConfigMap", namespace, name, uid, "Warning", "InvalidConfig",
-        "edit rejected, the last good config stays in force: " + message.replace("\n", "; "));
+  /** The config in force and whether the ConfigMap's latest text is it; looks at the latest text first. */
+  public ConfigState state() {
+    get();
+    return config.state();
+  }
+
+  /** Records a rejection as a Warning event on the ConfigMap; none while it does not exist. */
+  private void warn(String message) {
+    if (latest.get().exists()) {
+      events.send("ConfigMap", namespace, name, uid, "Warning", "InvalidConfig", message);
+    }
   }
 
   /** The ConfigMap's text as the watch last delivered it (null: no data key), for tests. */
   String seenText() {
-    return latest.get();
+    return latest.get().text();
   }
 
   /** Stops the watch. */
@@ -162,17 +156,15 @@ public final class ConfigReloader implements Supplier<SchedulerProfile>, AutoClo
     if (cm.getMetadata() != null && cm.getMetadata().getUid() != null) {
       uid = cm.getMetadata().getUid();
     }
-    latest.set(textOf(cm));
+    latest.set(seenOf(cm));
   }
 
+  /** The ConfigMap, or null when there is none; an error reply is a {@link ConfigException}. */
   private V1ConfigMap readOnce() throws ConfigException {
     try {
       List<V1ConfigMap> items = api.listNamespacedConfigMap(namespace).fieldSelector(selector()).execute()
           .getItems();
-      if (items.isEmpty()) {
-        throw new ConfigException("ConfigMap " + key() + " not found (--config-map " + key() + ")");
-      }
-      return items.get(0);
+      return items.isEmpty() ? null : items.get(0);
     } catch (ApiException e) {
       throw new ConfigException("ConfigMap " + key() + ": cannot read it: HTTP " + e.getCode());
     }
@@ -186,8 +178,19 @@ public final class ConfigReloader implements Supplier<SchedulerProfile>, AutoClo
     return namespace + "/" + name;
   }
 
-  private static String textOf(V1ConfigMap cm) {
-    return cm.getData() == null ? null : cm.getData().get(ConfLoader.CONFIGMAP_KEY);
+  private static Seen seenOf(V1ConfigMap cm) {
+    String text = cm.getData() == null ? null : cm.getData().get(ConfLoader.CONFIGMAP_KEY);
+    return new Seen(text, cm.getMetadata() == null ? null : cm.getMetadata().getResourceVersion(), true);
+  }
+
+  private SchedulerProfile build(Seen seen) throws ConfigException {
+    if (!seen.exists()) {
+      throw new ConfigException("ConfigMap " + key() + " not found (--config-map " + key() + ")");
+    }
+    if (seen.text() == null) {
+      throw noKey();
+    }
+    return parse(seen.text());
   }
 
   private ConfigException noKey() {

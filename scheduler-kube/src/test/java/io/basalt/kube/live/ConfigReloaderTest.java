@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
+import io.basalt.actions.ActionRegistry;
+import io.basalt.config.ConfLoader;
 import io.basalt.config.ConfigException;
 import io.basalt.config.PluginOption;
 import io.basalt.framework.Plugin;
@@ -15,6 +17,7 @@ import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
 import io.basalt.kube.fake.FakeApiServer;
 import io.basalt.kube.fake.Resources;
+import io.basalt.scheduler.ConfValidator;
 import io.basalt.scheduler.SchedulerProfile;
 import io.basalt.testing.Await;
 import java.time.Duration;
@@ -134,7 +137,13 @@ class ConfigReloaderTest {
         }, n -> new Noop("binpack")),
         PluginDescriptor.of("explode", args -> {
           throw new StackOverflowError();
-        }, n -> new Noop("explode")));
+        }, n -> new Noop("explode")),
+        PluginDescriptor.of("asserts", args -> {
+          throw new AssertionError("weight out of range");
+        }, n -> new Noop("asserts")),
+        PluginDescriptor.of("unlinked", args -> {
+          throw new NoClassDefFoundError("io/basalt/plugins/Gone");
+        }, n -> new Noop("unlinked")));
     String binpack = "actions: allocate\ntiers:\n- plugins:\n  - name: binpack\n    arguments:\n      ";
     Map<String, String> edits = new LinkedHashMap<>();
     edits.put(binpack + "binpack.weight:\n", "argument 'binpack.weight' has no value");
@@ -155,6 +164,10 @@ class ConfigReloaderTest {
         + "    percentageOfNodesToScore: -5\n", "must be between 0 and 100, got -5");
     edits.put("actions: \"allocate\ntiers: [", "line 2, column 9: not valid YAML: found unexpected end of stream");
     edits.put("actions: allocate\ntiers:\n- plugins:\n  - name: explode\n", "cannot be built: StackOverflowError");
+    edits.put("actions: allocate\ntiers:\n- plugins:\n  - name: asserts\n",
+        "cannot be built: AssertionError: weight out of range");
+    edits.put("actions: allocate\ntiers:\n- plugins:\n  - name: unlinked\n",
+        "cannot be built: NoClassDefFoundError: io/basalt/plugins/Gone");
     try (FakeApiServer server = FakeApiServer.start()) {
       putConf(server, "actions: allocate\ntiers:\n- plugins:\n  - name: gang\n", true);
       try (ConfigReloader reloader = new ConfigReloader(server.apiClient(), "kube-system", "basalt", plugins)) {
@@ -185,6 +198,63 @@ class ConfigReloaderTest {
       ConfigException invalid = assertThrows(ConfigException.class,
           () -> new ConfigReloader(server.apiClient(), "kube-system", "basalt", PLUGINS));
       assertTrue(invalid.getMessage().contains("unknown plugin 'nope'"), invalid.getMessage());
+    }
+  }
+
+  private static SchedulerProfile profile(String conf) throws ConfigException {
+    return ConfValidator.validate(ConfLoader.parse(conf, "test"), PLUGINS, ActionRegistry.builtin())
+        .profileOrThrow("test: ");
+  }
+
+  @Test
+  void aBadConfigMapAtStartRunsTheFallbackUntilAGoodEditArrives() throws Exception {
+    SchedulerProfile fallback = profile("actions: allocate\ntiers:\n- plugins:\n  - name: priority\n");
+    try (FakeApiServer server = FakeApiServer.start()) {
+      putConf(server, "actions: allocate\ntiers:\n- plugins:\n  - name: gnag\n", true);
+      try (ConfigReloader reloader = new ConfigReloader(server.apiClient(), server.apiClient(), "kube-system",
+          "basalt", PLUGINS, fallback)) {
+        assertSame(fallback, reloader.get());
+        ConfigState bad = reloader.state();
+        assertTrue(bad.fallback() && !bad.valid(), bad.toString());
+        assertTrue(bad.describe().startsWith("FALLBACK built-in default: ConfigMap kube-system/basalt: "
+            + "tiers[0].plugins[0] (gnag): unknown plugin 'gnag'"), bad.describe());
+        Await.until("the Warning event", WAIT, () -> !server.list(Resources.EVENTS, "kube-system").isEmpty());
+        String message = server.list(Resources.EVENTS, "kube-system").get(0).get("message").getAsString();
+        assertTrue(message.startsWith("cannot be used, the built-in default config runs until a valid edit: "),
+            message);
+        assertTrue(message.contains("unknown plugin 'gnag'"), message);
+
+        putConf(server, "actions: allocate\ntiers:\n- plugins:\n  - name: gang\n", false);
+        Await.until("the fixed edit in force", WAIT, () -> names(reloader.get()).equals("gang"));
+        ConfigState good = reloader.state();
+        assertTrue(good.valid() && !good.fallback(), good.toString());
+        String version = server.get(Resources.CONFIGMAPS, "kube-system", "basalt").getAsJsonObject("metadata")
+            .get("resourceVersion").getAsString();
+        assertEquals("ConfigMap kube-system/basalt (resourceVersion " + version + ")", good.describe());
+
+        putConf(server, "actions: [\n", false);
+        Await.until("a later bad edit reported", WAIT, () -> !reloader.state().valid());
+        assertEquals("gang", names(reloader.get()), "after a good edit, a bad one keeps the good one, not the fallback");
+        assertTrue(reloader.state().describe().startsWith("ConfigMap kube-system/basalt (resourceVersion " + version
+            + "); latest edit rejected, last good config kept: "), reloader.state().describe());
+      }
+    }
+  }
+
+  @Test
+  void aMissingConfigMapAtStartRunsTheFallbackUntilItIsCreated() throws Exception {
+    SchedulerProfile fallback = profile("actions: allocate\ntiers:\n- plugins:\n  - name: priority\n");
+    try (FakeApiServer server = FakeApiServer.start()) {
+      try (ConfigReloader reloader = new ConfigReloader(server.apiClient(), server.apiClient(), "kube-system",
+          "basalt", PLUGINS, fallback)) {
+        assertSame(fallback, reloader.get());
+        assertTrue(reloader.state().describe().contains("ConfigMap kube-system/basalt not found"),
+            reloader.state().describe());
+        putConf(server, "actions: allocate\ntiers:\n- plugins:\n  - name: gang\n", true);
+        Await.until("the created ConfigMap in force", WAIT, () -> names(reloader.get()).equals("gang"));
+        assertTrue(reloader.state().valid());
+        assertTrue(server.list(Resources.EVENTS, "kube-system").isEmpty(), "no event about an object not there");
+      }
     }
   }
 }
