@@ -36,6 +36,9 @@ final class ClaimLedger {
     void warn(String key, String message);
   }
 
+  /** HAMi's messages quote a whole entry; a log line keeps this much of a problem. */
+  private static final int MAX_PROBLEM = 300;
+
   private final String node;
   private final GpuTopology gpus;
   private final Set<String> ours;
@@ -149,12 +152,19 @@ final class ClaimLedger {
           requested);
       return null;
     }
+    if (Long.bitCount(all) < requested && !GpuInventory.isShare(p)) {
+      unannotated += requested - Long.bitCount(all);
+      warn.warn("claim/" + p.uid(), "pod " + p.key() + " on node " + node + ": HAMi's annotations name "
+          + Long.bitCount(all) + " GPUs but the pod requests " + requested
+          + "; assuming the rest on the lowest free ones");
+    }
     return claims;
   }
 
   private void reject(Pod p, String problem, long requested) {
     long n = assumedCount(p, requested);
-    warn.warn("claim/" + p.uid(), "pod " + p.key() + " on node " + node + ": " + problem + "; "
+    String shown = problem.length() <= MAX_PROBLEM ? problem : problem.substring(0, MAX_PROBLEM) + "...";
+    warn.warn("claim/" + p.uid(), "pod " + p.key() + " on node " + node + ": " + shown + "; "
         + (n > 0 ? "assuming it holds the lowest free " + n + " GPU" + (n == 1 ? "" : "s") : "ignored"));
   }
 
@@ -164,6 +174,8 @@ final class ClaimLedger {
     long conflict = c.devices().mask() & taken;
     if (c.shared()) {
       conflict = c.devices().mask() & usage.exclusive() & ~gpus.unhealthy();
+      int d = Long.numberOfTrailingZeros(c.devices().mask());
+      conflict = conflict != 0 && p.key().equals(holders[d]) ? 0 : conflict; // the pod's own whole entry
     }
     if (conflict != 0) {
       warn.warn("conflict/" + p.uid(), "pod " + p.key() + " on node " + node + " claims GPU "

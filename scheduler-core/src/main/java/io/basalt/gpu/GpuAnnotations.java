@@ -178,14 +178,15 @@ public final class GpuAnnotations {
       try {
         i = Integer.parseInt(part.trim());
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("'" + text + "' is not a list of GPU indices (e.g. \"2,3\")");
+        throw new IllegalArgumentException("'" + JsonFields.clip(text)
+            + "' is not a list of GPU indices (e.g. \"2,3\")");
       }
       if (i < 0 || i >= gpus) {
-        throw new IllegalArgumentException("'" + text + "' names GPU " + i + ", but the node has " + gpus
-            + " GPUs" + (gpus > 0 ? " (0.." + (gpus - 1) + ")" : ""));
+        throw new IllegalArgumentException("'" + JsonFields.clip(text) + "' names GPU " + i + ", but the node has "
+            + gpus + " GPUs" + (gpus > 0 ? " (0.." + (gpus - 1) + ")" : ""));
       }
       if ((mask & 1L << i) != 0) {
-        throw new IllegalArgumentException("'" + text + "' names GPU " + i + " twice");
+        throw new IllegalArgumentException("'" + JsonFields.clip(text) + "' names GPU " + i + " twice");
       }
       mask |= 1L << i;
     }
