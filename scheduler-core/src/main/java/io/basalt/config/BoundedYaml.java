@@ -134,6 +134,9 @@ public final class BoundedYaml {
     options.setAllowRecursiveKeys(false);
     options.setCodePointLimit(limits.maxChars());
     options.setNestingDepthLimit(limits.maxDepth());
+    // The walk's budget bounds what aliases expand to and names the line; SnakeYAML's count of aliases (50) would
+    // fail without one, and says nothing about their size.
+    options.setMaxAliasesForCollections(Integer.MAX_VALUE);
     return options;
   }
 
