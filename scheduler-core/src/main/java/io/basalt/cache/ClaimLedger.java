@@ -46,6 +46,8 @@ final class ClaimLedger {
   private final DeviceUsage usage;
   /** The pod holding each GPU whole (by index), for naming both sides of a conflict. */
   private final String[] holders;
+  /** GPUs some pod claims whole, unhealthy ones included: a second claim on one is a conflict. */
+  private long claimed;
   private long unannotated;
 
   ClaimLedger(String node, GpuTopology gpus, Set<String> ours, Warn warn) {
@@ -170,10 +172,9 @@ final class ClaimLedger {
 
   /** Records {@code c}; GPUs someone already holds stay used once, and the pod is assumed on others instead. */
   private void apply(Pod p, DeviceClaim c) {
-    long taken = usage.exclusive() & ~gpus.unhealthy() | shared();
-    long conflict = c.devices().mask() & taken;
+    long conflict = c.devices().mask() & (claimed | shared());
     if (c.shared()) {
-      conflict = c.devices().mask() & usage.exclusive() & ~gpus.unhealthy();
+      conflict = c.devices().mask() & claimed;
       int d = Long.numberOfTrailingZeros(c.devices().mask());
       conflict = conflict != 0 && p.key().equals(holders[d]) ? 0 : conflict; // the pod's own whole entry
     }
@@ -188,6 +189,7 @@ final class ClaimLedger {
     }
     long mine = c.devices().mask() & ~conflict;
     usage.add(DeviceClaim.whole(new DeviceSet(mine)), 1);
+    claimed |= mine;
     for (long m = mine; m != 0; m &= m - 1) {
       holders[Long.numberOfTrailingZeros(m)] = p.key();
     }

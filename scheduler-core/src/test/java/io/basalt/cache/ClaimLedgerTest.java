@@ -114,6 +114,20 @@ class ClaimLedgerTest {
     assertEquals(List.of(), warnings);
   }
 
+  /** Found by ClaimLedgerFuzzTest (seed 99): an unhealthy GPU claimed by two pods counted for both. */
+  @Test
+  void twoClaimsOnOneUnhealthyGpuStillConflict() {
+    GpuTopology hami = io.basalt.gpu.GpuAnnotations.topology(java.util.Map.of("hami.io/node-nvidia-register",
+        "GPU-0,10,81920,100,H100,0,false:GPU-1,10,81920,100,H100,0,true:GPU-2,10,81920,100,H100,0,true:"));
+    Instant t = Instant.parse("2024-01-01T00:00:00Z");
+    Pod a = onN1("ns/a").gpu(1).created(t).annotation(GpuAnnotations.DEVICES, "0").build();
+    Pod b = onN1("ns/b").gpu(1).created(t.plusSeconds(1)).annotation(GpuAnnotations.DEVICES, "0").build();
+    DeviceUsage u = new ClaimLedger("n1", hami, Set.of("basalt-scheduler"), (k, m) -> warnings.add(m))
+        .build(List.of(a, b));
+    assertEquals(0b100L, u.untouched(), "GPU 0 for a, GPU 1 assumed for b");
+    assertTrue(warning().startsWith("pod ns/b on node n1 claims GPU 0 held by ns/a"), warning());
+  }
+
   @Test
   void aShareOnAGpuHeldWholeIsNamedAndTheGpuStaysUsed() {
     Instant t = Instant.parse("2024-01-01T00:00:00Z");
