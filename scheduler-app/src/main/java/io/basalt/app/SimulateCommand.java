@@ -5,6 +5,7 @@ import io.basalt.config.ConfigException;
 import io.basalt.fabric.FabricBuilder;
 import io.basalt.framework.PluginRegistry;
 import io.basalt.gpu.DeviceProtocol;
+import io.basalt.kube.ManifestException;
 import io.basalt.model.Node;
 import io.basalt.scheduler.SchedulerProfile;
 import io.basalt.sim.FixtureSource;
@@ -83,8 +84,8 @@ final class SimulateCommand implements Callable<Integer> {
     FixtureSource source;
     try {
       source = source();
-    } catch (IOException | IllegalArgumentException e) {
-      System.err.println(e.getMessage());
+    } catch (IOException | IllegalArgumentException | ManifestException e) {
+      System.err.println(e.getMessage()); // a manifest that cannot be read names its file, document and line
       return 2;
     }
     Simulator simulator = new Simulator(profile, new LinkedHashSet<>(schedulerNames), explain)

@@ -22,15 +22,66 @@ import org.yaml.snakeyaml.reader.ReaderException;
  * nesting and what its aliases expand to, an alias may not contain itself, mapping keys must be plain values and
  * may not repeat, and every error names its line and column. SnakeYAML's own alias limit counts aliases, not what
  * they expand to: 48 aliases of 6 each stand for 1.7 million values, which is why the composed graph is walked with
- * a budget before anything is built from it (hashing or printing such a value never ends).
+ * a budget before anything is built from it (hashing or printing such a value never ends). Scheduler configs are
+ * read through {@link #load}; Kubernetes manifests compose each document through {@link #compose} with their own
+ * {@link Limits} and build JSON from the checked graph.
  */
-final class BoundedYaml {
+public final class BoundedYaml {
   /** A scheduler config is a few KB; a ConfigMap holds at most 1 MiB. */
   static final int MAX_CHARS = 256 * 1024;
   /** Values reached again through aliases, beyond those written out once. */
   static final int MAX_ALIAS_EXPANSION = 10_000;
   /** Nesting as expanded through aliases; a config needs about 8. */
   static final int MAX_DEPTH = 64;
+  private static final Limits CONFIG = new Limits(MAX_CHARS, MAX_ALIAS_EXPANSION, MAX_DEPTH);
+
+  /**
+   * What one document may be: its code points, the values its aliases reach again beyond those written out once,
+   * and its nesting once aliases are expanded.
+   */
+  public record Limits(int maxChars, int maxAliasExpansion, int maxDepth) {}
+
+  /** A document's checked node graph (null when empty) and how many values its aliases repeat. */
+  public record Composed(Node root, int repeated) {}
+
+  /**
+   * A document that is not YAML ({@link #syntax()}) or breaks a limit, with where: line and column are 1-based, 0
+   * when unknown.
+   */
+  public static final class Problem extends Exception {
+    private static final long serialVersionUID = 1L;
+    private final int line;
+    private final int column;
+    private final boolean syntax;
+    private final String detail;
+
+    Problem(int line, int column, boolean syntax, String detail) {
+      super((line > 0 ? "line " + line + (column > 0 ? ", column " + column : "") + ": " : "")
+          + (syntax ? "not valid YAML: " : "") + detail);
+      this.line = line;
+      this.column = column;
+      this.syntax = syntax;
+      this.detail = detail;
+    }
+
+    public int line() {
+      return line;
+    }
+
+    public int column() {
+      return column;
+    }
+
+    /** True when the text is not YAML at all; false when it is, but breaks a limit or a rule of this reader. */
+    public boolean syntax() {
+      return syntax;
+    }
+
+    /** The problem without where it is. */
+    public String detail() {
+      return detail;
+    }
+  }
 
   private BoundedYaml() {}
 
@@ -40,41 +91,71 @@ final class BoundedYaml {
       throw new ConfigException(source + ": " + text.length() + " characters, more than the " + MAX_CHARS
           + " a scheduler config may have");
     }
-    LoaderOptions options = new LoaderOptions();
-    options.setAllowDuplicateKeys(false);
-    options.setAllowRecursiveKeys(false);
-    options.setCodePointLimit(MAX_CHARS);
-    options.setNestingDepthLimit(MAX_DEPTH);
-    Builder builder = new Builder(options);
     try {
-      Node root = new Yaml(options).compose(new StringReader(text));
-      if (root == null) {
-        return null;
-      }
-      new Walk(source).check(root);
-      return builder.build(root);
+      Node root = compose(text, CONFIG, 0).root();
+      return root == null ? null : new Builder(options(CONFIG)).build(root);
+    } catch (Problem p) {
+      throw new ConfigException(source + ": " + p.getMessage());
     } catch (MarkedYAMLException e) {
-      throw new ConfigException(source + ": " + at(e.getProblemMark()) + "not valid YAML: "
-          + Values.clip(e.getProblem(), 200) + context(e));
-    } catch (ReaderException e) {
-      throw new ConfigException(source + ": line " + lineOf(text, e.getPosition()) + ": not valid YAML: character "
-          + String.format("U+%04X", e.getCodePoint()) + " is not allowed");
+      throw new ConfigException(source + ": " + problem(e, 0).getMessage());
     } catch (YAMLException e) {
-      throw new ConfigException(source + ": not valid YAML: " + Values.clip(firstLine(e.getMessage()), 200));
+      throw new ConfigException(source + ": " + problem(e).getMessage());
     }
   }
 
-  /** {@code "line 3, column 5: "} (1-based), or nothing without a mark. */
-  static String at(Mark mark) {
-    return mark == null ? "" : "line " + (mark.getLine() + 1) + ", column " + (mark.getColumn() + 1) + ": ";
+  /**
+   * The checked node graph of one YAML document within {@code limits}.
+   *
+   * @param firstLine how many lines precede {@code text} in its source (0-based), added to every line reported
+   * @throws Problem naming the line and column of what is wrong
+   */
+  public static Composed compose(String text, Limits limits, int firstLine) throws Problem {
+    try {
+      Node root = new Yaml(options(limits)).compose(new StringReader(text));
+      if (root == null) {
+        return new Composed(null, 0);
+      }
+      Walk walk = new Walk(limits, firstLine);
+      walk.check(root);
+      return new Composed(root, walk.repeated);
+    } catch (MarkedYAMLException e) {
+      throw problem(e, firstLine);
+    } catch (ReaderException e) {
+      throw new Problem(firstLine + lineOf(text, e.getPosition()), 0, true, "character "
+          + String.format("U+%04X", e.getCodePoint()) + " is not allowed");
+    } catch (YAMLException e) {
+      throw problem(e);
+    }
   }
 
-  private static String context(MarkedYAMLException e) {
+  private static LoaderOptions options(Limits limits) {
+    LoaderOptions options = new LoaderOptions();
+    options.setAllowDuplicateKeys(false);
+    options.setAllowRecursiveKeys(false);
+    options.setCodePointLimit(limits.maxChars());
+    options.setNestingDepthLimit(limits.maxDepth());
+    // The walk's budget bounds what aliases expand to and names the line; SnakeYAML's count of aliases (50) would
+    // fail without one, and says nothing about their size.
+    options.setMaxAliasesForCollections(Integer.MAX_VALUE);
+    return options;
+  }
+
+  private static Problem problem(MarkedYAMLException e, int firstLine) {
+    Mark m = e.getProblemMark();
+    return new Problem(m == null ? 0 : firstLine + m.getLine() + 1, m == null ? 0 : m.getColumn() + 1, true,
+        Values.clip(e.getProblem(), 200) + context(e, firstLine));
+  }
+
+  private static Problem problem(YAMLException e) {
+    return new Problem(0, 0, true, Values.clip(firstLine(e.getMessage()), 200));
+  }
+
+  private static String context(MarkedYAMLException e, int firstLine) {
     if (e.getContext() == null) {
       return "";
     }
     Mark m = e.getContextMark();
-    String where = m == null ? "" : " at line " + (m.getLine() + 1) + ", column " + (m.getColumn() + 1);
+    String where = m == null ? "" : " at line " + (firstLine + m.getLine() + 1) + ", column " + (m.getColumn() + 1);
     return " (" + Values.clip(e.getContext(), 200) + where + ")";
   }
 
@@ -129,31 +210,33 @@ final class BoundedYaml {
 
   /** Walks the composed graph as it would be expanded, within the budget, rejecting cycles and complex keys. */
   private static final class Walk {
-    private final String source;
+    private final Limits limits;
+    private final int firstLine;
     private final Set<Node> seen = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Set<Node> open = Collections.newSetFromMap(new IdentityHashMap<>());
     private int repeated;
 
-    Walk(String source) {
-      this.source = source;
+    Walk(Limits limits, int firstLine) {
+      this.limits = limits;
+      this.firstLine = firstLine;
     }
 
-    void check(Node node) throws ConfigException {
+    void check(Node node) throws Problem {
       visit(node, null, 0);
     }
 
     /** @param alias the outermost node on the path reached again, i.e. through an alias; null until there is one */
-    private void visit(Node node, Node alias, int depth) throws ConfigException {
+    private void visit(Node node, Node alias, int depth) throws Problem {
       Node expanding = alias;
       if (!seen.add(node)) {
         expanding = alias == null ? node : alias;
-        if (++repeated > MAX_ALIAS_EXPANSION) {
-          throw fail(expanding, "aliases expand to more than " + MAX_ALIAS_EXPANSION + " values ('*"
+        if (++repeated > limits.maxAliasExpansion()) {
+          throw fail(expanding, "aliases expand to more than " + limits.maxAliasExpansion() + " values ('*"
               + expanding.getAnchor() + "' anchored here, and the aliases inside it)");
         }
       }
-      if (depth > MAX_DEPTH) {
-        throw fail(node, "nested deeper than " + MAX_DEPTH + " levels once aliases are expanded");
+      if (depth > limits.maxDepth()) {
+        throw fail(node, "nested deeper than " + limits.maxDepth() + " levels once aliases are expanded");
       }
       if (node instanceof ScalarNode) {
         return;
@@ -176,8 +259,10 @@ final class BoundedYaml {
       open.remove(node);
     }
 
-    private ConfigException fail(Node node, String problem) {
-      return new ConfigException(source + ": " + at(node.getStartMark()) + problem);
+    private Problem fail(Node node, String problem) {
+      Mark m = node.getStartMark();
+      return new Problem(m == null ? 0 : firstLine + m.getLine() + 1, m == null ? 0 : m.getColumn() + 1, false,
+          problem);
     }
   }
 }

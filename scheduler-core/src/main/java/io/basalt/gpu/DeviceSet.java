@@ -46,7 +46,8 @@ public record DeviceSet(long mask) {
         }
         mask |= 1L << i;
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("'" + text + "' is not a list of GPU indices (e.g. \"2,3\")");
+        throw new IllegalArgumentException("'" + JsonFields.clip(text)
+            + "' is not a list of GPU indices (e.g. \"2,3\")");
       }
     }
     return new DeviceSet(mask);

@@ -26,6 +26,12 @@ public final class GpuAnnotations {
   /** MetaXLink within a linkZone is scored as one lane (100); across zones the devices talk over PCIe (PHB). */
   static final String METAX_LINK = "MX1";
   static final String PCIE = "PHB";
+  /** Kubernetes caps all of an object's annotations together at 256 KiB; a longer value is not read at all. */
+  static final int MAX_CHARS = 256 * 1024;
+  /** A node has at most 64 GPUs (device sets are 64-bit masks); checked before the n x n pair matrix is made. */
+  static final int MAX_DEVICES = 64;
+  /** "0,1,...,63" is 181 characters. */
+  private static final int MAX_CLAIM_CHARS = 1024;
 
   private GpuAnnotations() {}
 
@@ -35,16 +41,23 @@ public final class GpuAnnotations {
    * @throws IllegalArgumentException naming the annotation and what is wrong with it
    */
   public static GpuTopology topology(Map<String, String> nodeAnnotations) {
-    String basalt = nodeAnnotations.get(TOPOLOGY);
-    if (basalt != null) {
-      return parseTopology(basalt);
+    String source = inventorySource(nodeAnnotations);
+    if (source == null) {
+      return null;
     }
-    String metax = nodeAnnotations.get(METAX_DEVICES);
-    if (metax != null) {
-      return parseMetax(metax);
+    String value = nodeAnnotations.get(source);
+    if (value == null) {
+      return null;
     }
-    String hami = nodeAnnotations.get(HamiFormat.NVIDIA_REGISTER);
-    return hami == null ? null : HamiFormat.topology(HamiFormat.parseRegister(hami));
+    if (value.length() > MAX_CHARS) {
+      throw bad(source, value.length() + " characters, more than the " + MAX_CHARS
+          + " all of a node's annotations may have");
+    }
+    return switch (source) {
+      case TOPOLOGY -> parseTopology(value);
+      case METAX_DEVICES -> parseMetax(value);
+      default -> parseHami(value);
+    };
   }
 
   /**
@@ -69,16 +82,18 @@ public final class GpuAnnotations {
     }
     JsonArray devices = array(root, "devices", TOPOLOGY);
     JsonArray links = array(root, "links", TOPOLOGY);
+    int n = devices.size();
+    checkCount(TOPOLOGY, n);
     List<GpuDevice> list = new ArrayList<>();
-    for (int i = 0; i < devices.size(); i++) {
-      JsonObject d = devices.get(i).isJsonObject() ? devices.get(i).getAsJsonObject() : null;
-      if (d == null || !d.has("index") || d.get("index").getAsInt() != i) {
-        throw bad(TOPOLOGY, "devices[" + i + "] must be an object with \"index\": " + i);
+    for (int i = 0; i < n; i++) {
+      JsonObject d = object(devices.get(i), TOPOLOGY, "devices[" + i + "]");
+      JsonFields f = new JsonFields(TOPOLOGY, "devices[" + i + "]");
+      long index = f.whole(d, "index", Long.MIN_VALUE + 1, Long.MAX_VALUE, Long.MIN_VALUE);
+      if (index != i) {
+        throw f.bad("index", (index == Long.MIN_VALUE ? "missing" : index + "") + ", expected " + i);
       }
-      list.add(new GpuDevice(i, text(d, "uuid"), text(d, "model"),
-          d.has("memoryMiB") ? d.get("memoryMiB").getAsLong() : 0));
+      list.add(new GpuDevice(i, f.text(d, "uuid"), f.text(d, "model"), f.whole(d, "memoryMiB", 0, Long.MAX_VALUE, 0)));
     }
-    int n = list.size();
     if (links.size() != n) {
       throw bad(TOPOLOGY, "links has " + links.size() + " rows for " + n + " devices");
     }
@@ -89,9 +104,14 @@ public final class GpuAnnotations {
         throw bad(TOPOLOGY, "links[" + i + "] must list " + n + " link codes");
       }
       for (int j = 0; j < n; j++) {
+        JsonElement code = row.get(j);
+        if (!code.isJsonPrimitive() || !code.getAsJsonPrimitive().isString()) {
+          throw bad(TOPOLOGY, "links[" + i + "][" + j + "]: a link code must be a string, not "
+              + JsonFields.shape(code));
+        }
         try {
-          scores[i][j] = i == j ? 0 : GpuTopology.pairScore(row.get(j).getAsString());
-        } catch (IllegalArgumentException | UnsupportedOperationException e) {
+          scores[i][j] = i == j ? 0 : GpuTopology.pairScore(JsonFields.clip(code.getAsString()));
+        } catch (IllegalArgumentException e) {
           throw bad(TOPOLOGY, "links[" + i + "][" + j + "]: " + e.getMessage());
         }
       }
@@ -114,16 +134,15 @@ public final class GpuAnnotations {
       throw bad(METAX_DEVICES, "not a JSON list of devices");
     }
     int n = devices.size();
+    checkCount(METAX_DEVICES, n);
     List<GpuDevice> list = new ArrayList<>();
-    int[] zones = new int[n];
+    long[] zones = new long[n];
     for (int i = 0; i < n; i++) {
-      if (!devices.get(i).isJsonObject()) {
-        throw bad(METAX_DEVICES, "device " + i + " is not an object");
-      }
-      JsonObject d = devices.get(i).getAsJsonObject();
-      long vram = d.has("totalVRam") ? d.get("totalVRam").getAsLong() : 0;
-      list.add(new GpuDevice(i, text(d, "uuid"), text(d, "model"), vram));
-      zones[i] = d.has("linkZone") ? d.get("linkZone").getAsInt() : 0;
+      JsonObject d = object(devices.get(i), METAX_DEVICES, "device " + i);
+      JsonFields f = new JsonFields(METAX_DEVICES, "device " + i);
+      long vram = f.whole(d, "totalVRam", 0, Long.MAX_VALUE, 0);
+      list.add(new GpuDevice(i, f.text(d, "uuid"), f.text(d, "model"), vram));
+      zones[i] = f.whole(d, "linkZone", Long.MIN_VALUE, Long.MAX_VALUE, 0);
     }
     int[][] scores = new int[n][n];
     for (int i = 0; i < n; i++) {
@@ -133,6 +152,58 @@ public final class GpuAnnotations {
       }
     }
     return new GpuTopology(list, scores, false);
+  }
+
+  /** HAMi's register through {@link HamiFormat}, its device count checked before the pair matrix is made. */
+  private static GpuTopology parseHami(String value) {
+    List<HamiFormat.Registered> devices = HamiFormat.parseRegister(value);
+    checkCount(HamiFormat.NVIDIA_REGISTER, devices.size());
+    return HamiFormat.topology(devices);
+  }
+
+  /**
+   * The GPUs a pod's {@value #DEVICES} claims on a node of {@code gpus} GPUs: distinct indices, each below
+   * {@code gpus}.
+   *
+   * @throws IllegalArgumentException naming the value and what is wrong (not indices, a repeat, out of range)
+   */
+  public static DeviceSet claim(String text, int gpus) {
+    if (text.length() > MAX_CLAIM_CHARS) {
+      throw new IllegalArgumentException("'" + JsonFields.clip(text) + "' is too long (" + text.length()
+          + " characters) for a list of at most 64 GPU indices");
+    }
+    long mask = 0;
+    for (String part : text.split(",", -1)) {
+      int i;
+      try {
+        i = Integer.parseInt(part.trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("'" + JsonFields.clip(text)
+            + "' is not a list of GPU indices (e.g. \"2,3\")");
+      }
+      if (i < 0 || i >= gpus) {
+        throw new IllegalArgumentException("'" + JsonFields.clip(text) + "' names GPU " + i + ", but the node has "
+            + gpus + " GPUs" + (gpus > 0 ? " (0.." + (gpus - 1) + ")" : ""));
+      }
+      if ((mask & 1L << i) != 0) {
+        throw new IllegalArgumentException("'" + JsonFields.clip(text) + "' names GPU " + i + " twice");
+      }
+      mask |= 1L << i;
+    }
+    return new DeviceSet(mask);
+  }
+
+  private static void checkCount(String annotation, int devices) {
+    if (devices > MAX_DEVICES) {
+      throw bad(annotation, "lists " + devices + " devices; at most " + MAX_DEVICES + " GPUs per node are supported");
+    }
+  }
+
+  private static JsonObject object(JsonElement e, String annotation, String where) {
+    if (!e.isJsonObject()) {
+      throw bad(annotation, where + " must be an object, not " + JsonFields.shape(e));
+    }
+    return e.getAsJsonObject();
   }
 
   /** The annotation value for {@code topology}, as the topology agent writes it. */
@@ -171,11 +242,7 @@ public final class GpuAnnotations {
     return e.getAsJsonArray();
   }
 
-  private static String text(JsonObject o, String field) {
-    return o.has(field) && !o.get(field).isJsonNull() ? o.get(field).getAsString() : "";
-  }
-
-  private static IllegalArgumentException bad(String annotation, String problem) {
+  static IllegalArgumentException bad(String annotation, String problem) {
     return new IllegalArgumentException("annotation " + annotation + ": " + problem);
   }
 }

@@ -10,6 +10,8 @@ import java.util.List;
 public final class GpuTopology {
   /** The pair score of a uniform node, where every pair is assumed equal (no topology reported). */
   static final int UNIFORM_SCORE = 10;
+  /** NV18 is today's widest link; the cap keeps every sum of a node's pair scores (2,016 pairs) within an int. */
+  static final int MAX_LANES = 1000;
 
   private final List<GpuDevice> devices;
   private final int[][] scores;
@@ -47,7 +49,8 @@ public final class GpuTopology {
   /**
    * The score of one {@code nvidia-smi topo -m} link code ({@code X} for the device itself is 0).
    *
-   * @throws IllegalArgumentException for a code that is not one of X, NV&lt;n&gt;, MX&lt;n&gt;, PIX, PXB, PHB, NODE, SYS
+   * @throws IllegalArgumentException for a code that is not one of X, NV&lt;n&gt;, MX&lt;n&gt; (n in 1..1000), PIX,
+   *     PXB, PHB, NODE, SYS
    */
   public static int pairScore(String code) {
     String c = code == null ? "" : code.trim().toUpperCase(java.util.Locale.ROOT);
@@ -68,6 +71,9 @@ public final class GpuTopology {
         if ((c.startsWith("NV") || c.startsWith("MX")) && c.length() > 2) {
           try {
             int lanes = Integer.parseInt(c.substring(2));
+            if (lanes > MAX_LANES) {
+              throw new IllegalArgumentException("link code '" + code + "' has more than " + MAX_LANES + " lanes");
+            }
             if (lanes > 0) {
               return 100 * lanes;
             }

@@ -6,6 +6,7 @@ import com.google.gson.JsonParser;
 import com.google.gson.Strictness;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
+import io.basalt.config.BoundedYaml;
 import java.io.IOException;
 import java.io.StringReader;
 import java.util.ArrayList;
@@ -13,20 +14,21 @@ import java.util.List;
 import java.util.function.BiConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
-import org.yaml.snakeyaml.error.Mark;
-import org.yaml.snakeyaml.error.MarkedYAMLException;
-import org.yaml.snakeyaml.error.YAMLException;
-import org.yaml.snakeyaml.nodes.Node;
 
 /**
  * The document half of {@link ManifestReader}: YAML or JSON text to one JSON tree per document, each labelled
  * {@code source doc N}, knowing nothing of kinds. Malformed text throws a {@link ManifestException} naming the source,
- * the document and, for YAML, the line; a YAML document that is only comments is not counted.
+ * the document and, for YAML, the line; a YAML document that is only comments is not counted. YAML is composed by
+ * {@link BoundedYaml} (as the scheduler config is), so no document can hang or exhaust memory through aliases.
  */
 final class ManifestDocuments {
+  /**
+   * Per document: the code points SnakeYAML reads, values repeated through aliases (a fixture's anchors for a pod
+   * template repeat a few thousand), and nesting (Kubernetes objects nest about 15 deep).
+   */
+  static final BoundedYaml.Limits LIMITS = new BoundedYaml.Limits(256 * 1024 * 1024, 100_000, 100);
+  /** Values repeated through aliases in all of one file's documents: a few KB of anchors can stand for millions. */
+  static final long MAX_ALIAS_EXPANSION_PER_SOURCE = 1_000_000;
   private static final Pattern SEPARATOR = Pattern.compile("^---(?:\\s+(.*))?$");
   private static final Pattern DOCUMENT_END = Pattern.compile("^\\.\\.\\.(?:\\s.*)?$");
 
@@ -35,23 +37,26 @@ final class ManifestDocuments {
   /** Hands each document of YAML {@code text} (null for an empty one) and its label to {@code sink}, in order. */
   static void yaml(String source, String text, BiConsumer<JsonElement, String> sink) {
     int doc = 0;
+    long repeated = 0;
     for (Chunk c : split(text)) {
       if (c.isBlank()) {
         continue;
       }
       doc++;
-      Node node;
+      BoundedYaml.Composed composed;
       try {
-        node = newYaml().compose(new StringReader(c.text));
-      } catch (MarkedYAMLException e) {
-        throw malformed(source, doc, c, e);
-      } catch (YAMLException e) {
-        throw new ManifestException(source, doc, "malformed YAML (line " + (c.firstLine + 1) + "): "
-            + e.getMessage(), e);
+        composed = BoundedYaml.compose(c.text, LIMITS, c.firstLine);
+      } catch (BoundedYaml.Problem p) {
+        throw malformed(source, doc, p);
+      }
+      repeated += composed.repeated();
+      if (repeated > MAX_ALIAS_EXPANSION_PER_SOURCE) {
+        throw new ManifestException(source, doc, "malformed YAML: aliases expand to more than "
+            + MAX_ALIAS_EXPANSION_PER_SOURCE + " values in this source's documents together", null);
       }
       JsonElement json;
       try {
-        json = KubeJson.toJson(node);
+        json = KubeJson.toJson(composed.root());
       } catch (KubeJson.YamlShapeException e) {
         String at = e.line < 0 ? "" : " at line " + (c.firstLine + e.line + 1);
         throw new ManifestException(source, doc, "malformed YAML" + at + ": " + e.getMessage(), e);
@@ -75,24 +80,15 @@ final class ManifestDocuments {
     }
   }
 
-  private static Yaml newYaml() {
-    LoaderOptions options = new LoaderOptions();
-    options.setAllowDuplicateKeys(false);
-    options.setCodePointLimit(256 * 1024 * 1024);
-    return new Yaml(new SafeConstructor(options));
-  }
-
-  private static ManifestException malformed(String source, int doc, Chunk c, MarkedYAMLException e) {
-    Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+  private static ManifestException malformed(String source, int doc, BoundedYaml.Problem p) {
     StringBuilder m = new StringBuilder("malformed YAML");
-    if (mark != null) {
-      m.append(" at line ").append(c.firstLine + mark.getLine() + 1).append(", column ").append(mark.getColumn() + 1);
+    if (p.line() > 0) {
+      m.append(" at line ").append(p.line());
+      if (p.column() > 0) {
+        m.append(", column ").append(p.column());
+      }
     }
-    m.append(": ").append(e.getProblem() != null ? e.getProblem() : e.getMessage());
-    if (e.getContext() != null) {
-      m.append(" (").append(e.getContext()).append(")");
-    }
-    return new ManifestException(source, doc, m.toString(), e);
+    return new ManifestException(source, doc, m.append(": ").append(p.detail()).toString(), p);
   }
 
   /** One {@code ---}-separated document and the 0-based line of the source it starts on. */

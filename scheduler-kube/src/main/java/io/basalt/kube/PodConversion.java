@@ -86,13 +86,13 @@ final class PodConversion {
     List<ContainerRequest> out = new ArrayList<>();
     List<V1Container> inits = spec.getInitContainers() == null ? List.of() : spec.getInitContainers();
     for (int i = 0; i < inits.size(); i++) {
-      out.add(new ContainerRequest(inits.get(i).getName(), true,
-          containerRequest(inits.get(i), "spec.initContainers[" + i + "]", ctx)));
+      ResourceVector r = containerRequest(inits.get(i), "spec.initContainers[" + i + "]", ctx);
+      out.add(new ContainerRequest(inits.get(i).getName(), true, r));
     }
     List<V1Container> apps = spec.getContainers() == null ? List.of() : spec.getContainers();
     for (int i = 0; i < apps.size(); i++) {
-      out.add(new ContainerRequest(apps.get(i).getName(), false,
-          containerRequest(apps.get(i), "spec.containers[" + i + "]", ctx)));
+      ResourceVector r = containerRequest(apps.get(i), "spec.containers[" + i + "]", ctx);
+      out.add(new ContainerRequest(apps.get(i).getName(), false, r));
     }
     return out;
   }
@@ -143,6 +143,9 @@ final class PodConversion {
   }
 
   private static ResourceVector containerRequest(V1Container c, String path, Ctx ctx) {
+    if (c == null) {
+      throw ctx.fail(path, "null, expected a container");
+    }
     V1ResourceRequirements res = c.getResources();
     if (res == null) {
       return ResourceVector.ZERO;

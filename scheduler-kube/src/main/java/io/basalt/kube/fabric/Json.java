@@ -18,8 +18,11 @@ final class Json {
     private static final long serialVersionUID = 1L;
     final String field;
 
+    /** Problems quote the value found; a longer one is cut here so a problem stays one readable line. */
+    private static final int MAX_PROBLEM = 200;
+
     Bad(String field, String problem) {
-      super(problem);
+      super(problem.length() <= MAX_PROBLEM ? problem : problem.substring(0, MAX_PROBLEM) + "...");
       this.field = field;
     }
   }

@@ -1,0 +1,240 @@
+package io.basalt.cache;
+
+import io.basalt.gpu.DeviceClaim;
+import io.basalt.gpu.DeviceSet;
+import io.basalt.gpu.DeviceUsage;
+import io.basalt.gpu.GpuAnnotations;
+import io.basalt.gpu.GpuResources;
+import io.basalt.gpu.GpuTopology;
+import io.basalt.gpu.HamiClaims;
+import io.basalt.model.Pod;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Which of one node's GPUs its pods hold, from their claims ({@code basalt.io/gpu-devices}, else HAMi's allocated
+ * annotations), under rules that let no annotation hide more GPUs than its pod can hold, and never hand out a GPU
+ * a pod may be using (docs/GPU.md, "Whose claims count"):
+ *
+ * <ul>
+ *   <li>a pod requesting no GPUs (neither whole GPUs nor a share) holds none, whatever it is annotated with;
+ *   <li>a claim naming a GPU twice, a GPU the node does not have, or more GPUs than its pod requests is rejected;
+ *       the pod then holds as many of the lowest free GPUs as it requests, as a pod without a claim does;
+ *   <li>pods of this scheduler are read first, then the others, each oldest first: a GPU already claimed when a
+ *       later claim names it again stays used, once, and the later pod is counted on one more of the lowest free
+ *       GPUs instead, since one of the two claims is wrong.
+ * </ul>
+ *
+ * Problems go to {@code warn}, keyed per pod, never thrown.
+ */
+final class ClaimLedger {
+  /** Receives one warning: a key (kind/pod uid) to report it once by, and the message. */
+  interface Warn {
+    void warn(String key, String message);
+  }
+
+  /** HAMi's messages quote a whole entry; a log line keeps this much of a problem. */
+  private static final int MAX_PROBLEM = 300;
+
+  private final String node;
+  private final GpuTopology gpus;
+  private final Set<String> ours;
+  private final Warn warn;
+  private final DeviceUsage usage;
+  /** The pod holding each GPU whole (by index), for naming both sides of a conflict. */
+  private final String[] holders;
+  /** GPUs some pod claims whole, unhealthy ones included: a second claim on one is a conflict. */
+  private long claimed;
+  private long unannotated;
+
+  ClaimLedger(String node, GpuTopology gpus, Set<String> ours, Warn warn) {
+    this.node = node;
+    this.gpus = gpus;
+    this.ours = ours;
+    this.warn = warn;
+    this.usage = new DeviceUsage(gpus.size());
+    this.holders = new String[gpus.size()];
+  }
+
+  /** The usage of the node's GPUs by {@code pods} (finished pods hold nothing). */
+  DeviceUsage build(Collection<Pod> pods) {
+    usage.add(DeviceClaim.whole(new DeviceSet(gpus.unhealthy())), 1);
+    List<Pod> order = new ArrayList<>();
+    for (Pod p : pods) {
+      if (!p.isFinished()) {
+        order.add(p);
+      }
+    }
+    order.sort(Comparator.comparing((Pod p) -> !ours.contains(p.schedulerName()))
+        .thenComparing(Pod::creationTimestamp, Comparator.nullsLast(Comparator.naturalOrder()))
+        .thenComparing(Pod::key));
+    for (Pod p : order) {
+      read(p);
+    }
+    long assumed = 0;
+    for (long m = usage.untouched(); m != 0 && unannotated > 0; m &= m - 1, unannotated--) {
+      assumed |= Long.lowestOneBit(m);
+    }
+    usage.add(DeviceClaim.whole(new DeviceSet(assumed)), 1);
+    return usage;
+  }
+
+  private void read(Pod p) {
+    String devices = p.annotations().get(GpuAnnotations.DEVICES);
+    boolean hami = devices == null && HamiClaims.present(p.annotations());
+    long requested = requested(p);
+    if (requested == 0) {
+      if (devices != null || hami) {
+        warn.warn("claim/" + p.uid(), "pod " + p.key() + " on node " + node + " requests no GPUs; its annotation "
+            + (devices != null ? GpuAnnotations.DEVICES : "of HAMi's") + " is ignored");
+      }
+      return;
+    }
+    List<DeviceClaim> claims = null;
+    if (devices != null) {
+      claims = basaltClaim(p, devices, requested);
+    } else if (hami) {
+      claims = hamiClaims(p, requested);
+    }
+    if (claims == null) {
+      long n = assumedCount(p, requested);
+      unannotated += n;
+      if (devices == null && !hami && n > 0 && !ours.contains(p.schedulerName())) {
+        warn.warn("claim/" + p.uid(), "pod " + p.key() + " on node " + node + " holds " + n + " GPUs without "
+            + GpuAnnotations.DEVICES + " (placed by another scheduler?); assuming the lowest free ones");
+      }
+      return;
+    }
+    for (DeviceClaim c : claims) {
+      apply(p, c);
+    }
+  }
+
+  /** {@code basalt.io/gpu-devices}, checked; null when rejected. */
+  private List<DeviceClaim> basaltClaim(Pod p, String text, long requested) {
+    DeviceSet set;
+    try {
+      set = GpuAnnotations.claim(text, gpus.size());
+    } catch (IllegalArgumentException e) {
+      reject(p, "annotation " + GpuAnnotations.DEVICES + ": " + e.getMessage(), requested);
+      return null;
+    }
+    if (set.size() > requested) {
+      reject(p, "annotation " + GpuAnnotations.DEVICES + " '" + text + "' names " + set.size()
+          + " GPUs but the pod requests " + requested, requested);
+      return null;
+    }
+    if (set.size() < requested && !GpuInventory.isShare(p)) {
+      unannotated += requested - set.size();
+      warn.warn("claim/" + p.uid(), "pod " + p.key() + " on node " + node + ": annotation " + GpuAnnotations.DEVICES
+          + " '" + text + "' names " + set.size() + " GPUs but the pod requests " + requested
+          + "; assuming the rest on the lowest free ones");
+    }
+    return List.of(claim(p, set));
+  }
+
+  /** HAMi's allocated annotations; null when malformed or naming more GPUs than requested. */
+  private List<DeviceClaim> hamiClaims(Pod p, long requested) {
+    List<DeviceClaim> claims;
+    try {
+      claims = HamiClaims.of(p.annotations(), gpus, node, GpuInventory.initContainers(p));
+    } catch (IllegalArgumentException e) {
+      reject(p, e.getMessage(), requested);
+      return null;
+    }
+    long all = 0;
+    for (DeviceClaim c : claims) {
+      all |= c.devices().mask();
+    }
+    if (Long.bitCount(all) > requested) {
+      reject(p, "HAMi's annotations name " + Long.bitCount(all) + " GPUs but the pod requests " + requested,
+          requested);
+      return null;
+    }
+    if (Long.bitCount(all) < requested && !GpuInventory.isShare(p)) {
+      unannotated += requested - Long.bitCount(all);
+      warn.warn("claim/" + p.uid(), "pod " + p.key() + " on node " + node + ": HAMi's annotations name "
+          + Long.bitCount(all) + " GPUs but the pod requests " + requested
+          + "; assuming the rest on the lowest free ones");
+    }
+    return claims;
+  }
+
+  private void reject(Pod p, String problem, long requested) {
+    long n = assumedCount(p, requested);
+    String shown = problem.length() <= MAX_PROBLEM ? problem : problem.substring(0, MAX_PROBLEM) + "...";
+    warn.warn("claim/" + p.uid(), "pod " + p.key() + " on node " + node + ": " + shown + "; "
+        + (n > 0 ? "assuming it holds the lowest free " + n + " GPU" + (n == 1 ? "" : "s") : "ignored"));
+  }
+
+  /** Records {@code c}; GPUs someone already holds stay used once, and the pod is assumed on others instead. */
+  private void apply(Pod p, DeviceClaim c) {
+    long conflict = c.devices().mask() & (claimed | shared());
+    if (c.shared()) {
+      conflict = c.devices().mask() & claimed;
+      int d = Long.numberOfTrailingZeros(c.devices().mask());
+      conflict = conflict != 0 && p.key().equals(holders[d]) ? 0 : conflict; // the pod's own whole entry
+    }
+    if (conflict != 0) {
+      warn.warn("conflict/" + p.uid(), "pod " + p.key() + " on node " + node + " claims GPU "
+          + new DeviceSet(conflict).format() + " held by " + holderOf(conflict)
+          + (c.shared() ? "" : "; it stays used, and " + p.key() + " is assumed on another free GPU"));
+    }
+    if (c.shared()) {
+      usage.add(c, 1);
+      return;
+    }
+    long mine = c.devices().mask() & ~conflict;
+    usage.add(DeviceClaim.whole(new DeviceSet(mine)), 1);
+    claimed |= mine;
+    for (long m = mine; m != 0; m &= m - 1) {
+      holders[Long.numberOfTrailingZeros(m)] = p.key();
+    }
+    unannotated += Long.bitCount(conflict);
+  }
+
+  private long shared() {
+    long m = 0;
+    for (int i = 0; i < gpus.size(); i++) {
+      m |= usage.shares(i) > 0 ? 1L << i : 0;
+    }
+    return m;
+  }
+
+  private String holderOf(long conflict) {
+    String h = holders[Long.numberOfTrailingZeros(conflict)];
+    return h == null ? "a shared pod" : h;
+  }
+
+  /**
+   * How many GPUs {@code p} can hold: its whole-GPU request, or one for a share (a share spanning several GPUs is
+   * not supported); 0 when it requests neither.
+   */
+  private static long requested(Pod p) {
+    long whole = GpuInventory.gpuRequest(p);
+    if (whole > 0) {
+      return whole;
+    }
+    return GpuInventory.isShare(p) ? Math.max(1, p.request().get(GpuResources.METAX_SGPU)) : 0;
+  }
+
+  /** GPUs assumed for a pod without a usable claim: whole ones only; a share's device is unknown. */
+  private static long assumedCount(Pod p, long requested) {
+    return GpuInventory.isShare(p) ? 0 : requested;
+  }
+
+  /** A share when the pod asks for one and names one GPU; whole GPUs otherwise. */
+  private static DeviceClaim claim(Pod p, DeviceSet devices) {
+    if (!GpuInventory.isShare(p) || devices.size() != 1) {
+      return DeviceClaim.whole(devices);
+    }
+    int cores = (int) Math.min(Integer.MAX_VALUE, p.request().get(GpuResources.METAX_VCORE)
+        + p.request().get(GpuResources.NVIDIA_CORES));
+    long gib = Math.min(p.request().get(GpuResources.METAX_VMEMORY_GIB), Long.MAX_VALUE / 2048);
+    long memory = gib * 1024 + Math.min(p.request().get(GpuResources.NVIDIA_MEMORY_MIB), Long.MAX_VALUE / 2);
+    return DeviceClaim.share(Long.numberOfTrailingZeros(devices.mask()), cores, memory);
+  }
+}
