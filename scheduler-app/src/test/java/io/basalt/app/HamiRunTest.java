@@ -166,7 +166,7 @@ class HamiRunTest {
         assertEquals(0, run.stop(), "no crash");
       }
     }
-    String tail = "; ignored, the pod assumed to hold the lowest free GPUs";
+    String tail = "; assuming it holds the lowest free 1 GPU";
     assertEquals(List.of(
         "pod ml/bad-number on node bad: annotation " + ALLOCATED + ": container 0: memory 'notanumber' is not a whole"
             + " number" + tail,

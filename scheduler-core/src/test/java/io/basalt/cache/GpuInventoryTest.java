@@ -112,7 +112,7 @@ class GpuInventoryTest {
         .annotation("hami.io/vgpu-devices-allocated", "GPU-0,NVIDIA,oops").build());
     assertEquals(0L, node().freeDevices(), "named, ignored, and the pod assumed on the lowest free GPU");
     assertEquals(List.of("pod ns/bad on node n1: annotation hami.io/vgpu-devices-allocated: container 0: "
-        + "'GPU-0,NVIDIA,oops' is not UUID,TYPE,MEMORY,CORES; ignored, the pod assumed to hold the lowest free GPUs"),
+        + "'GPU-0,NVIDIA,oops' is not UUID,TYPE,MEMORY,CORES; assuming it holds the lowest free 1 GPU"),
         warnings);
   }
 
