@@ -21,7 +21,25 @@ import java.util.function.BiFunction;
 final class Evictions {
   private final NodeSearch search = new NodeSearch(0);
   /** Allowed victims by who asks (queue, priority, class), reused until an eviction commits. */
-  private final java.util.Map<PoolKey, List<VictimOrder>> pools = new java.util.HashMap<>();
+  private final java.util.Map<PoolKey, Pool> pools = new java.util.HashMap<>();
+
+  /** A pool's units in the two orders plans are tried in; the second is built only when a plan needs it. */
+  private static final class Pool {
+    private final List<VictimPlanner.Unit> units;
+    private final VictimOrder[] orders = new VictimOrder[2];
+
+    Pool(List<VictimPlanner.Unit> units) {
+      this.units = units;
+    }
+
+    /** 0: cheapest unit first; 1: largest first (fewest pods for the same room). */
+    VictimOrder order(Session session, int i) {
+      if (orders[i] == null) {
+        orders[i] = VictimOrder.of(session, i == 0 ? units : VictimPlanner.largestFirst(units));
+      }
+      return orders[i];
+    }
+  }
 
   /** Plans with more units than this are kept as found: pruning costs a full placement trial per unit. */
   private static final int MAX_PRUNED = 256;
@@ -98,16 +116,14 @@ final class Evictions {
     if (hopeless.contains(seeker) || !gate.mayEvictFor(session, session.queue(job.queue()), first)) {
       return;
     }
-    List<VictimOrder> orders = pools.computeIfAbsent(PoolKey.of(first), k -> {
-      List<VictimPlanner.Unit> units = VictimPlanner.units(session, first, scope, running);
-      return List.of(VictimOrder.of(session, units),
-          VictimOrder.of(session, VictimPlanner.largestFirst(units)));
-    });
+    Pool pool = pools.computeIfAbsent(PoolKey.of(first),
+        k -> new Pool(VictimPlanner.units(session, first, scope, running)));
     Statement stmt = session.newStatement();
     List<VictimPlanner.Unit> best = null;
     long[] bestCost = null;
     java.util.Map<Object, String> memo = search.checkpoint(session);
-    for (VictimOrder order : orders) {
+    for (int i = 0; i < 2; i++) {
+      VictimOrder order = pool.order(session, i);
       List<VictimPlanner.Unit> plan = plan(session, job, pending, order, stmt, scope, first, reason);
       stmt.discard();
       search.restore(session, memo); // the trial is undone: what found no node before still finds none
@@ -158,23 +174,13 @@ final class Evictions {
     List<VictimPlanner.Unit> chosen = new ArrayList<>();
     java.util.Set<VictimPlanner.Unit> taken = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     List<VictimPlanner.Unit> order = units.units();
-    // A unit its queue rule refuses now stays refused while this plan only takes victims away (reclaim: a queue at
-    // its share only falls further): counted as taken, so no node's cheapest set is built around it.
-    java.util.Map<String, Boolean> mayTakeFrom = new java.util.HashMap<>();
-    java.util.Set<String> refused = new java.util.TreeSet<>();
-    for (VictimPlanner.Unit u : order) {
-      if (!mayTakeFrom.computeIfAbsent(u.job().queue(), q -> scope.mayTake(session, u.job()))) {
-        taken.add(u);
-        refused.add(u.job().queue());
-      }
-    }
+    // A queue the rule refuses now stays refused while this plan only takes victims away (reclaim: a queue at its
+    // share only falls further): no node's cheapest set is built around its units.
+    java.util.Set<String> refused = units.refusedQueues(session, scope);
     // A shape that found no node before any eviction finds none later either, except on the victims' nodes.
     java.util.Set<TaskShape> noRoom = new java.util.HashSet<>();
     QueueInfo queue = session.queue(job.queue());
-    boolean ownQueueVictims = false;
-    for (VictimPlanner.Unit u : order) {
-      ownQueueVictims |= u.job().queue().equals(job.queue());
-    }
+    boolean ownQueueVictims = units.hasVictimsIn(job.queue());
     for (TaskInfo task : pending) {
       if (!isStarving(job)) {
         break;
@@ -207,7 +213,8 @@ final class Evictions {
       // Room in the queue: its own cheapest victims until it has some (preemption inside a capped queue).
       for (int i = 0; node == null && !session.callbacks().allocatable(queue, task) && i < order.size(); i++) {
         VictimPlanner.Unit u = order.get(i);
-        if (taken.contains(u) || !VictimPlanner.anyRunning(u) || !consents(session, scope, task, u)) {
+        if (taken.contains(u) || refused.contains(u.job().queue()) || !VictimPlanner.anyRunning(u)
+            || !consents(session, scope, task, u)) {
           continue;
         }
         boolean queueWasFull = !session.callbacks().allocatable(queue, task);

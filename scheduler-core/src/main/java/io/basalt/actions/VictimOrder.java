@@ -20,12 +20,35 @@ final class VictimOrder {
 
   private final List<VictimPlanner.Unit> units;
   private final List<NodeVictims> nodes;
+  /** The queues victims come from, each with one of its jobs (the queue rule is asked per queue). */
+  private final java.util.Map<String, io.basalt.api.JobInfo> queues = new java.util.LinkedHashMap<>();
   /** Per set of queues the queue rule refuses: what each node could free without them (index of {@link #nodes}). */
   private final java.util.Map<java.util.Set<String>, long[][]> freeable = new java.util.HashMap<>();
 
   private VictimOrder(List<VictimPlanner.Unit> units, List<NodeVictims> nodes) {
     this.units = units;
     this.nodes = nodes;
+    for (VictimPlanner.Unit u : units) {
+      queues.putIfAbsent(u.job().queue(), u.job());
+    }
+  }
+
+  boolean hasVictimsIn(String queue) {
+    return queues.containsKey(queue);
+  }
+
+  /** The victim queues whose units the queue rule refuses now, in a set that keys {@link #freeable}. */
+  java.util.Set<String> refusedQueues(Session session, VictimPlanner.Scope scope) {
+    java.util.Set<String> refused = null;
+    for (java.util.Map.Entry<String, io.basalt.api.JobInfo> e : queues.entrySet()) {
+      if (!scope.mayTake(session, e.getValue())) {
+        if (refused == null) {
+          refused = new java.util.HashSet<>();
+        }
+        refused.add(e.getKey());
+      }
+    }
+    return refused == null ? java.util.Set.of() : java.util.Set.copyOf(refused);
   }
 
   List<VictimPlanner.Unit> units() {
@@ -33,28 +56,30 @@ final class VictimOrder {
   }
 
   static VictimOrder of(Session session, List<VictimPlanner.Unit> units) {
-    java.util.Map<String, List<VictimPlanner.Unit>> byNode = new java.util.LinkedHashMap<>();
-    java.util.Map<String, List<List<TaskInfo>>> podsByNode = new java.util.HashMap<>();
+    java.util.Map<String, NodeVictims> byName = new java.util.HashMap<>();
+    List<NodeVictims> nodes = new ArrayList<>();
     for (VictimPlanner.Unit u : units) {
       for (TaskInfo t : u.tasks()) {
-        if (VictimPlanner.isRunning(t)) {
-          List<VictimPlanner.Unit> here = byNode.computeIfAbsent(t.nodeName(), n -> new ArrayList<>());
-          List<List<TaskInfo>> pods = podsByNode.computeIfAbsent(t.nodeName(), n -> new ArrayList<>());
-          if (here.isEmpty() || here.get(here.size() - 1) != u) {
-            here.add(u);
-            pods.add(new ArrayList<>(2));
-          }
-          pods.get(pods.size() - 1).add(t);
+        if (!VictimPlanner.isRunning(t)) {
+          continue;
         }
+        NodeVictims nv = byName.get(t.nodeName());
+        if (nv == null) {
+          NodeInfo node = session.node(t.nodeName());
+          if (node == null) {
+            continue;
+          }
+          nv = new NodeVictims(node, new ArrayList<>(), new ArrayList<>());
+          byName.put(t.nodeName(), nv);
+          nodes.add(nv);
+        }
+        if (nv.units().isEmpty() || nv.units().get(nv.units().size() - 1) != u) {
+          nv.units().add(u);
+          nv.podsHere().add(new ArrayList<>(2));
+        }
+        nv.podsHere().get(nv.podsHere().size() - 1).add(t);
       }
     }
-    List<NodeVictims> nodes = new ArrayList<>(byNode.size());
-    byNode.forEach((name, here) -> {
-      NodeInfo node = session.node(name);
-      if (node != null) {
-        nodes.add(new NodeVictims(node, here, podsByNode.get(name)));
-      }
-    });
     return new VictimOrder(units, nodes);
   }
 
@@ -64,7 +89,7 @@ final class VictimOrder {
    * only lowers it, so it stays an upper bound.
    */
   private long[][] freeable(java.util.Set<String> refused) {
-    return freeable.computeIfAbsent(java.util.Set.copyOf(refused), r -> {
+    return freeable.computeIfAbsent(refused, r -> {
       long[][] out = new long[nodes.size()][io.basalt.model.ResourceNames.count()];
       for (int i = 0; i < nodes.size(); i++) {
         NodeVictims nv = nodes.get(i);
@@ -82,9 +107,9 @@ final class VictimOrder {
   record NodeChoice(NodeInfo node, List<VictimPlanner.Unit> units) {}
 
   /**
-   * For each node with victims, the cheapest units there (in {@code order}) that let {@code task} fit once gone,
-   * spared again where not needed, with the plugins' consent for the set; the node whose set costs least wins (fewest
-   * GPUs, pods, then priority). A whole gang counts whole though only its pods on that node make room there.
+   * For each node with victims, the cheapest units there (in {@code order}, none of a {@code refused} queue) that let
+   * {@code task} fit once gone, spared again where not needed, with the plugins' consent for the set; the node whose
+   * set costs least wins (fewest GPUs, pods, then priority). A whole gang counts whole though only its pods on that node make room there.
    */
   NodeChoice cheapestNode(Session session, VictimPlanner.Scope scope, TaskInfo task,
       java.util.Set<VictimPlanner.Unit> chosen, java.util.Set<String> refused) {
@@ -109,7 +134,8 @@ final class VictimOrder {
           break;
         }
         VictimPlanner.Unit u = nv.units().get(k);
-        if (chosen.contains(u) || !VictimPlanner.anyRunning(u)) {
+        if (chosen.contains(u) || (!refused.isEmpty() && refused.contains(u.job().queue()))
+            || !VictimPlanner.anyRunning(u)) {
           continue;
         }
         taken.add(k);

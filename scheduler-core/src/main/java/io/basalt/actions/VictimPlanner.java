@@ -152,7 +152,6 @@ final class VictimPlanner {
     long gpus = 0;
     long size = 0;
     Instant newest = null;
-    StringBuilder key = new StringBuilder();
     for (TaskInfo t : tasks) {
       priority = Math.max(priority, t.priority());
       gpus += gpus(t);
@@ -161,19 +160,22 @@ final class VictimPlanner {
       if (c != null && (newest == null || c.isAfter(newest))) {
         newest = c;
       }
-      key.append(t.key()).append(',');
     }
     var queue = session.queue(job.queue());
     int queuePriority = queue == null ? 0 : queue.queue().priority();
-    return new Unit(job, List.copyOf(tasks), queuePriority, priority, gpus, size, newest, key.toString());
+    // Unique (a job's units are its spare pods alone and the rest whole, never one pod twice) and ordered as the
+    // concatenation of the pods' keys would be.
+    String key = tasks.get(0).key() + ",#" + tasks.size();
+    return new Unit(job, List.copyOf(tasks), queuePriority, priority, gpus, size, newest, key);
   }
 
   /** GPUs of any vendor the pod holds (resources named {@code .../gpu}). */
   static long gpus(TaskInfo t) {
     long n = 0;
-    for (Map.Entry<String, Long> e : t.request().toMap().entrySet()) {
-      if (e.getKey().endsWith("/gpu")) {
-        n += e.getValue();
+    for (int r = 0, size = t.request().size(); r < size; r++) {
+      long q = t.request().get(r);
+      if (q != 0 && ResourceNames.name(r).endsWith("/gpu")) {
+        n += q;
       }
     }
     return n;

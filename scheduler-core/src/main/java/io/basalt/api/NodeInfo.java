@@ -19,6 +19,9 @@ public final class NodeInfo {
   private long[] used;
   private long[] releasing;
   private long[] pipelined;
+  /** allocatable - used, and allocatable - used + releasing - pipelined, kept current: the fit checks' only reads. */
+  private long[] idle;
+  private long[] future;
   private boolean touched;
   private final io.basalt.gpu.GpuTopology gpus;
   private final io.basalt.gpu.DeviceUsage devices;
@@ -43,11 +46,22 @@ public final class NodeInfo {
         : devices != null ? devices : new io.basalt.gpu.DeviceUsage(gpus.size());
     this.node = node;
     this.generation = generation;
-    int n = Math.max(ResourceNames.count(), Math.max(used.length, releasing.length));
-    this.allocatable = node.allocatable().toArray(n);
+    this.allocatable = node.allocatable().toArray(Math.max(ResourceNames.count(),
+        Math.max(used.length, releasing.length)));
+    int n = allocatable.length;
     this.used = Arrays.copyOf(used, n);
     this.releasing = Arrays.copyOf(releasing, n);
     this.pipelined = new long[n];
+    this.idle = new long[n];
+    this.future = new long[n];
+    for (int i = 0; i < n; i++) {
+      refresh(i);
+    }
+  }
+
+  private void refresh(int i) {
+    idle[i] = allocatable[i] - used[i];
+    future[i] = idle[i] + releasing[i] - pipelined[i];
   }
 
   public Node node() {
@@ -107,12 +121,12 @@ public final class NodeInfo {
 
   /** Free now: allocatable minus used. */
   public long idle(int r) {
-    return allocatable(r) - used(r);
+    return r < idle.length ? idle[r] : 0;
   }
 
   /** Free once releasing pods are gone, minus what pipelined tasks reserved. */
   public long futureIdle(int r) {
-    return allocatable(r) - used(r) + releasing(r) - pipelined(r);
+    return r < future.length ? future[r] : 0;
   }
 
   public ResourceVector usedVector() {
@@ -126,9 +140,10 @@ public final class NodeInfo {
 
   /** As {@link #firstShortOfIdle(ResourceVector)}, not counting the slots {@code skip} marks. */
   public int firstShortOfIdle(ResourceVector request, boolean[] skip) {
+    long[] free = idle;
     for (int i = 0, n = request.size(); i < n; i++) {
       long q = request.get(i);
-      if (q > 0 && q > idle(i) && (skip == null || i >= skip.length || !skip[i])) {
+      if (q > 0 && q > (i < free.length ? free[i] : 0) && (skip == null || i >= skip.length || !skip[i])) {
         return i;
       }
     }
@@ -142,9 +157,10 @@ public final class NodeInfo {
 
   /** As {@link #firstShortOfFuture(ResourceVector)}, not counting the slots {@code skip} marks. */
   public int firstShortOfFuture(ResourceVector request, boolean[] skip) {
+    long[] free = future;
     for (int i = 0, n = request.size(); i < n; i++) {
       long q = request.get(i);
-      if (q > 0 && q > futureIdle(i) && (skip == null || i >= skip.length || !skip[i])) {
+      if (q > 0 && q > (i < free.length ? free[i] : 0) && (skip == null || i >= skip.length || !skip[i])) {
         return i;
       }
     }
@@ -167,33 +183,49 @@ public final class NodeInfo {
 
   /** Adds ({@code sign} 1) or takes back (-1) what running and placed pods use. */
   public void adjustUsed(ResourceVector r, int sign) {
-    used = add(used, r, sign);
+    fit(r.size());
+    for (int i = 0, n = r.size(); i < n; i++) {
+      used[i] += sign * r.get(i);
+      refresh(i);
+    }
     touched = true;
   }
 
   /** Adds or takes back what pipelined tasks hold here until releasing pods are gone. */
   public void adjustPipelined(ResourceVector r, int sign) {
-    pipelined = add(pipelined, r, sign);
+    fit(r.size());
+    for (int i = 0, n = r.size(); i < n; i++) {
+      pipelined[i] += sign * r.get(i);
+      refresh(i);
+    }
     touched = true;
   }
 
   /** Adds or takes back what terminating (or evicted) pods will free. */
   public void adjustReleasing(ResourceVector r, int sign) {
-    releasing = add(releasing, r, sign);
+    fit(r.size());
+    for (int i = 0, n = r.size(); i < n; i++) {
+      releasing[i] += sign * r.get(i);
+      refresh(i);
+    }
     touched = true;
   }
 
-  private long[] add(long[] target, ResourceVector r, int sign) {
-    if (r.size() > target.length) {
-      target = Arrays.copyOf(target, r.size());
-      if (r.size() > allocatable.length) {
-        allocatable = node.allocatable().toArray(r.size());
-      }
+  /** Grows every array to {@code size} slots (a resource first seen after this node was built). */
+  private void fit(int size) {
+    if (size <= used.length) {
+      return;
     }
-    for (int i = 0, n = r.size(); i < n; i++) {
-      target[i] += sign * r.get(i);
+    allocatable = node.allocatable().toArray(size);
+    size = allocatable.length;
+    used = Arrays.copyOf(used, size);
+    releasing = Arrays.copyOf(releasing, size);
+    pipelined = Arrays.copyOf(pipelined, size);
+    idle = Arrays.copyOf(idle, size);
+    future = Arrays.copyOf(future, size);
+    for (int i = 0; i < size; i++) {
+      refresh(i);
     }
-    return target;
   }
 
   @Override
