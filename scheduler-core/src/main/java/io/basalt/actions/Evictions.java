@@ -69,8 +69,8 @@ final class Evictions {
     List<TaskInfo> running = new ArrayList<>();
     for (JobInfo job : session.jobs()) {
       for (TaskInfo t : job.tasks()) {
-        if (VictimPlanner.isRunning(t)) {
-          running.add(t);
+        if (VictimPlanner.isRunning(t) && !VictimPlanner.optedOut(t)) {
+          running.add(t); // the pods that may ever be victims
         }
       }
     }

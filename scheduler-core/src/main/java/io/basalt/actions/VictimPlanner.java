@@ -44,6 +44,10 @@ final class VictimPlanner {
       .thenComparing(Unit::newest, Comparator.nullsLast(Comparator.reverseOrder()))
       .thenComparing(Unit::key);
 
+  private static final Comparator<TaskInfo> SPARE_FIRST = Comparator.comparingInt(TaskInfo::priority)
+      .thenComparing((TaskInfo t) -> t.pod().creationTimestamp(), Comparator.nullsLast(Comparator.reverseOrder()))
+      .thenComparing(TaskInfo::key);
+
   static final String PREEMPTABLE = "volcano.sh/preemptable";
 
   private VictimPlanner() {}
@@ -52,11 +56,11 @@ final class VictimPlanner {
     return t.status() == TaskStatus.RUNNING || t.status() == TaskStatus.BOUND;
   }
 
-  /** Units {@code preemptor} may evict among {@code running}, cheapest first. */
+  /** Units {@code preemptor} may evict among {@code running} (pods not opted out), cheapest first. */
   static List<Unit> units(Session session, TaskInfo preemptor, Scope scope, List<TaskInfo> running) {
     List<TaskInfo> inScope = new ArrayList<>();
     for (TaskInfo t : running) {
-      if (t.job() != preemptor.job() && isRunning(t) && !optedOut(t) && scope.inScope(preemptor, t)) {
+      if (t.job() != preemptor.job() && isRunning(t) && scope.inScope(preemptor, t)) {
         inScope.add(t);
       }
     }
@@ -76,15 +80,16 @@ final class VictimPlanner {
         continue; // a gang member is mid-placement: evicting around it would strand the rest
       }
       int spare = job.readyTaskNum() - Math.max(job.minMember(), 0);
-      List<TaskInfo> pods = new ArrayList<>(e.getValue());
-      // The pods a gang can spare: lowest priority first, then the most recently created.
-      pods.sort(Comparator.comparingInt(TaskInfo::priority).thenComparing((TaskInfo t) -> t.pod().creationTimestamp(),
-          Comparator.nullsLast(Comparator.reverseOrder())).thenComparing(TaskInfo::key));
       int singles = 0;
-      for (TaskInfo t : pods) {
-        if (singles < spare && allowed.contains(t)) {
-          units.add(unit(session, job, List.of(t)));
-          singles++;
+      if (spare > 0) {
+        List<TaskInfo> pods = new ArrayList<>(e.getValue());
+        // The pods a gang can spare: lowest priority first, then the most recently created.
+        pods.sort(SPARE_FIRST);
+        for (TaskInfo t : pods) {
+          if (singles < spare && allowed.contains(t)) {
+            units.add(unit(session, job, List.of(t)));
+            singles++;
+          }
         }
       }
       List<TaskInfo> all = new ArrayList<>();
@@ -154,8 +159,9 @@ final class VictimPlanner {
     Instant newest = null;
     for (TaskInfo t : tasks) {
       priority = Math.max(priority, t.priority());
-      gpus += gpus(t);
-      size += share(session, t);
+      Size s = t.memo(Size.class, x -> new Size(gpus(x), share(session, x)));
+      gpus += s.gpus();
+      size += s.share();
       Instant c = t.pod().creationTimestamp();
       if (c != null && (newest == null || c.isAfter(newest))) {
         newest = c;
@@ -168,6 +174,9 @@ final class VictimPlanner {
     String key = tasks.get(0).key() + ",#" + tasks.size();
     return new Unit(job, List.copyOf(tasks), queuePriority, priority, gpus, size, newest, key);
   }
+
+  /** A running pod's GPUs and largest share of its node, the same for every pool built this session. */
+  private record Size(long gpus, long share) {}
 
   /** GPUs of any vendor the pod holds (resources named {@code .../gpu}). */
   static long gpus(TaskInfo t) {
