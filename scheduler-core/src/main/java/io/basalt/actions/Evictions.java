@@ -314,14 +314,18 @@ final class Evictions {
     return search.probe(session, task);
   }
 
-  /** Whether the job's missing members would all find a node now (counting what is being released), tried and undone. */
+  /**
+   * Whether the job's missing members would all find a node now (counting what is being released), tried and undone;
+   * each takes the first node with room, since only the answer counts here.
+   */
   private boolean fits(Session session, JobInfo job, List<TaskInfo> pending) {
     Statement probe = session.newStatement();
     for (TaskInfo task : pending) {
       if (!isStarving(job)) {
         break;
       }
-      NodeInfo node = place(session, task);
+      NodeInfo node = session.callbacks().allocatable(session.queue(task.job().queue()), task)
+          ? search.anyFit(session, task) : null;
       if (node != null) {
         probe.pipeline(task, node);
       }

@@ -108,6 +108,22 @@ final class NodeSearch {
     return find(session, task, null, false).node();
   }
 
+  /**
+   * The first node (in cluster order, counting what is released) where {@code task} fits and passes the filters, or
+   * null: for checks that only ask whether a set of pods would all find room, without scoring or moving the start of
+   * the next search.
+   */
+  NodeInfo anyFit(Session session, TaskInfo task) {
+    ResourceVector request = task.request();
+    boolean[] skip = session.callbacks().deviceManagedResources();
+    for (NodeInfo node : session.nodes()) {
+      if (node.firstShortOfFuture(request, skip) < 0 && session.callbacks().filter(task, node).ok()) {
+        return node;
+      }
+    }
+    return null;
+  }
+
   private Result find(Session session, TaskInfo task, Scope scope, boolean explainFailure) {
     Scratch scratch = Scratch.of(session);
     List<NodeInfo> nodes = scope == null ? session.nodes() : scope.nodes();
