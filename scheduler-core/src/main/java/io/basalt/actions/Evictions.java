@@ -94,6 +94,21 @@ final class Evictions {
     }
   }
 
+  /**
+   * After a commit, the pools that can hold a pod of a queue it changed (the victims' queues and the job's, whose pods
+   * became busy) are rebuilt when next asked; the others still hold exactly what a rebuild would give, their pods and
+   * their jobs' gangs being untouched.
+   */
+  private void forgetPoolsTouching(List<VictimPlanner.Unit> victims, JobInfo job, VictimPlanner.Scope scope) {
+    java.util.Set<String> touched = new java.util.HashSet<>();
+    touched.add(job.queue());
+    for (VictimPlanner.Unit u : victims) {
+      touched.add(u.job().queue());
+    }
+    pools.keySet().removeIf(k -> touched.contains(k.queue())
+        || touched.stream().anyMatch(q -> scope.inScope(k.queue(), q)));
+  }
+
   static boolean isStarving(JobInfo job) {
     return job.count(TaskStatus.PENDING) > 0 && job.readyTaskNum() + job.waitingTaskNum() < job.minMember();
   }
@@ -155,7 +170,7 @@ final class Evictions {
     }
     if (!isStarving(job) && session.callbacks().jobPipelined(job)) {
       stmt.commit();
-      pools.clear();
+      forgetPoolsTouching(best, job, scope);
     } else {
       stmt.discard();
       search.restore(session, memo);

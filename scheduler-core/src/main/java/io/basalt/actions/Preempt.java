@@ -20,8 +20,8 @@ final class Preempt implements Action {
   public void execute(Session session) {
     VictimPlanner.Scope sameQueue = new VictimPlanner.Scope() {
       @Override
-      public boolean inScope(TaskInfo preemptor, TaskInfo running) {
-        return running.job().queue().equals(preemptor.job().queue());
+      public boolean inScope(String preemptorQueue, String victimQueue) {
+        return victimQueue.equals(preemptorQueue);
       }
 
       @Override

@@ -20,10 +20,9 @@ final class Reclaim implements Action {
   public void execute(Session session) {
     VictimPlanner.Scope otherQueues = new VictimPlanner.Scope() {
       @Override
-      public boolean inScope(TaskInfo reclaimer, TaskInfo running) {
-        String q = running.job().queue();
-        return !q.equals(reclaimer.job().queue()) && session.queue(q) != null
-            && session.queue(q).queue().reclaimable();
+      public boolean inScope(String reclaimerQueue, String victimQueue) {
+        return !victimQueue.equals(reclaimerQueue) && session.queue(victimQueue) != null
+            && session.queue(victimQueue).queue().reclaimable();
       }
 
       @Override

@@ -25,7 +25,8 @@ import java.util.Set;
 final class VictimPlanner {
   /** Which running pods an action may consider, and the rules on them. */
   interface Scope {
-    boolean inScope(TaskInfo preemptor, TaskInfo running);
+    /** Whether pods of {@code victimQueue} may be victims for a pod of {@code preemptorQueue} at all. */
+    boolean inScope(String preemptorQueue, String victimQueue);
 
     List<TaskInfo> allowed(Session session, TaskInfo preemptor, List<TaskInfo> candidates);
 
@@ -60,7 +61,7 @@ final class VictimPlanner {
   static List<Unit> units(Session session, TaskInfo preemptor, Scope scope, List<TaskInfo> running) {
     List<TaskInfo> inScope = new ArrayList<>();
     for (TaskInfo t : running) {
-      if (t.job() != preemptor.job() && isRunning(t) && scope.inScope(preemptor, t)) {
+      if (t.job() != preemptor.job() && isRunning(t) && scope.inScope(preemptor.job().queue(), t.job().queue())) {
         inScope.add(t);
       }
     }
