@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import io.basalt.sim.FixtureSource;
 import io.basalt.sim.SimulationReport;
 import io.basalt.sim.Simulator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -69,7 +70,45 @@ class HyperNodeScenarioTest {
     assertEquals(Map.of("s0", 2L, "s1", 2L), hyperNodes(r, "ml/job-"));
   }
 
+  /**
+   * Preemption for a job held to one tier-1 hypernode takes its victims inside one (Volcano's preempt skips such
+   * jobs). s0-n1 is free; low-priority single pods run on s0-n0 and s1-n0, the one on s1-n0 newer (the cheaper victim
+   * anywhere); s1-n1 runs a high-priority pod. Only s0 can hold the 2-pod gang: its victim is the pod on s0-n0.
+   */
+  @Test
+  void preemptionForAJobHeldToOneHyperNodeEvictsInsideOne() throws Exception {
+    String workload = """
+        apiVersion: scheduling.k8s.io/v1
+        kind: PriorityClass
+        metadata: {name: high}
+        value: 1000
+        ---
+        apiVersion: scheduling.k8s.io/v1
+        kind: PriorityClass
+        metadata: {name: low}
+        value: 10
+        ---
+        """ + single("old-low", "s0-n0", "low", "2026-01-01T00:00:00Z")
+        + single("new-low", "s1-n0", "low", "2026-01-02T00:00:00Z")
+        + single("keeper", "s1-n1", "high", "2026-01-01T00:00:00Z")
+        + gang("job", 2, 2, 4, 1).replace("spec: {minMember", "spec: {priorityClassName: high, minMember")
+            .replace("spec:\n  schedulerName", "spec:\n  priorityClassName: high\n  schedulerName");
+    String conf = CONF.replace("enqueue, allocate, backfill", "enqueue, allocate, preempt, backfill");
+    Simulator sim = new Simulator(Scenarios.compile(Scenarios.parse(conf)), Set.of("basalt-scheduler"), false);
+    SimulationReport r = sim.run(FixtureSource.fromText("hypernode-preempt", cluster() + workload));
+    assertEquals(List.of("ml/old-low"), r.evicted().stream().map(SimulationReport.Evicted::pod).toList(),
+        "the victim inside s0, not the newer pod in s1 that would leave the gang split");
+    assertEquals(Map.of("s0", 2L), hyperNodes(r, "ml/job-"));
+  }
+
   // ---- helpers ----------------------------------------------------------------------------------------------------
+
+  private static String single(String name, String node, String priorityClass, String created) {
+    return "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name + ", namespace: ml, creationTimestamp: \""
+        + created + "\"}\nspec:\n  schedulerName: basalt-scheduler\n  priorityClassName: " + priorityClass
+        + "\n  nodeName: " + node + "\n  containers: [{name: c, image: x, resources: {requests: {cpu: \"4\"}}}]\n"
+        + "status: {phase: Running}\n---\n";
+  }
 
   private static SimulationReport run(String workload) throws Exception {
     Simulator sim = new Simulator(Scenarios.compile(Scenarios.parse(CONF)), Set.of("basalt-scheduler"), false);

@@ -254,6 +254,50 @@ final class DomainPlacer {
     return out;
   }
 
+  /**
+   * Where preempt and reclaim may make room for a job that asks for a domain: per tier, lowest first, the domains that
+   * hold its placed pods (every domain of the tier when none is placed). Hard mode stops at its highest tier; soft
+   * mode, and a MetaX job of several groups (whose groups only prefer one switchbox), end with a null entry: anywhere.
+   */
+  static List<List<String>> evictionDomains(Session session, JobInfo job, TaskInfo first) {
+    Fabric fabric = session.fabric();
+    NetworkTopology ask = job.networkTopology();
+    int widest = widestTier(ask, fabric);
+    boolean anywhere = ask.mode() == NetworkTopology.Mode.SOFT;
+    if (ask.gpuGroupSize() != null) {
+      int perPod = gpusPerPod(first);
+      if (perPod == 0 || ask.gpuGroupSize() % perPod != 0) {
+        return List.of(); // no groups can be formed: allocate says why
+      }
+      boolean oneGroup = job.tasks().size() <= ask.gpuGroupSize() / perPod;
+      widest = oneGroup ? Math.min(widest, 1) : Integer.MAX_VALUE;
+      anywhere = !oneGroup;
+    }
+    List<List<String>> out = new ArrayList<>();
+    for (int tier : fabric.tiers()) {
+      if (tier > widest) {
+        break;
+      }
+      String pinned = null;
+      boolean spans = false;
+      for (TaskInfo t : job.tasks()) {
+        if (t.status() != TaskStatus.PENDING && t.nodeName() != null && t.status() != TaskStatus.SUCCEEDED
+            && t.status() != TaskStatus.FAILED) {
+          String d = fabric.domainOf(t.nodeName(), tier);
+          spans |= d == null || pinned != null && !pinned.equals(d);
+          pinned = d;
+        }
+      }
+      if (!spans) {
+        out.add(pinned != null ? List.of(pinned) : fabric.domains(tier));
+      }
+    }
+    if (anywhere) {
+      out.add(java.util.Collections.singletonList(null));
+    }
+    return out;
+  }
+
   /** The widest tier the job may span: hard mode's limit (tier 1 when none is given); every tier in soft mode. */
   private static int widestTier(NetworkTopology ask, Fabric fabric) {
     if (ask.mode() == NetworkTopology.Mode.SOFT) {

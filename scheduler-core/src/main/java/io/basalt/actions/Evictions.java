@@ -136,23 +136,34 @@ final class Evictions {
     Statement stmt = session.newStatement();
     List<VictimPlanner.Unit> best = null;
     long[] bestCost = null;
+    Reach bestReach = null;
     java.util.Map<Object, String> memo = search.checkpoint(session);
-    for (int i = 0; i < 2; i++) {
-      VictimOrder order = pool.order(session, i);
-      List<VictimPlanner.Unit> plan = plan(session, job, pending, order, stmt, scope, first, reason);
-      stmt.discard();
-      search.restore(session, memo); // the trial is undone: what found no node before still finds none
-      long[] cost = plan == null ? null : VictimPlanner.cost(plan);
-      if (cost != null && (best == null || java.util.Arrays.compare(cost, bestCost) < 0)) {
-        best = plan;
-        bestCost = cost;
+    for (List<Reach> tier : reaches(session, job, first)) {
+      for (Reach reach : tier) {
+        for (int i = 0; i < 2; i++) {
+          VictimOrder order = pool.order(session, i);
+          List<VictimPlanner.Unit> plan = plan(session, job, pending, order, stmt, scope, first, reason, reach);
+          stmt.discard();
+          search.restore(session, memo); // the trial is undone: what found no node before still finds none
+          long[] cost = plan == null ? null : VictimPlanner.cost(plan);
+          if (cost != null && (best == null || java.util.Arrays.compare(cost, bestCost) < 0)) {
+            best = plan;
+            bestCost = cost;
+            bestReach = reach;
+          }
+          if (plan == null || plan.size() == 1) {
+            break; // no plan from the cheapest units, or one unit: the other order cannot do better
+          }
+        }
       }
-      if (best == null || best.size() == 1) {
-        break; // no plan from the cheapest units, or one unit: the other order cannot do better
+      if (best != null) {
+        break; // the lowest tier where some domain can hold the job; its cheapest plan
       }
     }
     if (best == null) {
-      hopeless.add(seeker);
+      if (!DomainPlacer.applies(session, job)) {
+        hopeless.add(seeker); // a job pinned to domains says nothing about others of its shape
+      }
       return;
     }
     if (best.isEmpty()) {
@@ -163,7 +174,7 @@ final class Evictions {
       if (!isStarving(job)) {
         break;
       }
-      NodeInfo node = place(session, task);
+      NodeInfo node = place(session, task, bestReach);
       if (node != null) {
         stmt.pipeline(task, node);
       }
@@ -185,7 +196,7 @@ final class Evictions {
    */
   private List<VictimPlanner.Unit> plan(Session session, JobInfo job, List<TaskInfo> pending,
       VictimOrder units, Statement stmt, VictimPlanner.Scope scope, TaskInfo first,
-      BiFunction<TaskInfo, TaskInfo, String> reason) {
+      BiFunction<TaskInfo, TaskInfo, String> reason, Reach reach) {
     List<VictimPlanner.Unit> chosen = new ArrayList<>();
     java.util.Set<VictimPlanner.Unit> taken = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     List<VictimPlanner.Unit> order = units.units();
@@ -205,17 +216,17 @@ final class Evictions {
       }
       NodeInfo node = null;
       if (noRoom.isEmpty() || !noRoom.contains(TaskShape.of(task))) {
-        node = place(session, task);
+        node = place(session, task, reach);
         if (node == null) {
           noRoom.add(TaskShape.of(task));
         }
       }
       for (int i = 0; node == null && i < chosen.size(); i++) {
-        node = VictimOrder.placeOnVictimNodes(session, task, chosen.get(i));
+        node = VictimOrder.placeOnVictimNodes(session, task, chosen.get(i), reach);
       }
       if (node == null && session.callbacks().allocatable(queue, task)) {
         // Room on one node: the cheapest set of units there that makes the member fit.
-        VictimOrder.NodeChoice c = units.cheapestNode(session, scope, task, taken, refused);
+        VictimOrder.NodeChoice c = units.cheapestNode(session, scope, task, taken, refused, reach);
         if (c != null) {
           for (VictimPlanner.Unit u : c.units()) {
             evict(stmt, u, task, reason);
@@ -225,9 +236,11 @@ final class Evictions {
           node = c.node();
         }
       }
-      // Room in the queue: its own cheapest victims until it has some (preemption inside a capped queue).
-      for (int i = 0; node == null && !session.callbacks().allocatable(queue, task) && i < order.size(); i++) {
-        VictimPlanner.Unit u = order.get(i);
+      // Room in the queue: its own cheapest victims until it has some (preemption inside a capped queue); for a job
+      // held to a domain, those running inside it first, which make room there too.
+      List<VictimPlanner.Unit> queueOrder = reach.nodes() == null ? order : insideFirst(session, order, reach);
+      for (int i = 0; node == null && !session.callbacks().allocatable(queue, task) && i < queueOrder.size(); i++) {
+        VictimPlanner.Unit u = queueOrder.get(i);
         if (taken.contains(u) || refused.contains(u.job().queue()) || !VictimPlanner.anyRunning(u)
             || !consents(session, scope, task, u)) {
           continue;
@@ -239,9 +252,9 @@ final class Evictions {
         // Only the victims' nodes gained room, unless the queue itself was the limit: then, once it has room, any
         // node may do.
         if (!queueWasFull) {
-          node = VictimOrder.placeOnVictimNodes(session, task, u);
+          node = VictimOrder.placeOnVictimNodes(session, task, u, reach);
         } else if (session.callbacks().allocatable(queue, task)) {
-          node = place(session, task);
+          node = place(session, task, reach);
         }
       }
       if (node == null) {
@@ -252,13 +265,29 @@ final class Evictions {
     if (isStarving(job)) {
       return null;
     }
-    return spareWhatIsNotNeeded(session, job, pending, chosen, stmt, scope, first, reason);
+    return spareWhatIsNotNeeded(session, job, pending, chosen, stmt, scope, first, reason, reach);
+  }
+
+  /** {@code order}'s units with a pod running inside {@code reach} first, each part in its order. */
+  private static List<VictimPlanner.Unit> insideFirst(Session session, List<VictimPlanner.Unit> order, Reach reach) {
+    List<VictimPlanner.Unit> inside = new ArrayList<>();
+    List<VictimPlanner.Unit> outside = new ArrayList<>();
+    for (VictimPlanner.Unit u : order) {
+      boolean in = false;
+      for (TaskInfo t : u.tasks()) {
+        NodeInfo n = t.nodeName() == null ? null : session.node(t.nodeName());
+        in |= n != null && VictimPlanner.isRunning(t) && reach.has(n);
+      }
+      (in ? inside : outside).add(u);
+    }
+    inside.addAll(outside);
+    return inside;
   }
 
   /** Drops each chosen unit, most expensive first, that the job does not need. */
   private List<VictimPlanner.Unit> spareWhatIsNotNeeded(Session session, JobInfo job, List<TaskInfo> pending,
       List<VictimPlanner.Unit> chosen, Statement stmt, VictimPlanner.Scope scope, TaskInfo first,
-      BiFunction<TaskInfo, TaskInfo, String> reason) {
+      BiFunction<TaskInfo, TaskInfo, String> reason, Reach reach) {
     List<VictimPlanner.Unit> keep = new ArrayList<>(chosen);
     if (keep.size() > 1 && keep.size() <= MAX_PRUNED) {
       List<VictimPlanner.Unit> byCost = new ArrayList<>(keep);
@@ -267,7 +296,7 @@ final class Evictions {
         List<VictimPlanner.Unit> without = new ArrayList<>(keep);
         without.remove(u);
         stmt.discard();
-        if (evictAll(session, stmt, without, scope, first, reason) && fits(session, job, pending)) {
+        if (evictAll(session, stmt, without, scope, first, reason) && fits(session, job, pending, reach)) {
           keep = without;
         }
       }
@@ -322,25 +351,45 @@ final class Evictions {
    * Where {@code task} would go now (counting what is being released), or null: no node has room, or its queue has
    * none (a queue at its capability makes room by preempting inside itself).
    */
-  private NodeInfo place(Session session, TaskInfo task) {
+  private NodeInfo place(Session session, TaskInfo task, Reach reach) {
     if (!session.callbacks().allocatable(session.queue(task.job().queue()), task)) {
       return null;
     }
-    return search.probe(session, task);
+    return reach.scope() == null ? search.probe(session, task) : search.probe(session, task, reach.scope());
+  }
+
+  /**
+   * Where the job may get room, tier by tier: anywhere for a job that asks for no domain; else each domain of its
+   * tiers, lowest first (see {@link DomainPlacer#evictionDomains}).
+   */
+  private static List<List<Reach>> reaches(Session session, JobInfo job, TaskInfo first) {
+    if (!DomainPlacer.applies(session, job)) {
+      return List.of(List.of(Reach.ANYWHERE));
+    }
+    List<List<Reach>> out = new ArrayList<>();
+    for (List<String> tier : DomainPlacer.evictionDomains(session, job, first)) {
+      List<Reach> reaches = new ArrayList<>(tier.size());
+      for (String d : tier) {
+        reaches.add(d == null ? Reach.ANYWHERE
+            : Reach.of(d, Reach.resolve(session, session.fabric().readyNodes(d))));
+      }
+      out.add(reaches);
+    }
+    return out;
   }
 
   /**
    * Whether the job's missing members would all find a node now (counting what is being released), tried and undone;
    * each takes the first node with room, since only the answer counts here.
    */
-  private boolean fits(Session session, JobInfo job, List<TaskInfo> pending) {
+  private boolean fits(Session session, JobInfo job, List<TaskInfo> pending, Reach reach) {
     Statement probe = session.newStatement();
     for (TaskInfo task : pending) {
       if (!isStarving(job)) {
         break;
       }
       NodeInfo node = session.callbacks().allocatable(session.queue(task.job().queue()), task)
-          ? search.anyFit(session, task) : null;
+          ? search.anyFit(session, task, reach.scope() == null ? session.nodes() : reach.scope().nodes()) : null;
       if (node != null) {
         probe.pipeline(task, node);
       }

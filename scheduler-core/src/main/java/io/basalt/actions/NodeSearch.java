@@ -108,15 +108,20 @@ final class NodeSearch {
     return find(session, task, null, false).node();
   }
 
+  /** As {@link #probe(Session, TaskInfo)}, among {@code scope}'s nodes. */
+  NodeInfo probe(Session session, TaskInfo task, Scope scope) {
+    return find(session, task, scope, false).node();
+  }
+
   /**
    * The first node (in cluster order, counting what is released) where {@code task} fits and passes the filters, or
    * null: for checks that only ask whether a set of pods would all find room, without scoring or moving the start of
    * the next search.
    */
-  NodeInfo anyFit(Session session, TaskInfo task) {
+  NodeInfo anyFit(Session session, TaskInfo task, List<NodeInfo> nodes) {
     ResourceVector request = task.request();
     boolean[] skip = session.callbacks().deviceManagedResources();
-    for (NodeInfo node : session.nodes()) {
+    for (NodeInfo node : nodes) {
       if (node.firstShortOfFuture(request, skip) < 0 && session.callbacks().filter(task, node).ok()) {
         return node;
       }

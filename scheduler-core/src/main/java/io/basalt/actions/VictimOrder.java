@@ -112,7 +112,7 @@ final class VictimOrder {
    * set costs least wins (fewest GPUs, pods, then priority). A whole gang counts whole though only its pods on that node make room there.
    */
   NodeChoice cheapestNode(Session session, VictimPlanner.Scope scope, TaskInfo task,
-      java.util.Set<VictimPlanner.Unit> chosen, java.util.Set<String> refused) {
+      java.util.Set<VictimPlanner.Unit> chosen, java.util.Set<String> refused, Reach reach) {
     boolean[] skip = session.callbacks().deviceManagedResources();
     int enough = Math.max(100, session.nodes().size() / 10); // as kube-scheduler's preemption: enough candidates
     int found = 0;
@@ -124,7 +124,7 @@ final class VictimOrder {
     for (int n = 0; n < nodes.size(); n++) {
       NodeVictims nv = nodes.get(n);
       NodeInfo node = nv.node();
-      if (!fitsWith(node, upTo[n], task, skip)) {
+      if (!reach.has(node) || !fitsWith(node, upTo[n], task, skip)) {
         continue; // even every victim there would not make room: skip the greedy walk
       }
       java.util.Arrays.fill(freed, 0);
@@ -212,7 +212,7 @@ final class VictimOrder {
   }
 
   /** Where {@code task} fits (counting what is released) among the nodes {@code u}'s pods run on, best score first. */
-  static NodeInfo placeOnVictimNodes(Session session, TaskInfo task, VictimPlanner.Unit u) {
+  static NodeInfo placeOnVictimNodes(Session session, TaskInfo task, VictimPlanner.Unit u, Reach reach) {
     if (!session.callbacks().allocatable(session.queue(task.job().queue()), task)) {
       return null;
     }
@@ -221,7 +221,7 @@ final class VictimOrder {
     double bestScore = Double.NEGATIVE_INFINITY;
     for (TaskInfo victim : u.tasks()) {
       NodeInfo node = session.node(victim.nodeName());
-      if (node == null || node == best || node.firstShortOfFuture(task.request(), skip) >= 0
+      if (node == null || node == best || !reach.has(node) || node.firstShortOfFuture(task.request(), skip) >= 0
           || !session.callbacks().filter(task, node).ok()) {
         continue;
       }
