@@ -23,12 +23,17 @@ final class Evictions {
   /** Allowed victims by who asks (queue, priority, class), reused until an eviction commits. */
   private final java.util.Map<PoolKey, Pool> pools = new java.util.HashMap<>();
 
-  /** A pool's units in the two orders plans are tried in; the second is built only when a plan needs it. */
+  /**
+   * A pool's units in the two orders plans are tried in (the second built only when a plan needs it), and the pod
+   * that asked first: the plugins' verdicts were its.
+   */
   private static final class Pool {
-    private final List<VictimPlanner.Unit> units;
-    private final VictimOrder[] orders = new VictimOrder[2];
+    private final TaskInfo asker;
+    private List<VictimPlanner.Unit> units;
+    private VictimOrder[] orders = new VictimOrder[2];
 
-    Pool(List<VictimPlanner.Unit> units) {
+    Pool(TaskInfo asker, List<VictimPlanner.Unit> units) {
+      this.asker = asker;
       this.units = units;
     }
 
@@ -38,6 +43,32 @@ final class Evictions {
         orders[i] = VictimOrder.of(session, i == 0 ? units : VictimPlanner.largestFirst(units));
       }
       return orders[i];
+    }
+
+    /**
+     * After a commit: the units of the jobs it touched (victims lost pods, so fewer can be spared; the placed job is
+     * now busy) are built again, the rest kept. A verdict that changed for an untouched pod is still caught, since
+     * every plan asks the plugins again for the units it takes.
+     */
+    void refresh(Session session, VictimPlanner.Scope scope, java.util.Set<JobInfo> touched) {
+      List<TaskInfo> pods = new ArrayList<>();
+      for (JobInfo j : touched) {
+        for (TaskInfo t : j.tasks()) {
+          if (VictimPlanner.isRunning(t) && !VictimPlanner.optedOut(t)) {
+            pods.add(t);
+          }
+        }
+      }
+      List<VictimPlanner.Unit> next = new ArrayList<>(units.size());
+      for (VictimPlanner.Unit u : units) {
+        if (!touched.contains(u.job())) {
+          next.add(u);
+        }
+      }
+      next.addAll(VictimPlanner.units(session, asker, scope, pods));
+      VictimPlanner.sortCheapestFirst(next);
+      units = next;
+      orders = new VictimOrder[2];
     }
   }
 
@@ -96,17 +127,23 @@ final class Evictions {
 
   /**
    * After a commit, the pools that can hold a pod of a queue it changed (the victims' queues and the job's, whose pods
-   * became busy) are rebuilt when next asked; the others still hold exactly what a rebuild would give, their pods and
-   * their jobs' gangs being untouched.
+   * became busy) refresh the units of the jobs it touched; the others still hold exactly what a rebuild would give.
    */
-  private void forgetPoolsTouching(List<VictimPlanner.Unit> victims, JobInfo job, VictimPlanner.Scope scope) {
-    java.util.Set<String> touched = new java.util.HashSet<>();
-    touched.add(job.queue());
+  private void refreshPoolsTouching(Session session, List<VictimPlanner.Unit> victims, JobInfo job,
+      VictimPlanner.Scope scope) {
+    java.util.Set<String> queues = new java.util.HashSet<>();
+    java.util.Set<JobInfo> jobs = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    queues.add(job.queue());
+    jobs.add(job);
     for (VictimPlanner.Unit u : victims) {
-      touched.add(u.job().queue());
+      queues.add(u.job().queue());
+      jobs.add(u.job());
     }
-    pools.keySet().removeIf(k -> touched.contains(k.queue())
-        || touched.stream().anyMatch(q -> scope.inScope(k.queue(), q)));
+    pools.forEach((k, pool) -> {
+      if (queues.contains(k.queue()) || queues.stream().anyMatch(q -> scope.inScope(k.queue(), q))) {
+        pool.refresh(session, scope, jobs);
+      }
+    });
   }
 
   static boolean isStarving(JobInfo job) {
@@ -132,7 +169,7 @@ final class Evictions {
       return;
     }
     Pool pool = pools.computeIfAbsent(PoolKey.of(first),
-        k -> new Pool(VictimPlanner.units(session, first, scope, running)));
+        k -> new Pool(first, VictimPlanner.units(session, first, scope, running)));
     Statement stmt = session.newStatement();
     List<VictimPlanner.Unit> best = null;
     long[] bestCost = null;
@@ -181,7 +218,7 @@ final class Evictions {
     }
     if (!isStarving(job) && session.callbacks().jobPipelined(job)) {
       stmt.commit();
-      forgetPoolsTouching(best, job, scope);
+      refreshPoolsTouching(session, best, job, scope);
     } else {
       stmt.discard();
       search.restore(session, memo);

@@ -28,8 +28,13 @@ final class VictimOrder {
   private VictimOrder(List<VictimPlanner.Unit> units, List<NodeVictims> nodes) {
     this.units = units;
     this.nodes = nodes;
+    String last = null;
     for (VictimPlanner.Unit u : units) {
-      queues.putIfAbsent(u.job().queue(), u.job());
+      String q = u.job().queue();
+      if (q != last) { // units come grouped by queue priority, so mostly a queue's units follow each other
+        queues.putIfAbsent(q, u.job());
+        last = q;
+      }
     }
   }
 
@@ -56,21 +61,21 @@ final class VictimOrder {
   }
 
   static VictimOrder of(Session session, List<VictimPlanner.Unit> units) {
-    java.util.Map<String, NodeVictims> byName = new java.util.HashMap<>();
+    java.util.Map<NodeInfo, NodeVictims> byNode = new java.util.IdentityHashMap<>();
     List<NodeVictims> nodes = new ArrayList<>();
     for (VictimPlanner.Unit u : units) {
       for (TaskInfo t : u.tasks()) {
         if (!VictimPlanner.isRunning(t)) {
           continue;
         }
-        NodeVictims nv = byName.get(t.nodeName());
+        NodeInfo node = VictimPlanner.nodeOf(session, t);
+        if (node == null) {
+          continue;
+        }
+        NodeVictims nv = byNode.get(node);
         if (nv == null) {
-          NodeInfo node = session.node(t.nodeName());
-          if (node == null) {
-            continue;
-          }
           nv = new NodeVictims(node, new ArrayList<>(), new ArrayList<>());
-          byName.put(t.nodeName(), nv);
+          byNode.put(node, nv);
           nodes.add(nv);
         }
         if (nv.units().isEmpty() || nv.units().get(nv.units().size() - 1) != u) {

@@ -107,6 +107,11 @@ final class VictimPlanner {
     return units;
   }
 
+  /** {@code units} in the cheapest-first order {@link #units} gives. */
+  static void sortCheapestFirst(List<Unit> units) {
+    units.sort(CHEAPEST);
+  }
+
   /** The same units, largest first: fewer pods for the same room. */
   static List<Unit> largestFirst(List<Unit> units) {
     List<Unit> out = new ArrayList<>(units);
@@ -160,7 +165,7 @@ final class VictimPlanner {
     Instant newest = null;
     for (TaskInfo t : tasks) {
       priority = Math.max(priority, t.priority());
-      Size s = t.memo(Size.class, x -> new Size(gpus(x), share(session, x)));
+      Size s = size(session, t);
       gpus += s.gpus();
       size += s.share();
       Instant c = t.pod().creationTimestamp();
@@ -177,7 +182,19 @@ final class VictimPlanner {
   }
 
   /** A running pod's GPUs and largest share of its node, the same for every pool built this session. */
-  private record Size(long gpus, long share) {}
+  private record Size(long gpus, long share, io.basalt.api.NodeInfo node) {}
+
+  private static Size size(Session session, TaskInfo t) {
+    return t.memo(Size.class, x -> {
+      var node = session.node(x.nodeName());
+      return new Size(gpus(x), share(node, x), node);
+    });
+  }
+
+  /** The node a running pod is on, or null; looked up once per session. */
+  static io.basalt.api.NodeInfo nodeOf(Session session, TaskInfo t) {
+    return size(session, t).node();
+  }
 
   /** GPUs of any vendor the pod holds (resources named {@code .../gpu}). */
   static long gpus(TaskInfo t) {
@@ -192,8 +209,7 @@ final class VictimPlanner {
   }
 
   /** The pod's largest share of its node's allocatable, per mille: a size comparable across resources. */
-  private static long share(Session session, TaskInfo t) {
-    var node = session.node(t.nodeName());
+  private static long share(io.basalt.api.NodeInfo node, TaskInfo t) {
     long w = 0;
     for (int r = 0; r < t.request().size(); r++) {
       long alloc = node == null ? 0 : node.allocatable(r);

@@ -140,14 +140,7 @@ public final class NodeInfo {
 
   /** As {@link #firstShortOfIdle(ResourceVector)}, not counting the slots {@code skip} marks. */
   public int firstShortOfIdle(ResourceVector request, boolean[] skip) {
-    long[] free = idle;
-    for (int i = 0, n = request.size(); i < n; i++) {
-      long q = request.get(i);
-      if (q > 0 && q > (i < free.length ? free[i] : 0) && (skip == null || i >= skip.length || !skip[i])) {
-        return i;
-      }
-    }
-    return -1;
+    return firstShort(idle, request, skip);
   }
 
   /** The first resource {@code request} needs more of than will be free, or -1 when it fits in the future. */
@@ -157,10 +150,13 @@ public final class NodeInfo {
 
   /** As {@link #firstShortOfFuture(ResourceVector)}, not counting the slots {@code skip} marks. */
   public int firstShortOfFuture(ResourceVector request, boolean[] skip) {
-    long[] free = future;
-    for (int i = 0, n = request.size(); i < n; i++) {
-      long q = request.get(i);
-      if (q > 0 && q > (i < free.length ? free[i] : 0) && (skip == null || i >= skip.length || !skip[i])) {
+    return firstShort(future, request, skip);
+  }
+
+  /** The first slot, in ascending order, where {@code request} needs more than {@code free} has, or -1. */
+  private static int firstShort(long[] free, ResourceVector request, boolean[] skip) {
+    for (int i : request.positiveSlots()) {
+      if (request.get(i) > (i < free.length ? free[i] : 0) && (skip == null || i >= skip.length || !skip[i])) {
         return i;
       }
     }

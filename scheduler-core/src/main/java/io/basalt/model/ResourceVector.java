@@ -13,9 +13,39 @@ public final class ResourceVector {
   public static final ResourceVector ZERO = new ResourceVector(new long[0]);
 
   private final long[] values;
+  /**
+   * The slots holding a positive amount, ascending: what a fit check must look at. Computed on first use; a record's
+   * final field makes a racy first use by two threads safe (each sees a complete array).
+   */
+  private Slots positive;
+
+  private record Slots(int[] indices) {}
 
   private ResourceVector(long[] values) {
     this.values = values;
+  }
+
+  /**
+   * The indices of the slots holding a positive amount, in ascending order: a request typically names four of a
+   * dozen resources, and fit checks run for every node a search visits. The array is shared: do not modify it.
+   */
+  public int[] positiveSlots() {
+    Slots p = positive;
+    if (p == null) {
+      int n = 0;
+      for (long v : values) {
+        n += v > 0 ? 1 : 0;
+      }
+      int[] indices = new int[n];
+      for (int i = 0, k = 0; i < values.length; i++) {
+        if (values[i] > 0) {
+          indices[k++] = i;
+        }
+      }
+      p = new Slots(indices);
+      positive = p;
+    }
+    return p.indices();
   }
 
   /** Wraps {@code values} without copying: callers hand over ownership. */
