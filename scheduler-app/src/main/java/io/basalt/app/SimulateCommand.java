@@ -45,7 +45,8 @@ final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--output", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE}).")
   String output;
 
-  @Option(names = "--explain", description = "For each pod, the filter verdict and per-plugin scores of each node.")
+  @Option(names = "--explain", description = "For each pod, the filter verdict and per-plugin scores of each node; "
+      + "for each job asking for a network domain, the domains considered and why each won or lost.")
   boolean explain;
 
   @Option(names = "--device-protocol", defaultValue = "auto", converter = DeviceProtocolConverter.class,

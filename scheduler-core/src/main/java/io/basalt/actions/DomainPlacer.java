@@ -4,7 +4,6 @@ import io.basalt.api.JobInfo;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.api.TaskStatus;
-import io.basalt.fabric.Domain;
 import io.basalt.fabric.Fabric;
 import io.basalt.model.NetworkTopology;
 import io.basalt.model.ResourceVector;
@@ -29,6 +28,9 @@ import java.util.Map;
  *
  * <p>MetaX groups: with {@code gpu-group-size} G and g GPUs per pod, ranks (task order, master first) form groups of
  * G/g pods; each group lies inside one tier-1 domain and the job's groups prefer one tier-2 domain.
+ *
+ * <p>With {@code --explain} a {@link DomainTrace} hears every domain considered and why it won or lost; room counts
+ * come from {@link DomainRoom}, shared with the fit error.
  */
 final class DomainPlacer {
   private final JobPlacer placer;
@@ -51,6 +53,7 @@ final class DomainPlacer {
     NetworkTopology ask = job.networkTopology();
     int[] tiers = fabric.tiers();
     int widest = widestTier(ask, fabric);
+    DomainTrace trace = DomainTrace.start(session, tasks.get(0));
     if (ask.gpuGroupSize() != null) {
       int perPod = gpusPerPod(tasks.get(0));
       if (perPod == 0 || ask.gpuGroupSize() % perPod != 0) {
@@ -60,29 +63,39 @@ final class DomainPlacer {
       }
       int podsPerGroup = ask.gpuGroupSize() / perPod;
       if (job.tasks().size() > podsPerGroup && tiers.length > 0) {
-        return placeGroups(session, job, podsPerGroup);
+        return placeGroups(session, job, podsPerGroup, trace);
       }
       widest = Math.min(widest, tiers.length == 0 ? 1 : tiers[0]);
     }
     // First a domain that takes every pending pod; failing that, one where the gang at least becomes ready (a
     // running job with room for some of its pods only where it already runs).
     for (boolean whole : new boolean[] {true, false}) {
+      if (!whole) {
+        trace.secondPass();
+      }
       for (int tier : tiers) {
         if (tier > widest) {
           break;
         }
-        for (String domain : candidates(session, job, whole ? tasks : List.of(), tier, null)) {
-          JobPlacer.Outcome o = tryIn(session, job, tasks, domain, whole);
+        List<String> ranked = candidates(session, job, whole ? tasks : List.of(), tier, null, job.tasks(), trace);
+        for (int i = 0; i < ranked.size(); i++) {
+          JobPlacer.Outcome o = tryIn(session, job, tasks, ranked.get(i), tier, whole, trace);
           if (o != JobPlacer.Outcome.DISCARDED) {
+            trace.rankedBelow(tier, ranked, i);
+            trace.emit(job);
             return o;
           }
         }
       }
     }
     if (ask.mode() == NetworkTopology.Mode.SOFT) {
-      return placer.place(session, job, tasks, false);
+      JobPlacer.Outcome o = placer.place(session, job, tasks, false);
+      trace.cluster(o);
+      trace.emit(job);
+      return o;
     }
-    job.setFitError(noRoom(session, tasks, widest, "pods"));
+    job.setFitError(DomainRoom.noRoom(session, tasks, widest, "pods"));
+    trace.emit(job);
     return JobPlacer.Outcome.DISCARDED;
   }
 
@@ -90,14 +103,18 @@ final class DomainPlacer {
    * The gang in one domain: committed when ready, held when pipelined there, else discarded; with {@code whole}
    * only when every pending pod found a place there.
    */
-  private JobPlacer.Outcome tryIn(Session session, JobInfo job, List<TaskInfo> tasks, String domain, boolean whole) {
+  private JobPlacer.Outcome tryIn(Session session, JobInfo job, List<TaskInfo> tasks, String domain, int tier,
+      boolean whole, DomainTrace trace) {
     Statement stmt = session.newStatement();
     placer.fill(session, job, tasks, stmt, scope(session, domain), false);
-    if (whole && !pendingOf(tasks).isEmpty()) {
+    int left = whole || trace.on() ? pendingOf(tasks).size() : 0;
+    if (whole && left > 0) {
+      trace.result(domain, tier, tasks.size() - left, tasks.size(), JobPlacer.Outcome.DISCARDED);
       stmt.discard();
       return JobPlacer.Outcome.DISCARDED;
     }
     JobPlacer.Outcome o = placer.settle(session, job, stmt);
+    trace.result(domain, tier, tasks.size() - left, tasks.size(), o);
     if (o != JobPlacer.Outcome.DISCARDED) {
       job.setDomain(domain);
     }
@@ -105,7 +122,7 @@ final class DomainPlacer {
   }
 
   /** MetaX groups, each inside one tier-1 domain; all of them in one tier-2 domain when one has room. */
-  private JobPlacer.Outcome placeGroups(Session session, JobInfo job, int podsPerGroup) {
+  private JobPlacer.Outcome placeGroups(Session session, JobInfo job, int podsPerGroup, DomainTrace trace) {
     Fabric fabric = session.fabric();
     int[] tiers = fabric.tiers();
     int groupTier = tiers[0];
@@ -116,59 +133,74 @@ final class DomainPlacer {
       groups.add(ranks.subList(i, Math.min(ranks.size(), i + podsPerGroup)));
     }
     List<String> outer = new ArrayList<>();
+    int outerTier = tiers.length > 1 ? tiers[1] : 0;
     if (tiers.length > 1) {
       List<TaskInfo> pending = pendingOf(ranks);
-      outer.addAll(candidates(session, job, pending, tiers[1], null));
+      outer.addAll(candidates(session, job, pending, outerTier, null, job.tasks(), trace));
     }
+    List<String> ranked = List.copyOf(outer);
     outer.add(null); // last: groups in any tier-1 domains
-    for (String within : outer) {
+    for (int o = 0; o < outer.size(); o++) {
+      String within = outer.get(o);
       Statement stmt = session.newStatement();
       List<String> used = new ArrayList<>();
-      boolean all = true;
-      for (List<TaskInfo> group : groups) {
-        List<TaskInfo> pending = pendingOf(group);
+      int failed = 0;
+      for (int g = 0; g < groups.size() && failed == 0; g++) {
+        List<TaskInfo> pending = pendingOf(groups.get(g));
         if (pending.isEmpty()) {
           continue;
         }
+        trace.group(g + 1);
         String placedIn = null;
-        for (String d : candidates(session, job, pending, groupTier, within, group)) {
+        List<String> inside = candidates(session, job, pending, groupTier, within, groups.get(g), trace);
+        for (int i = 0; i < inside.size() && placedIn == null; i++) {
+          String d = inside.get(i);
           Statement inner = session.newStatement();
           placer.fill(session, job, pending, inner, scope(session, d), false);
-          if (pendingOf(pending).isEmpty()) {
+          int left = pendingOf(pending).size();
+          if (left == 0) {
             stmt.absorb(inner);
             placedIn = d;
-            break;
+            trace.result(d, groupTier, pending.size(), pending.size(), JobPlacer.Outcome.COMMITTED);
+            trace.rankedBelow(groupTier, inside, i);
+          } else {
+            trace.result(d, groupTier, pending.size() - left, pending.size(), JobPlacer.Outcome.DISCARDED);
+            inner.discard();
           }
-          inner.discard();
         }
         if (placedIn == null) {
-          all = false;
-          break;
+          failed = g + 1;
+        } else {
+          used.add(placedIn);
         }
-        used.add(placedIn);
       }
-      if (all && session.callbacks().jobReady(job)) {
+      trace.group(0);
+      if (failed == 0 && session.callbacks().jobReady(job)) {
         stmt.commit();
         job.setDomain(within != null ? within : String.join(",", used));
+        if (within != null) {
+          trace.result(within, outerTier, 1, 1, JobPlacer.Outcome.COMMITTED);
+          trace.rankedBelow(outerTier, ranked, o);
+        }
+        trace.emit(job);
         return JobPlacer.Outcome.COMMITTED;
       }
       stmt.discard();
+      trace.groupsFailed(within, outerTier, failed == 0 ? "every group fit but the gang was not ready"
+          : "group " + failed + " found no " + DomainRoom.label(fabric, groupTier) + " with room");
     }
-    job.setFitError(noRoom(session, groups.get(0), groupTier, "pods per group of " + job.networkTopology()
+    job.setFitError(DomainRoom.noRoom(session, groups.get(0), groupTier, "pods per group of " + job.networkTopology()
         .gpuGroupSize() + " GPUs"));
+    trace.emit(job);
     return JobPlacer.Outcome.DISCARDED;
-  }
-
-  private List<String> candidates(Session session, JobInfo job, List<TaskInfo> tasks, int tier, String within) {
-    return candidates(session, job, tasks, tier, within, job.tasks());
   }
 
   /**
    * Domains of {@code tier} (inside {@code within} when not null) that hold every placed pod of {@code members} and
-   * have room for {@code tasks}, best first.
+   * have room for {@code tasks}, best first; {@code trace} hears why each other domain of the tier is not one.
    */
   private List<String> candidates(Session session, JobInfo job, List<TaskInfo> tasks, int tier, String within,
-      List<TaskInfo> members) {
+      List<TaskInfo> members, DomainTrace trace) {
     Fabric fabric = session.fabric();
     String pinned = null;
     for (TaskInfo t : members) {
@@ -176,10 +208,14 @@ final class DomainPlacer {
           && t.status() != TaskStatus.FAILED) {
         String d = fabric.domainOf(t.nodeName(), tier);
         if (d == null || pinned != null && !pinned.equals(d)) {
+          trace.spans(tier, within);
           return List.of(); // its pods already span more than one domain of this tier
         }
         pinned = d;
       }
+    }
+    if (pinned != null) {
+      trace.elsewhere(tier, within, pinned);
     }
     List<String> names = pinned != null ? List.of(pinned) : fabric.domains(tier);
     ResourceVector need = ResourceVector.ZERO;
@@ -193,44 +229,26 @@ final class DomainPlacer {
       if (within != null && !inside(fabric, d, within)) {
         continue;
       }
-      if (hasRoom(session, fabric.readyNodes(d), need, skip)) {
+      int shortOf = DomainRoom.shortOf(session, fabric.readyNodes(d), need, skip);
+      if (shortOf < 0) {
         out.add(d);
         score.put(d, session.callbacks().scoreDomain(job, d));
+      } else {
+        trace.tooSmall(d, tier, tasks.size(), need, shortOf);
       }
     }
     out.sort(Comparator.<String>comparingDouble(d -> -score.get(d)).thenComparing(Comparator.naturalOrder()));
+    trace.candidates(tier, out, score);
     return out;
   }
 
-  private static boolean inside(Fabric fabric, String domain, String ancestor) {
+  static boolean inside(Fabric fabric, String domain, String ancestor) {
     for (String d = domain; d != null; d = fabric.parent(d)) {
       if (d.equals(ancestor)) {
         return true;
       }
     }
     return false;
-  }
-
-  /** Summed free resources (idle plus releasing) of the nodes cover {@code need}: necessary, cheap, not sufficient. */
-  private static boolean hasRoom(Session session, List<String> nodes, ResourceVector need, boolean[] skip) {
-    long[] free = new long[need.size()];
-    for (String n : nodes) {
-      NodeInfo node = session.node(n);
-      if (node == null) {
-        continue;
-      }
-      for (int r = 0; r < free.length; r++) {
-        if (need.get(r) > 0) {
-          free[r] += Math.max(0, node.futureIdle(r));
-        }
-      }
-    }
-    for (int r = 0; r < free.length; r++) {
-      if (need.get(r) > free[r] && (skip == null || r >= skip.length || !skip[r])) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private static NodeSearch.Scope scope(Session session, String domain) {
@@ -321,40 +339,5 @@ final class DomainPlacer {
       }
     }
     return (int) best;
-  }
-
-  /** {@code needs 8 pods x {metax-tech.com/gpu: 8} inside one dragonfly; largest free: sb1-df2 with 6}. */
-  private static String noRoom(Session session, List<TaskInfo> tasks, int tier, String what) {
-    Fabric fabric = session.fabric();
-    int useTier = tier;
-    for (int t : fabric.tiers()) {
-      if (t <= tier) {
-        useTier = t;
-      }
-    }
-    List<String> domains = fabric.domains(useTier);
-    String tierName = domains.isEmpty() ? null : fabric.domain(domains.get(0)).tierName();
-    String label = tierName != null ? tierName : "tier-" + useTier + " domain";
-    TaskInfo sample = tasks.get(0);
-    boolean[] skip = session.callbacks().deviceManagedResources();
-    String largest = null;
-    int most = -1;
-    for (String d : domains) {
-      int fit = 0;
-      for (String n : fabric.readyNodes(d)) {
-        NodeInfo node = session.node(n);
-        if (node != null && node.firstShortOfFuture(sample.request(), skip) < 0) {
-          fit++;
-        }
-      }
-      if (fit > most) {
-        most = fit;
-        largest = d;
-      }
-    }
-    Domain widestAllowed = largest == null ? null : fabric.domain(largest);
-    return "needs " + tasks.size() + " " + what + " x " + JobPlacer.describe(sample.request()) + " inside one "
-        + label + "; largest free: " + (widestAllowed == null ? "none" : largest + " with " + most
-        + " node(s) free for one pod");
   }
 }

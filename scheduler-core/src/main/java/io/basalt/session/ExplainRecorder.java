@@ -1,7 +1,9 @@
 package io.basalt.session;
 
+import io.basalt.api.JobInfo;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
+import java.util.List;
 
 /**
  * Receives why each node was filtered or how it scored. The default does nothing and costs one boolean check on the
@@ -32,4 +34,11 @@ public interface ExplainRecorder {
 
   /** The node the task was placed (or pipelined) on. */
   void chosen(TaskInfo task, NodeInfo node);
+
+  /**
+   * The network domains one attempt to place {@code job} (which asks for a domain) considered, and why each won or
+   * lost: one call per attempt, after it, because a domain's verdict is only known once the attempt has ended. Called
+   * only when {@link #enabled()}.
+   */
+  default void domains(JobInfo job, List<DomainVerdict> considered) {}
 }

@@ -1,6 +1,7 @@
 package io.basalt.sim;
 
 import com.google.gson.stream.JsonWriter;
+import io.basalt.session.DomainVerdict;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -57,7 +58,16 @@ public final class ReportFormat {
       for (SimulationReport.Group g : r.podGroups()) {
         w.beginObject().name("name").value(g.name()).name("phase").value(g.phase())
             .name("minMember").value(g.minMember()).name("scheduled").value(g.scheduled())
-            .name("from").value(g.from()).endObject();
+            .name("from").value(g.from());
+        if (g.domains() != null) {
+          w.name("domains").beginArray();
+          for (DomainVerdict d : g.domains()) {
+            w.beginObject().name("domain").value(d.domain()).name("tier").value(d.tier()).name("free").value(d.free())
+                .name("verdict").value(d.verdict()).endObject();
+          }
+          w.endArray();
+        }
+        w.endObject();
       }
       w.endArray();
       w.name("queues").beginArray();
@@ -161,7 +171,10 @@ public final class ReportFormat {
     return sb.toString();
   }
 
-  /** Per pod, with {@code --explain}: each node's verdict, the best-scoring first, at most {@link #EXPLAIN_ROWS}. */
+  /**
+   * With {@code --explain}: per job asking for a network domain, the domains it considered; per pod, each node's
+   * verdict, the best-scoring first; at most {@link #EXPLAIN_ROWS} of either.
+   */
   private static void explainTable(StringBuilder sb, SimulationReport r) {
     Map<String, Map<String, NodeVerdict>> byPod = new java.util.LinkedHashMap<>();
     Map<String, String> outcome = new java.util.HashMap<>();
@@ -177,10 +190,18 @@ public final class ReportFormat {
         outcome.put(p.pod(), "pending");
       }
     }
-    if (byPod.isEmpty()) {
+    List<SimulationReport.Group> jobs = r.podGroups().stream().filter(g -> g.domains() != null).toList();
+    if (byPod.isEmpty() && jobs.isEmpty()) {
       return;
     }
-    sb.append("\nEXPLAIN (").append(byPod.size()).append(" pods, each one's last node search)\n");
+    sb.append("\nEXPLAIN (").append(byPod.size()).append(" pods, each one's last node search");
+    if (!jobs.isEmpty()) {
+      sb.append("; ").append(jobs.size()).append(jobs.size() == 1 ? " job's" : " jobs'").append(" network domains");
+    }
+    sb.append(")\n");
+    for (SimulationReport.Group g : jobs) {
+      domainsTable(sb, g);
+    }
     for (Map.Entry<String, Map<String, NodeVerdict>> e : byPod.entrySet()) {
       sb.append("  ").append(e.getKey()).append(": ").append(outcome.get(e.getKey())).append('\n');
       List<Map.Entry<String, NodeVerdict>> nodes = new java.util.ArrayList<>(e.getValue().entrySet());
@@ -206,6 +227,20 @@ public final class ReportFormat {
   }
 
   private static final int EXPLAIN_ROWS = 12;
+
+  /** {@code DOMAINS (job ml/big, ...)}: the domains of the job's last placement attempt, the chosen first. */
+  private static void domainsTable(StringBuilder sb, SimulationReport.Group g) {
+    sb.append("  DOMAINS (job ").append(g.name()).append(", its last placement attempt)\n");
+    List<DomainVerdict> shown = g.domains().subList(0, Math.min(EXPLAIN_ROWS, g.domains().size()));
+    StringBuilder block = new StringBuilder();
+    rows(block, List.of("DOMAIN", "TIER", "FREE", "VERDICT"), shown.stream()
+        .map(d -> List.of(d.domain(), d.tier() == 0 ? "-" : Integer.toString(d.tier()), d.free(), d.verdict()))
+        .toList());
+    block.toString().lines().forEach(l -> sb.append("  ").append(l).append('\n'));
+    if (g.domains().size() > EXPLAIN_ROWS) {
+      sb.append("    (").append(g.domains().size() - EXPLAIN_ROWS).append(" more domains; --output json lists all)\n");
+    }
+  }
 
   private static String brief(Map<String, String> q) {
     return q.isEmpty() ? "0" : q.toString().replace("{", "").replace("}", "").replace("=", ": ");

@@ -35,7 +35,8 @@ final class Reports {
       for (SessionResult.JobStatus s : last.jobs()) {
         if (!s.implicit()) {
           groups.add(new SimulationReport.Group(s.key(), s.phase().wireName(), s.minMember(), s.scheduled(),
-              s.inferredFrom() == null ? "PodGroup" : s.inferredFrom()));
+              s.inferredFrom() == null ? "PodGroup" : s.inferredFrom(), explain == null ? null
+              : explain.forJob(s.key())));
         }
       }
     }

@@ -1,5 +1,6 @@
 package io.basalt.sim;
 
+import io.basalt.session.DomainVerdict;
 import java.util.List;
 import java.util.Map;
 
@@ -24,8 +25,13 @@ public record SimulationReport(
 
   public record Evicted(String pod, String reason) {}
 
-  /** @param from what the group came from: {@code PodGroup} for an object, else e.g. {@code Job ml/train} */
-  public record Group(String name, String phase, int minMember, int scheduled, String from) {}
+  /**
+   * @param from what the group came from: {@code PodGroup} for an object, else e.g. {@code Job ml/train}
+   * @param domains with {@code --explain}, for a job asking for a network domain: the domains its last placement
+   *     attempt considered, by tier, the chosen first; null otherwise
+   */
+  public record Group(String name, String phase, int minMember, int scheduled, String from,
+      List<DomainVerdict> domains) {}
 
   /** A queue's share: {@code deserved} is null when no plugin divides the cluster between queues. */
   public record QueueRow(String name, int weight, Map<String, String> deserved, Map<String, String> allocated,
