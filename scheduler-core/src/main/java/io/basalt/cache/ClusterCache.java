@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,9 +32,10 @@ import java.util.function.LongSupplier;
  * own threads.
  *
  * <p>Placements the API has not confirmed yet are kept here too, as in kube-scheduler: {@link #assume} places a pod
- * while its bind is in flight, {@link #forget} undoes that when the bind fails, {@link #finishBinding} ends it when
- * the bind succeeds, and {@link #observe} (the informer's word) respects it meanwhile. All of it under this cache's one
- * lock, so no snapshot sees half of a change and no caller has to lock the cache from outside.
+ * while its bind is in flight, {@link #forget} undoes that when the bind fails, {@link #finishBinding} marks it
+ * accepted when the bind succeeds, and {@link #observe} (the informer's word) respects it until the informer reports
+ * the pod bound. All of it under this cache's one lock, so no snapshot sees half of a change and no caller has to lock
+ * the cache from outside.
  */
 public final class ClusterCache {
   private final Set<String> schedulerNames;
@@ -55,6 +57,12 @@ public final class ClusterCache {
   private final Map<String, Nomination> nominations = new HashMap<>();
   /** Binds in flight, by pod uid: what {@link #forget} puts back, if the cache still holds what we placed. */
   private final Map<String, Assumption> assumed = new HashMap<>();
+  /**
+   * Pod uids whose bind the API accepted and the informer has not yet reported bound. A pod's node never changes once
+   * set, so a report of such a pod unbound is older than its bind (a re-list or an event still in the informer's
+   * queue) and must not free its room.
+   */
+  private final Set<String> accepted = new HashSet<>();
   private Fabric fabric = Fabric.EMPTY;
   private volatile DeviceProtocol deviceProtocol = DeviceProtocol.AUTO;
   private LongSupplier clock = System::nanoTime;
@@ -129,6 +137,7 @@ public final class ClusterCache {
 
   public synchronized void removePod(String uid) {
     assumed.remove(uid);
+    accepted.remove(uid);
     Pod old = pods.remove(uid);
     if (old != null) {
       account(old, -1);
@@ -166,8 +175,8 @@ public final class ClusterCache {
 
   /**
    * The bind of {@code uid} failed for good or was refused: it is no longer in flight, and the pod is pending again
-   * with its room freed, unless the informer has reported it meanwhile (bound, updated or deleted), whose word is
-   * fresher. With {@code hold}, the pod is nominated to the node it was assumed on in the same step, so no snapshot
+   * (as the informer last reported it) with its room freed, unless the informer has reported it bound or deleted
+   * meanwhile, whose word is fresher. With {@code hold}, the pod is nominated to the node it was assumed on in the same step, so no snapshot
    * sees that room free in between and the next cycle keeps it for this pod (a gang's bound members wait on it).
    */
   public synchronized void forget(String uid, boolean hold) {
@@ -181,11 +190,15 @@ public final class ClusterCache {
   }
 
   /**
-   * The API accepted the bind of {@code uid}: the assumption stays until the informer reports the pod bound, but is
-   * no longer in flight, so from now on {@link #observe} takes the informer's word as it is.
+   * The API accepted the bind of {@code uid}: it is no longer in flight, and the assumption stays until the informer
+   * reports the pod bound or deleted; {@link #observe} ignores reports of it unbound meanwhile, which can only be
+   * older than the bind.
    */
   public synchronized void finishBinding(String uid) {
-    assumed.remove(uid);
+    Assumption a = assumed.remove(uid);
+    if (a != null && pods.get(uid) == a.placed()) {
+      accepted.add(uid);
+    }
   }
 
   /** Whether a bind of {@code uid} is in flight (between {@link #assume} and {@link #forget}/{@link #finishBinding}). */
@@ -195,16 +208,25 @@ public final class ClusterCache {
 
   /**
    * The informer's report of a pod (add or update). One that still shows the pod unbound while its bind is in
-   * flight (a status written, a label added) must not undo the assumption, or the room being bound into would look
-   * free for a cycle: the pod keeps its assumed node and annotations (the chosen GPUs) until the bind's outcome, or
-   * the informer reporting it bound, settles it. Anything else is taken as it is.
+   * flight (a status written, a label added), or after the API accepted it (the informer lagging behind, or
+   * re-listing from before the bind), must not undo the assumption, or the room bound into would look free and be
+   * given to another pod: the pod keeps its assumed node and annotations (the chosen GPUs) until the bind fails, or
+   * the informer reports it bound. Anything else is taken as it is.
    */
   public synchronized void observe(Pod pod) {
     Pod current = pods.get(pod.uid());
-    if (!pod.isAssigned() && current != null && current.isAssigned() && assumed.containsKey(pod.uid())) {
+    Assumption a = assumed.get(pod.uid());
+    if (pod.isAssigned()) {
+      assumed.remove(pod.uid());
+      accepted.remove(pod.uid());
+    } else if (current != null && current.isAssigned() && (a != null || accepted.contains(pod.uid()))) {
       Map<String, String> annotations = new HashMap<>(pod.annotations());
       annotations.putAll(current.annotations());
-      pod = pod.withAnnotations(annotations).withNodeName(current.nodeName());
+      Pod kept = pod.withAnnotations(annotations).withNodeName(current.nodeName());
+      if (a != null) {
+        assumed.put(pod.uid(), new Assumption(pod, kept)); // a failed bind puts back the pod as last reported
+      }
+      pod = kept;
     }
     putPod(pod);
   }

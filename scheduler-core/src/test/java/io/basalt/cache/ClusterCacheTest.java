@@ -204,10 +204,53 @@ class ClusterCacheTest {
     assertEquals("0,1", now.annotations().get(GPU), "nor do the chosen GPUs");
     assertEquals("written", now.annotations().get("status"), "the update itself is taken");
     assertEquals(2000, usedCpu("n1"));
-    cache.finishBinding(P);
-    cache.observe(echo);
-    assertNull(cache.pod(P).nodeName(), "once the bind is settled the informer's word stands");
+  }
+
+  @Test
+  void aBindFailingAfterAnUnboundReportPutsThatReportBackPending() {
+    Pod pending = pendingOnEightCpus();
+    cache.assume(P, "n1", Map.of(GPU, "0"));
+    Pod echo = pending.withAnnotations(Map.of("team", "a", "status", "written"));
+    cache.observe(echo); // the status write's echo, while the bind is in flight
+    cache.forget(P, true);
+    assertEquals(echo, cache.pod(P), "pending again as last reported, not left on n1 with nobody to free it");
     assertEquals(0, usedCpu("n1"));
+    assertEquals(Map.of(P, "n1"), cache.snapshot().nominations());
+  }
+
+  @Test
+  void afterTheApiAcceptedTheBindOnlyTheInformerReportingItBoundEndsTheAssumption() {
+    Pod pending = pendingOnEightCpus();
+    cache.assume(P, "n1", Map.of(GPU, "0,1"));
+    cache.finishBinding(P);
+    assertFalse(cache.bindInFlight(P));
+    // The informer lags: an update from before the bind (or a re-list read before it) still shows the pod unbound.
+    // Taking it would free n1's room for the next cycle while the pod runs there.
+    cache.observe(pending.withAnnotations(Map.of("team", "a", "status", "written")));
+    assertEquals("n1", cache.pod(P).nodeName(), "a pod's node never changes once set: the report is stale");
+    assertEquals("0,1", cache.pod(P).annotations().get(GPU));
+    assertEquals("written", cache.pod(P).annotations().get("status"), "the update itself is taken");
+    assertEquals(2000, usedCpu("n1"));
+    assertEquals(List.of(), cache.snapshot().pods().stream().filter(p -> !p.isAssigned()).toList(),
+        "not offered to the next cycle again");
+    Pod bound = pending.withAnnotations(Map.of("team", "a", GPU, "0,1")).withNodeName("n1");
+    cache.observe(bound);
+    assertEquals(bound, cache.pod(P), "the informer caught up; its word stands from now on");
+    cache.observe(pending);
+    assertNull(cache.pod(P).nodeName(), "no assumption left to keep");
+    assertEquals(0, usedCpu("n1"));
+  }
+
+  @Test
+  void anAcceptedBindEndsWithThePodsDeletion() {
+    Pod pending = pendingOnEightCpus();
+    cache.assume(P, "n1", Map.of());
+    cache.finishBinding(P);
+    cache.removePod(P);
+    assertEquals(0, usedCpu("n1"));
+    cache.putPod(pending);
+    cache.observe(pending);
+    assertNull(cache.pod(P).nodeName(), "nothing of the old bind is kept for a pod put back later");
   }
 
   @Test

@@ -12,7 +12,8 @@ import java.util.Map;
  * Binds one pod with one POST of the binding, which carries the pod's new annotations (the chosen GPUs): the API server
  * writes them together with the node, so no observer ever sees the pod bound without them, or annotated but unbound
  * (which would let a cycle place it again while its bind is in flight). A 409 is read back: already on our node is
- * success (an earlier attempt landed), elsewhere is a lost race. A last attempt that got no answer is read back too.
+ * success (an earlier attempt landed), elsewhere is a lost race. Attempts that run out after one got no answer or a
+ * 5xx are read back too, until the read-back is answered: the binding may have landed.
  * Success leaves the assumption in the cache for the informer to confirm. In HAMi's protocol the bind first takes
  * HAMi's node lock, waiting while another pod holds it, and carries HAMi's bind-time annotations; the lock stays for
  * HAMi's device plugin to release after it allocated, unless the bind fails, when it is released at once. A failed
@@ -34,6 +35,13 @@ final class BindTask extends BindOp {
   /** When waiting for another pod's node lock began, or null. */
   private Instant waitingSince;
   private int contended;
+  /** Whether an attempt got no answer or a 5xx, so the binding may have landed though no attempt succeeded. */
+  private boolean mayHaveLanded;
+  /** The reply that ended the attempts, once the pod is being read back; null before. */
+  private BindCalls.Reply verifying;
+  /** Read-backs that got no answer, and the attempts made before the first. */
+  private int unread;
+  private int posted;
 
   /**
    * @param original the pod as it was pending in the cache, before {@link io.basalt.cache.ClusterCache#assume}
@@ -62,51 +70,55 @@ final class BindTask extends BindOp {
 
   @Override
   void attempt() {
+    if (verifying != null) {
+      readBack(verifying);
+      return;
+    }
     BindCalls calls = binder.calls();
     Map<String, String> annotations = HamiBinding.stamp(binding.annotations(), Instant.now());
     if (!locked && HamiBinding.needsLock(annotations) && !lock()) {
       return;
     }
     BindCalls.Reply r = calls.bind(original, binding.node(), annotations);
+    mayHaveLanded |= r.code() == 0 || r.code() >= 500;
     if (r.ok()) {
       succeeded();
-    } else if (r.code() == 409) {
-      conflict(calls, r);
-    } else if (r.code() == 0 && !binder.retry().again(0, attempt)) {
-      unanswered(calls, r);
+    } else if (r.code() == 409 || mayHaveLanded && !binder.retry().again(r.code(), attempt)) {
+      readBack(r);
     } else {
       onError("binding refused", r);
     }
   }
 
   /**
-   * The last attempt got no answer, yet the binding may have landed, carrying HAMi's annotations with
-   * {@code bind-phase: allocating} for the device plugin to act on: read the pod back before calling the bind failed,
-   * so a landed bind keeps its node lock instead of having it released under the device plugin.
+   * After a 409 (the pod is already bound, or being deleted), or when the attempts run out after one that may have
+   * landed (an API server can apply a binding and still answer 5xx, or not answer at all), where the pod is decides:
+   * on our node is success, elsewhere a lost race, unbound or gone a failure. Rolling back a landed bind would free
+   * room the pod holds (and release HAMi's node lock under the device plugin), so until a read-back is answered the
+   * bind stays in flight, its room taken, and the read-back is retried with the bind's backoff.
    */
-  private void unanswered(BindCalls calls, BindCalls.Reply reply) {
-    BindCalls.NodeOf now = calls.nodeOf(original);
-    if (binding.node().equals(now.node())) {
+  private void readBack(BindCalls.Reply last) {
+    if (verifying == null) {
+      verifying = last;
+      posted = attempt;
+    }
+    BindCalls.NodeOf now = binder.calls().nodeOf(original);
+    if (now.node() == null && now.reply().code() != 404) {
+      binder.later(this, binder.retry().backoff(Math.min(++unread, 8)), now.reply().code());
+    } else if (binding.node().equals(now.node())) {
       succeeded();
+    } else if (now.node() == null || now.node().isEmpty()) {
+      failed((last.code() == 409 ? "conflict" : "binding refused after " + posted + " attempt(s)") + ", then read "
+          + (now.node() == null ? "back gone" : "back unbound") + ": " + KubeBinder.brief(last));
     } else {
-      failed("binding refused after " + attempt + " attempt(s): " + KubeBinder.brief(reply));
+      lostRace(now.node());
     }
   }
 
-  /** 409: the pod is already bound (or being deleted); where it is decides. */
-  private void conflict(BindCalls calls, BindCalls.Reply reply) {
-    BindCalls.NodeOf now = calls.nodeOf(original);
-    if (now.node() == null) {
-      onError("conflict, then pod not readable", now.reply());
-    } else if (now.node().equals(binding.node())) {
-      succeeded();
-    } else if (now.node().isEmpty()) {
-      failed("conflict: " + KubeBinder.brief(reply));
-    } else {
-      binder.countLostRace();
-      lostRace = true;
-      failed("lost race: already bound to node " + now.node());
-    }
+  private void lostRace(String node) {
+    binder.countLostRace();
+    lostRace = true;
+    failed("lost race: already bound to node " + node);
   }
 
   /**

@@ -28,7 +28,8 @@ import java.util.function.BiConsumer;
  * {@code pods/{name}/binding} carrying the annotations (e.g. {@code basalt.io/gpu-devices}); a pod given devices in
  * HAMi's protocol first takes HAMi's node lock ({@link HamiNodeLock}), and gets its bind-time annotations. Transient
  * failures (no answer, timeouts, 408, 429, 5xx) are retried with doubling backoff. A 409 means the pod is already bound: on the
- * node we chose it counts as success, elsewhere as a lost race (not retried). On final failure or a lost race the
+ * node we chose it counts as success, elsewhere as a lost race (not retried). Attempts that run out after a 5xx or no
+ * answer are read back the same way, until a read-back is answered: a server may apply a binding and fail the reply. On final failure or a lost race the
  * assumption is rolled back: the pod is pending in the cache again, unless the informer has meanwhile reported it
  * (bound, updated or deleted), whose word wins; after a final failure (not a lost race) it is nominated to the node it
  * was meant for, so that room stays held for it. A pod uid is never bound twice: a request for a uid whose bind is in

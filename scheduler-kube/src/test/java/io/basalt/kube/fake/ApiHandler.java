@@ -18,7 +18,9 @@ import java.util.function.Supplier;
 
 /**
  * The one HTTP handler: logs the request, applies latency and injected faults, routes it to a verb, and writes the
- * reply (an object, a list, a Status, or a watch stream). Every failure leaves as a Status with its HTTP code.
+ * reply (an object, a list, a Status, or a watch stream). Every failure leaves as a Status with its HTTP code; a fault
+ * may also serve the request and then answer an error (the client cannot tell it was applied), or close the
+ * connection with no answer at all.
  */
 final class ApiHandler implements HttpHandler {
   private final ResourceOps ops;
@@ -50,14 +52,24 @@ final class ApiHandler implements HttpHandler {
     log.add(request);
     try {
       pause(faults.latency());
-      Optional<Faults.Action> fault = faults.check(request);
-      if (fault.isPresent()) {
-        if (fault.get().error() != null) {
-          throw fault.get().error();
-        }
-        pause(fault.get().delay());
+      Faults.Action fault = faults.check(request).orElse(null);
+      if (fault != null && fault.noAnswer()) {
+        exchange.close(); // no headers sent: the JDK server drops the connection, as an API server that is down
+        return;
       }
-      dispatch(exchange, request);
+      if (fault != null && fault.error() != null && !fault.applyFirst()) {
+        throw fault.error();
+      }
+      if (fault != null) {
+        pause(fault.delay());
+      }
+      Reply reply = dispatch(exchange, request);
+      if (fault != null && fault.applyFirst()) {
+        throw fault.error(); // served, and the answer lost
+      }
+      if (reply != null) {
+        respond(exchange, reply.code(), reply.body());
+      }
     } catch (ApiError e) {
       e.headers().forEach((k, v) -> exchange.getResponseHeaders().set(k, v));
       respond(exchange, e.code(), e.status());
@@ -66,20 +78,23 @@ final class ApiHandler implements HttpHandler {
     }
   }
 
-  private void dispatch(HttpExchange exchange, RecordedRequest request) throws IOException {
+  /** A reply not yet written. */
+  private record Reply(int code, JsonObject body) {
+  }
+
+  /** Serves the request; null when it was a watch, whose stream is written here. */
+  private Reply dispatch(HttpExchange exchange, RecordedRequest request) throws IOException {
     String method = request.method();
     Optional<JsonObject> discovery = Discovery.document(request.path(), hostPort.get());
     if (discovery.isPresent()) {
       requireMethod(method, "GET");
-      respond(exchange, 200, discovery.get());
-      return;
+      return new Reply(200, discovery.get());
     }
     Route r = Route.parse(request.path()).orElseThrow(Statuses::pathNotFound);
     Map<String, String> q = request.queryParams();
     if ("bindings".equals(r.subresource())) {
       requireMethod(method, "POST");
-      respond(exchange, 201, pods.bind(r.namespace(), null, request.body()));
-      return;
+      return new Reply(201, pods.bind(r.namespace(), null, request.body()));
     }
     if (q.containsKey("dryRun")) {
       throw Statuses.badRequest("fake API server: dryRun is not supported");
@@ -89,37 +104,36 @@ final class ApiHandler implements HttpHandler {
         case "GET" -> {
           if ("true".equals(q.get("watch")) || "1".equals(q.get("watch"))) {
             ops.watch(exchange, r, q);
-          } else {
-            respond(exchange, 200, ops.list(r, q));
+            return null;
           }
+          return new Reply(200, ops.list(r, q));
         }
-        case "POST" -> respond(exchange, 201, ops.create(r, request.body()));
+        case "POST" -> {
+          return new Reply(201, ops.create(r, request.body()));
+        }
         default -> throw Statuses.methodNotAllowed();
       }
-      return;
     }
     String sub = r.subresource();
     if (sub == null || (sub.equals("status") && r.type().hasStatusSubresource())) {
       WriteMode mode = sub == null ? WriteMode.OBJECT : WriteMode.STATUS;
-      switch (method) {
-        case "GET" -> respond(exchange, 200, ops.get(r));
-        case "PUT" -> respond(exchange, 200, ops.update(r, request.body(), mode));
-        case "PATCH" -> respond(exchange, 200, ops.patch(r, request.contentType(), request.body(), mode));
+      return switch (method) {
+        case "GET" -> new Reply(200, ops.get(r));
+        case "PUT" -> new Reply(200, ops.update(r, request.body(), mode));
+        case "PATCH" -> new Reply(200, ops.patch(r, request.contentType(), request.body(), mode));
         case "DELETE" -> {
           if (sub != null) {
             throw Statuses.methodNotAllowed();
           }
-          respond(exchange, 200, ops.delete(r, q, request.body()));
+          yield new Reply(200, ops.delete(r, q, request.body()));
         }
         default -> throw Statuses.methodNotAllowed();
-      }
-      return;
+      };
     }
     if (r.type().equals(Resources.PODS) && (sub.equals("binding") || sub.equals("eviction"))) {
       requireMethod(method, "POST");
-      respond(exchange, 201, sub.equals("binding") ? pods.bind(r.namespace(), r.name(), request.body())
+      return new Reply(201, sub.equals("binding") ? pods.bind(r.namespace(), r.name(), request.body())
           : pods.evict(r.namespace(), r.name(), request.body()));
-      return;
     }
     throw Statuses.pathNotFound();
   }

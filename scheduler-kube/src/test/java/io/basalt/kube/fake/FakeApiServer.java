@@ -18,6 +18,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
@@ -27,7 +28,8 @@ import okhttp3.OkHttpClient;
  * An in-process Kubernetes API server for tests: the JDK's HTTP server on 127.0.0.1 at an ephemeral port, serving
  * the kinds in {@link Resources} with list (selectors, chunking), watch (streamed watch events, bookmarks, 410 for
  * a compacted resourceVersion), get/create/update/patch/delete, the status subresource, pods/binding and
- * pods/eviction, with real Status replies, fault injection and a request log.
+ * pods/eviction, with real Status replies, fault injection (rules, or a seeded {@link FaultPlan} for soaks), a
+ * request log and a ledger of bindings.
  *
  * <pre>{@code
  * try (FakeApiServer server = FakeApiServer.start()) {
@@ -46,6 +48,7 @@ public final class FakeApiServer implements AutoCloseable {
   private final WatchHub hub = new WatchHub();
   private final ObjectStore store;
   private final Faults faults = new Faults();
+  private final BindLedger ledger = new BindLedger();
   private final List<RecordedRequest> log = Collections.synchronizedList(new ArrayList<>());
 
   /** Options; the defaults suit most tests. */
@@ -99,7 +102,7 @@ public final class FakeApiServer implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     ResourceOps ops = new ResourceOps(store, hub);
-    http.createContext("/", new ApiHandler(ops, new PodSubresources(store, ops), faults, log,
+    http.createContext("/", new ApiHandler(ops, new PodSubresources(store, ops, ledger), faults, log,
         () -> "127.0.0.1:" + port()));
     http.setExecutor(executor);
     http.start();
@@ -275,6 +278,35 @@ public final class FakeApiServer implements AutoCloseable {
 
   public Faults faults() {
     return faults;
+  }
+
+  /** Every binding applied, and every one refused because its pod was already on another node. */
+  public BindLedger bindLedger() {
+    return ledger;
+  }
+
+  /**
+   * Runs {@code plan} from now on: its per-request faults, a cut of every open watch each
+   * {@link FaultPlan.Mix#watchCutEvery}, and its outage (open watches cut as it begins). Closing the returned handle
+   * stops every fault; the plan keeps its counts.
+   */
+  public AutoCloseable soak(FaultPlan plan) {
+    ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "fake-apiserver-faults");
+      t.setDaemon(true);
+      return t;
+    });
+    plan.start();
+    faults.plan(plan);
+    long every = plan.mix().watchCutEvery().toMillis();
+    timer.scheduleAtFixedRate(() -> plan.watchCut(hub.terminateAll(true), true), every, every,
+        TimeUnit.MILLISECONDS);
+    timer.schedule(() -> plan.watchCut(hub.terminateAll(true), false), plan.mix().outageAfter().toMillis(),
+        TimeUnit.MILLISECONDS);
+    return () -> {
+      plan.stop();
+      timer.shutdownNow();
+    };
   }
 
   /** Every request received so far, in arrival order. */

@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
  * Fault injection for a {@link FakeApiServer}: latency added to every request, and rules that make the next N
  * matching requests fail with a given HTTP code and the Status a real server sends for it (500 InternalError,
  * 429 TooManyRequests with Retry-After, 409 Conflict, 503, ...). Rules are checked in the order added, after the
- * request is logged and before it touches the store; a rule is used up after its count. Thread-safe.
+ * request is logged and before it touches the store; a rule is used up after its count. A seeded {@link FaultPlan}
+ * decides for requests no rule matched. Thread-safe.
  *
  * <pre>{@code
  * server.faults().failNext(1, 500, "GET", "/api/v1/namespaces/ml/pods/p1");
@@ -23,6 +24,7 @@ import java.util.regex.Pattern;
 public final class Faults {
   private final List<Rule> rules = new ArrayList<>();
   private volatile Duration latency = Duration.ZERO;
+  private volatile FaultPlan plan;
 
   private static final class Rule {
     private final Predicate<RecordedRequest> match;
@@ -43,8 +45,26 @@ public final class Faults {
     }
   }
 
-  /** What an injected rule does to one request: fail it with {@code error}, or hold it for {@code delay}. */
-  record Action(ApiError error, Duration delay) {
+  /**
+   * What an injected fault does to one request: fail it with {@code error} (after serving it, when
+   * {@code applyFirst}), hold it for {@code delay}, or close its connection without an answer ({@code noAnswer}).
+   */
+  record Action(ApiError error, Duration delay, boolean applyFirst, boolean noAnswer) {
+    static Action fail(ApiError error) {
+      return new Action(error, Duration.ZERO, false, false);
+    }
+
+    static Action applyThenFail(ApiError error) {
+      return new Action(error, Duration.ZERO, true, false);
+    }
+
+    static Action hold(Duration delay) {
+      return new Action(null, delay, false, false);
+    }
+
+    static Action unanswered() {
+      return new Action(null, Duration.ZERO, false, true);
+    }
   }
 
   Faults() {
@@ -95,10 +115,16 @@ public final class Faults {
     return this;
   }
 
-  /** Removes every rule and the latency. */
+  /** Removes every rule, the latency and the plan. */
   public synchronized void clear() {
     rules.clear();
     latency = Duration.ZERO;
+    plan = null;
+  }
+
+  /** Consults {@code p} (null: none) for every request no rule matched; see {@link FakeApiServer#soak}. */
+  void plan(FaultPlan p) {
+    this.plan = p;
   }
 
   /** Rules not yet used up. */
@@ -106,15 +132,21 @@ public final class Faults {
     return rules.stream().mapToInt(r -> r.remaining).sum();
   }
 
-  synchronized Optional<Action> check(RecordedRequest request) {
+  Optional<Action> check(RecordedRequest request) {
+    Optional<Action> ruled = checkRules(request);
+    FaultPlan p = plan;
+    return ruled.isPresent() || p == null ? ruled : p.decide(request);
+  }
+
+  private synchronized Optional<Action> checkRules(RecordedRequest request) {
     for (Iterator<Rule> it = rules.iterator(); it.hasNext(); ) {
       Rule r = it.next();
       if (r.match.test(request)) {
         if (--r.remaining <= 0) {
           it.remove();
         }
-        return Optional.of(r.code == 0 ? new Action(null, r.delay)
-            : new Action(Statuses.injected(r.code, r.message, r.retryAfterSeconds, request.path()), Duration.ZERO));
+        return Optional.of(r.code == 0 ? Action.hold(r.delay)
+            : Action.fail(Statuses.injected(r.code, r.message, r.retryAfterSeconds, request.path())));
       }
     }
     return Optional.empty();

@@ -15,16 +15,19 @@ import io.basalt.kube.fake.ObjectStore.WriteMode;
 final class PodSubresources {
   private final ObjectStore store;
   private final ResourceOps ops;
+  private final BindLedger ledger;
 
-  PodSubresources(ObjectStore store, ResourceOps ops) {
+  PodSubresources(ObjectStore store, ResourceOps ops, BindLedger ledger) {
     this.store = store;
     this.ops = ops;
+    this.ledger = ledger;
   }
 
   /**
    * Binds {@code podName} (from the URL, or from the body for the legacy {@code namespaces/NS/bindings} POST) to
    * {@code target.name}: sets spec.nodeName, merges the binding's annotations, sets PodScheduled=True. A pod already
-   * bound or being deleted is a 409 on {@code pods/binding} with the registry's messages.
+   * bound or being deleted is a 409 on {@code pods/binding} with the registry's messages. The {@link BindLedger}
+   * records both.
    */
   JsonObject bind(String namespace, String podName, String body) {
     JsonObject binding = Json.parseObject(body);
@@ -55,6 +58,7 @@ final class PodSubresources {
       }
       String bound = Json.str(spec, "nodeName");
       if (!bound.isEmpty()) {
+        ledger.refused(ObjectStore.key(namespace, name), node, bound);
         throw Statuses.conflict("", "pods/binding", name, "pod " + name + " is already assigned to node \""
             + bound + "\"");
       }
@@ -66,6 +70,7 @@ final class PodSubresources {
       setScheduledCondition(Json.childOrCreate(pod, "status"));
       return pod;
     }, WriteMode.SYSTEM);
+    ledger.applied(ObjectStore.key(namespace, name), node);
     return Statuses.created();
   }
 

@@ -13,6 +13,8 @@
  *   server.mergePatch(Resources.PODS, "ml", "p1", "{\"status\":{\"phase\":\"Running\"}}");  // act as a kubelet
  *   server.faults().failNext(1, 500, "POST", ".*\\/binding");     // also throttleNext (429), latency, delays
  *   server.dropWatches();                                        // broken connections; closeWatches(): clean end
+ *   try (AutoCloseable soak = server.soak(new FaultPlan(seed, FaultPlan.Mix.hardeningIssue()))) { ... }
+ *   server.bindLedger().rebinds();                               // binds refused: pod already on another node
  *   server.compactHistory();                                     // old resourceVersions now answer 410
  *   List<RecordedRequest> binds = server.requests("POST", ".*\\/binding");
  *   JsonObject pod = server.get(Resources.PODS, "ml", "p1");

@@ -244,15 +244,63 @@ class BinderContractTest {
   }
 
   @Test
-  void serverErrorsStopAtMaxAttemptsAndRollBack() throws Exception {
+  void serverErrorsStopAtMaxAttemptsThenThePodIsReadBackAndStillPendingRollsBack() throws Exception {
     wm.stubFor(post(BIND).willReturn(KubeReplies.json(500, KubeReplies.internalError("etcdserver: leader changed"))));
+    wm.stubFor(get(POD).willReturn(KubeReplies.json(200, KubeReplies.pod("ml", "p1", pod.uid(), null))));
 
     bindTo("n1", Map.of(GPU, "1"));
 
     wm.verify(exactly(3), postRequestedFor(urlEqualTo(BIND)));
-    wm.verify(0, getRequestedFor(anyUrl()));
+    wm.verify(exactly(1), getRequestedFor(urlEqualTo(POD)));
     assertEquals(1, binder.counters().bindFailures());
     assertRolledBack();
+  }
+
+  @Test
+  void aBindAppliedButAnswered500IsReadBackAndCountsAsBoundNotRolledBack() throws Exception {
+    // The hardening issue's bug: the server applied a binding and answered 500; rolling it back freed the room the
+    // pod runs in, and the next cycle gave it to another pod.
+    wm.stubFor(post(BIND).willReturn(KubeReplies.json(500, KubeReplies.internalError("etcdserver: request timed out"))));
+    wm.stubFor(get(POD).willReturn(KubeReplies.json(200, KubeReplies.pod("ml", "p1", pod.uid(), "n1"))));
+
+    bindTo("n1", Map.of(GPU, "1"));
+
+    wm.verify(exactly(3), postRequestedFor(urlEqualTo(BIND)));
+    assertEquals(1, binder.counters().bindsOk(), "the binding landed though every answer was 500");
+    assertEquals(0, binder.counters().bindFailures());
+    assertEquals(List.of("p1@n1"), boundTo);
+    assertEquals("n1", cache.pod(pod.uid()).nodeName(), "its room stays taken");
+    assertEquals(Map.of(), cache.snapshot().nominations());
+  }
+
+  @Test
+  void aReadBackWithoutAnAnswerIsRetriedWhileTheRoomStaysTaken() throws Exception {
+    wm.stubFor(post(BIND).willReturn(KubeReplies.json(503, KubeReplies.internalError("apiserver down"))));
+    KubeReplies.inTurn(wm, () -> get(POD),
+        KubeReplies.json(503, KubeReplies.internalError("apiserver down")),
+        KubeReplies.json(503, KubeReplies.internalError("apiserver down")),
+        KubeReplies.json(200, KubeReplies.pod("ml", "p1", pod.uid(), "n1")));
+
+    bindTo("n1", Map.of());
+
+    wm.verify(exactly(3), postRequestedFor(urlEqualTo(BIND)));
+    wm.verify(exactly(3), getRequestedFor(urlEqualTo(POD)));
+    assertEquals(1, binder.counters().bindsOk(), "never called failed while the outcome was unknown");
+    assertEquals(0, binder.counters().bindFailures());
+    assertEquals("n1", cache.pod(pod.uid()).nodeName());
+  }
+
+  @Test
+  void aThrottledLastAttemptAfterAnEarlier500IsReadBack() throws Exception {
+    KubeReplies.inTurn(wm, () -> post(BIND),
+        KubeReplies.json(500, KubeReplies.internalError("etcdserver: request timed out")),
+        KubeReplies.throttled(0), KubeReplies.throttled(0));
+    wm.stubFor(get(POD).willReturn(KubeReplies.json(200, KubeReplies.pod("ml", "p1", pod.uid(), "n1"))));
+
+    bindTo("n1", Map.of());
+
+    assertEquals(1, binder.counters().bindsOk(), "the first attempt landed; the 429s say nothing about it");
+    assertEquals("n1", cache.pod(pod.uid()).nodeName());
   }
 
   @Test

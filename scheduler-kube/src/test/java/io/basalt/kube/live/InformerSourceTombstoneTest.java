@@ -91,6 +91,10 @@ class InformerSourceTombstoneTest {
     assertEquals("0", cache.pod("u1").annotations().get("basalt.io/gpu-devices"));
     cache.finishBinding("u1");
     sink.onUpdate(withCondition, withCondition);
-    assertNull(cache.pod("u1").nodeName(), "once the bind is settled the informer's word stands");
+    assertEquals("n1", cache.pod("u1").nodeName(), "after the API accepted the bind, an unbound report is stale");
+    V1Pod bound = pod("u1", "1");
+    bound.getMetadata().setResourceVersion("3");
+    sink.onUpdate(withCondition, bound);
+    assertNull(cache.pod("u1").annotations().get("basalt.io/gpu-devices"), "the informer's report of it bound stands");
   }
 }

@@ -1,0 +1,41 @@
+package io.basalt.kube.fake;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Every {@code pods/binding} the server applied, and every one it refused because the pod was already on another
+ * node. A real API server keeps no such record; a soak needs it to tell "bound once" from "placed twice and saved by
+ * the server's 409", which the objects alone cannot show. Thread-safe.
+ */
+public final class BindLedger {
+  /** One binding: pod {@code namespace/name}, the node it named, and for a refusal the node the pod was already on. */
+  public record Entry(String pod, String node, String alreadyOn) {
+  }
+
+  private final List<Entry> applied = new ArrayList<>();
+  private final List<Entry> refused = new ArrayList<>();
+
+  BindLedger() {
+  }
+
+  synchronized void applied(String pod, String node) {
+    applied.add(new Entry(pod, node, null));
+  }
+
+  synchronized void refused(String pod, String node, String alreadyOn) {
+    if (!node.equals(alreadyOn)) {
+      refused.add(new Entry(pod, node, alreadyOn));
+    }
+  }
+
+  /** Bindings applied, in order. */
+  public synchronized List<Entry> applied() {
+    return List.copyOf(applied);
+  }
+
+  /** Bindings refused (409) because the pod was already bound to a different node than the one named. */
+  public synchronized List<Entry> rebinds() {
+    return List.copyOf(refused);
+  }
+}
