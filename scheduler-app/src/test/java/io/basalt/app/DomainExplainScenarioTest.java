@@ -34,7 +34,7 @@ class DomainExplainScenarioTest {
 
   @Test
   void theChosenDragonflyIsListedWithTheFreeOnesRankedBelowItAndTheFullOneTooSmall() throws Exception {
-    String workload = busy("sb1-df1", 8) + busy("sb1-df2", 5) + gang("small", 2, 16);
+    String workload = busy("sb1-df1", 8) + busy("sb1-df2", 5) + SupernodeScenarioTest.gang("small", 2, 16);
     SimulationReport r = supernode(workload, true);
     Map<String, DomainVerdict> domains = domains(r, "ml/small");
     assertEquals("chosen", domains.get("sb1-df2").verdict());
@@ -74,7 +74,7 @@ class DomainExplainScenarioTest {
 
   @Test
   void twoMetaxGroupsShowTheSwitchboxAndEachGroupsDragonfly() throws Exception {
-    String workload = busy("sb1-df1", 1) + gang("big", 16, 64);
+    String workload = busy("sb1-df1", 1) + SupernodeScenarioTest.gang("big", 16, 64);
     SimulationReport r = supernode(workload, true);
     List<String> rows = r.podGroup("ml/big").domains().stream().map(d -> d.domain() + " " + d.verdict()).toList();
     assertTrue(rows.contains("sb2 chosen"), rows.toString());
@@ -92,7 +92,7 @@ class DomainExplainScenarioTest {
   /** Both switchboxes are one node short, so the groups go to free dragonflies of different switchboxes. */
   @Test
   void groupsThatNoSwitchboxHoldsSayWhichDragonflyEachTook() throws Exception {
-    String workload = busy("sb1-df1", 1) + busy("sb2-df1", 1) + gang("big", 16, 64);
+    String workload = busy("sb1-df1", 1) + busy("sb2-df1", 1) + SupernodeScenarioTest.gang("big", 16, 64);
     SimulationReport r = supernode(workload, true);
     List<String> rows = r.podGroup("ml/big").domains().stream().map(d -> d.domain() + " " + d.verdict()).toList();
     assertEquals(List.of("sb1-df2 group 1: chosen", "sb2-df2 group 2: chosen"), rows.subList(0, 2));
@@ -106,7 +106,7 @@ class DomainExplainScenarioTest {
   /** Only one dragonfly has 8 free nodes: the first group fit there, the second nowhere, so the job waits. */
   @Test
   void aGroupPlacedInATrialThatFailedIsNotListedAsChosen() throws Exception {
-    String workload = busy("sb1-df1", 1) + busy("sb2-df1", 1) + busy("sb2-df2", 1) + gang("big", 16, 64);
+    String workload = busy("sb1-df1", 1) + busy("sb2-df1", 1) + busy("sb2-df2", 1) + SupernodeScenarioTest.gang("big", 16, 64);
     SimulationReport r = supernode(workload, true);
     assertEquals(List.of(), r.bindings().stream().filter(b -> b.pod().startsWith("ml/")).toList());
     Map<String, DomainVerdict> domains = r.podGroup("ml/big").domains().stream()
@@ -191,47 +191,11 @@ class DomainExplainScenarioTest {
     return sb.toString();
   }
 
-  /** A PodGroup of {@code pods} pods x 8 MetaX GPUs, MetaX group size {@code groupGpus} on its pods. */
-  private static String gang(String name, int pods, int groupGpus) {
-    StringBuilder sb = new StringBuilder("apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {name: ")
-        .append(name).append(", namespace: ml}\nspec: {minMember: ").append(pods).append("}\n");
-    for (int i = 0; i < pods; i++) {
-      sb.append("---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: ").append(name).append('-').append(i)
-          .append("\n  namespace: ml\n  annotations: {scheduling.k8s.io/group-name: ").append(name)
-          .append(", metax-tech.com/gpu-group-size: \"").append(groupGpus).append("\"}\nspec:\n  schedulerName: "
-              + "basalt-scheduler\n  containers: [{name: c, image: x, resources: {limits: {metax-tech.com/gpu: 8}}}]\n");
-    }
-    return sb.toString();
-  }
-
-  /** Four 4-CPU nodes; tier-1 hypernodes s0 = {s0-n0, s0-n1}, s1 = {s1-n0, s1-n1} under tier-2 s2. */
+  /** {@code workload} on {@link HyperNodeScenarioTest#cluster()}. */
   private static SimulationReport hyperNodes(String workload, boolean explain) throws Exception {
-    StringBuilder sb = new StringBuilder();
-    for (String n : new String[] {"s0-n0", "s0-n1", "s1-n0", "s1-n1"}) {
-      sb.append("apiVersion: v1\nkind: Node\nmetadata: {name: ").append(n).append("}\nstatus: {allocatable: "
-          + "{cpu: \"4\", memory: 16Gi, pods: \"110\"}}\n---\n");
-    }
-    sb.append("""
-        apiVersion: topology.volcano.sh/v1alpha1
-        kind: HyperNode
-        metadata: {name: s0}
-        spec: {tier: 1, members: [{type: Node, selector: {regexMatch: {pattern: "^s0-"}}}]}
-        ---
-        apiVersion: topology.volcano.sh/v1alpha1
-        kind: HyperNode
-        metadata: {name: s1}
-        spec: {tier: 1, members: [{type: Node, selector: {regexMatch: {pattern: "^s1-"}}}]}
-        ---
-        apiVersion: topology.volcano.sh/v1alpha1
-        kind: HyperNode
-        metadata: {name: s2}
-        spec: {tier: 2, members: [{type: HyperNode, selector: {exactMatch: {name: s0}}},
-          {type: HyperNode, selector: {exactMatch: {name: s1}}}]}
-        ---
-        """);
     Simulator sim = new Simulator(Scenarios.compile(Scenarios.parse(HYPERNODE_CONF)), Set.of("basalt-scheduler"),
         explain);
-    return sim.run(FixtureSource.fromText("hypernodes", sb + workload));
+    return sim.run(FixtureSource.fromText("hypernodes", HyperNodeScenarioTest.cluster() + workload));
   }
 
   /** A hard-mode PodGroup up to {@code tier} with pending 4-CPU pods {@code <name>-<first..pods-1>}. */

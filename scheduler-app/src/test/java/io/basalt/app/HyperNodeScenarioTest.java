@@ -115,7 +115,8 @@ class HyperNodeScenarioTest {
     return sim.run(FixtureSource.fromText("hypernodes", cluster() + workload));
   }
 
-  private static String cluster() {
+  /** Four 4-CPU nodes; tier-1 hypernodes s0 = {s0-n0, s0-n1}, s1 = {s1-n0, s1-n1} under tier-2 s2. */
+  static String cluster() {
     StringBuilder sb = new StringBuilder();
     for (String n : new String[] {"s0-n0", "s0-n1", "s1-n0", "s1-n1"}) {
       sb.append("apiVersion: v1\nkind: Node\nmetadata: {name: ").append(n).append("}\nstatus: {allocatable: "

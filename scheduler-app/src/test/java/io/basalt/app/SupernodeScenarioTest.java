@@ -107,7 +107,7 @@ class SupernodeScenarioTest {
   }
 
   /** A PodGroup of {@code pods} pods x 8 MetaX GPUs, MetaX group size {@code groupGpus} on its pods. */
-  private static String gang(String name, int pods, int groupGpus) {
+  static String gang(String name, int pods, int groupGpus) {
     StringBuilder sb = new StringBuilder("apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {name: ")
         .append(name).append(", namespace: ml}\nspec: {minMember: ").append(pods).append("}\n");
     for (int i = 0; i < pods; i++) {
