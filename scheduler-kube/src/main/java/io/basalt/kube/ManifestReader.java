@@ -363,8 +363,12 @@ public final class ManifestReader {
       if (required.matches()) {
         return "missing field '" + required.group(1) + "' that Kubernetes requires";
       }
-      int json = m.indexOf(" JSON");
-      return json > 0 ? m.substring(0, json) : m;
+      if (m.startsWith("Not a JSON")) { // client-java met a null or a scalar where an object belongs
+        return "a null or a plain value where an object belongs (" + m.substring(0, Math.min(m.length(), 60)) + ")";
+      }
+      int json = m.indexOf(" in the JSON string");
+      json = json > 0 ? json : m.indexOf(" JSON: ");
+      return json > 0 ? m.substring(0, json) : m.substring(0, Math.min(m.length(), 200));
     }
   }
 
