@@ -34,7 +34,7 @@ class DomainExplainScenarioTest {
 
   @Test
   void theChosenDragonflyIsListedWithTheFreeOnesRankedBelowItAndTheFullOneTooSmall() throws Exception {
-    String workload = busy("sb1-df1", 8) + busy("sb1-df2", 5) + SupernodeScenarioTest.gang("small", 2, 16);
+    String workload = SupernodeScenarioTest.busy("sb1-df1", 8) + SupernodeScenarioTest.busy("sb1-df2", 5) + SupernodeScenarioTest.gang("small", 2, 16);
     SimulationReport r = supernode(workload, true);
     Map<String, DomainVerdict> domains = domains(r, "ml/small");
     assertEquals("chosen", domains.get("sb1-df2").verdict());
@@ -58,7 +58,7 @@ class DomainExplainScenarioTest {
 
   @Test
   void aJobNoDragonflyHoldsListsEachTooSmallWithItsFreeNodes() throws Exception {
-    String workload = busy("sb1-df1", 2) + busy("sb1-df2", 3) + busy("sb2-df1", 2) + busy("sb2-df2", 4)
+    String workload = SupernodeScenarioTest.busy("sb1-df1", 2) + SupernodeScenarioTest.busy("sb1-df2", 3) + SupernodeScenarioTest.busy("sb2-df1", 2) + SupernodeScenarioTest.busy("sb2-df2", 4)
         + Files.readString(Scenarios.fixture("workloads/volcano-job-pytorch-demo.yaml"));
     SimulationReport r = supernode(workload, true);
     Map<String, DomainVerdict> domains = domains(r, "default/pytorch-demo");
@@ -74,7 +74,7 @@ class DomainExplainScenarioTest {
 
   @Test
   void twoMetaxGroupsShowTheSwitchboxAndEachGroupsDragonfly() throws Exception {
-    String workload = busy("sb1-df1", 1) + SupernodeScenarioTest.gang("big", 16, 64);
+    String workload = SupernodeScenarioTest.busy("sb1-df1", 1) + SupernodeScenarioTest.gang("big", 16, 64);
     SimulationReport r = supernode(workload, true);
     List<String> rows = r.podGroup("ml/big").domains().stream().map(d -> d.domain() + " " + d.verdict()).toList();
     assertTrue(rows.contains("sb2 chosen"), rows.toString());
@@ -92,7 +92,7 @@ class DomainExplainScenarioTest {
   /** Both switchboxes are one node short, so the groups go to free dragonflies of different switchboxes. */
   @Test
   void groupsThatNoSwitchboxHoldsSayWhichDragonflyEachTook() throws Exception {
-    String workload = busy("sb1-df1", 1) + busy("sb2-df1", 1) + SupernodeScenarioTest.gang("big", 16, 64);
+    String workload = SupernodeScenarioTest.busy("sb1-df1", 1) + SupernodeScenarioTest.busy("sb2-df1", 1) + SupernodeScenarioTest.gang("big", 16, 64);
     SimulationReport r = supernode(workload, true);
     List<String> rows = r.podGroup("ml/big").domains().stream().map(d -> d.domain() + " " + d.verdict()).toList();
     assertEquals(List.of("sb1-df2 group 1: chosen", "sb2-df2 group 2: chosen"), rows.subList(0, 2));
@@ -106,7 +106,7 @@ class DomainExplainScenarioTest {
   /** Only one dragonfly has 8 free nodes: the first group fit there, the second nowhere, so the job waits. */
   @Test
   void aGroupPlacedInATrialThatFailedIsNotListedAsChosen() throws Exception {
-    String workload = busy("sb1-df1", 1) + busy("sb2-df1", 1) + busy("sb2-df2", 1) + SupernodeScenarioTest.gang("big", 16, 64);
+    String workload = SupernodeScenarioTest.busy("sb1-df1", 1) + SupernodeScenarioTest.busy("sb2-df1", 1) + SupernodeScenarioTest.busy("sb2-df2", 1) + SupernodeScenarioTest.gang("big", 16, 64);
     SimulationReport r = supernode(workload, true);
     assertEquals(List.of(), r.bindings().stream().filter(b -> b.pod().startsWith("ml/")).toList());
     Map<String, DomainVerdict> domains = r.podGroup("ml/big").domains().stream()
@@ -177,18 +177,6 @@ class DomainExplainScenarioTest {
     String cluster = Files.readString(Scenarios.fixture("supernode/00-cluster.yaml")) + "\n---\n"
         + Files.readString(Scenarios.fixture("supernode/hypernodes.yaml"));
     return sim.run(FixtureSource.fromText("supernode", cluster + "\n---\n" + workload));
-  }
-
-  /** Running pods of another scheduler filling all 8 GPUs of the first {@code nodes} nodes of a dragonfly. */
-  private static String busy(String dragonfly, int nodes) {
-    StringBuilder sb = new StringBuilder();
-    for (int i = 1; i <= nodes; i++) {
-      sb.append("apiVersion: v1\nkind: Pod\nmetadata: {name: busy-").append(dragonfly).append('-').append(i)
-          .append(", namespace: other}\nspec:\n  schedulerName: default-scheduler\n  nodeName: ").append(dragonfly)
-          .append("-n").append(i).append("\n  containers: [{name: c, image: x, resources: {limits: "
-              + "{metax-tech.com/gpu: 8}}}]\nstatus: {phase: Running}\n---\n");
-    }
-    return sb.toString();
   }
 
   /** {@code workload} on {@link HyperNodeScenarioTest#cluster()}. */

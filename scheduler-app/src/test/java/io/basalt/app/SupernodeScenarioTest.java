@@ -91,7 +91,7 @@ class SupernodeScenarioTest {
   }
 
   /** Running pods of another scheduler filling all 8 GPUs of the first {@code nodes} nodes of a dragonfly. */
-  private static String busy(String dragonfly, int nodes) {
+  static String busy(String dragonfly, int nodes) {
     StringBuilder sb = new StringBuilder();
     for (int i = 1; i <= nodes; i++) {
       sb.append("apiVersion: v1\nkind: Pod\nmetadata: {name: busy-").append(dragonfly).append('-').append(i)

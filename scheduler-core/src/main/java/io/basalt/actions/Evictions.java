@@ -21,56 +21,7 @@ import java.util.function.BiFunction;
 final class Evictions {
   private final NodeSearch search = new NodeSearch(0);
   /** Allowed victims by who asks (queue, priority, class), reused until an eviction commits. */
-  private final java.util.Map<PoolKey, Pool> pools = new java.util.HashMap<>();
-
-  /**
-   * A pool's units in the two orders plans are tried in (the second built only when a plan needs it), and the pod
-   * that asked first: the plugins' verdicts were its.
-   */
-  private static final class Pool {
-    private final TaskInfo asker;
-    private List<VictimPlanner.Unit> units;
-    private VictimOrder[] orders = new VictimOrder[2];
-
-    Pool(TaskInfo asker, List<VictimPlanner.Unit> units) {
-      this.asker = asker;
-      this.units = units;
-    }
-
-    /** 0: cheapest unit first; 1: largest first (fewest pods for the same room). */
-    VictimOrder order(Session session, int i) {
-      if (orders[i] == null) {
-        orders[i] = VictimOrder.of(session, i == 0 ? units : VictimPlanner.largestFirst(units));
-      }
-      return orders[i];
-    }
-
-    /**
-     * After a commit: the units of the jobs it touched (victims lost pods, so fewer can be spared; the placed job is
-     * now busy) are built again, the rest kept. A verdict that changed for an untouched pod is still caught, since
-     * every plan asks the plugins again for the units it takes.
-     */
-    void refresh(Session session, VictimPlanner.Scope scope, java.util.Set<JobInfo> touched) {
-      List<TaskInfo> pods = new ArrayList<>();
-      for (JobInfo j : touched) {
-        for (TaskInfo t : j.tasks()) {
-          if (VictimPlanner.isRunning(t) && !VictimPlanner.optedOut(t)) {
-            pods.add(t);
-          }
-        }
-      }
-      List<VictimPlanner.Unit> next = new ArrayList<>(units.size());
-      for (VictimPlanner.Unit u : units) {
-        if (!touched.contains(u.job())) {
-          next.add(u);
-        }
-      }
-      next.addAll(VictimPlanner.units(session, asker, scope, pods));
-      VictimPlanner.sortCheapestFirst(next);
-      units = next;
-      orders = new VictimOrder[2];
-    }
-  }
+  private final java.util.Map<PoolKey, VictimPool> pools = new java.util.HashMap<>();
 
   /** Plans with more units than this are kept as found: pruning costs a full placement trial per unit. */
   private static final int MAX_PRUNED = 256;
@@ -168,14 +119,14 @@ final class Evictions {
     if (hopeless.contains(seeker) || !gate.mayEvictFor(session, session.queue(job.queue()), first)) {
       return;
     }
-    Pool pool = pools.computeIfAbsent(PoolKey.of(first),
-        k -> new Pool(first, VictimPlanner.units(session, first, scope, running)));
+    VictimPool pool = pools.computeIfAbsent(PoolKey.of(first),
+        k -> new VictimPool(first, VictimPlanner.units(session, first, scope, running)));
     Statement stmt = session.newStatement();
     List<VictimPlanner.Unit> best = null;
     long[] bestCost = null;
     Reach bestReach = null;
     java.util.Map<Object, String> memo = search.checkpoint(session);
-    for (List<Reach> tier : reaches(session, job, first)) {
+    for (List<Reach> tier : Reach.forJob(session, job, first)) {
       for (Reach reach : tier) {
         for (int i = 0; i < 2; i++) {
           VictimOrder order = pool.order(session, i);
@@ -312,8 +263,7 @@ final class Evictions {
     for (VictimPlanner.Unit u : order) {
       boolean in = false;
       for (TaskInfo t : u.tasks()) {
-        NodeInfo n = t.nodeName() == null ? null : session.node(t.nodeName());
-        in |= n != null && VictimPlanner.isRunning(t) && reach.has(n);
+        in |= VictimPlanner.isRunning(t) && reach.has(VictimPlanner.nodeOf(session, t));
       }
       (in ? inside : outside).add(u);
     }
@@ -392,28 +342,9 @@ final class Evictions {
     if (!session.callbacks().allocatable(session.queue(task.job().queue()), task)) {
       return null;
     }
-    return reach.scope() == null ? search.probe(session, task) : search.probe(session, task, reach.scope());
+    return search.probe(session, task, reach.scope());
   }
 
-  /**
-   * Where the job may get room, tier by tier: anywhere for a job that asks for no domain; else each domain of its
-   * tiers, lowest first (see {@link DomainPlacer#evictionDomains}).
-   */
-  private static List<List<Reach>> reaches(Session session, JobInfo job, TaskInfo first) {
-    if (!DomainPlacer.applies(session, job)) {
-      return List.of(List.of(Reach.ANYWHERE));
-    }
-    List<List<Reach>> out = new ArrayList<>();
-    for (List<String> tier : DomainPlacer.evictionDomains(session, job, first)) {
-      List<Reach> reaches = new ArrayList<>(tier.size());
-      for (String d : tier) {
-        reaches.add(d == null ? Reach.ANYWHERE
-            : Reach.of(d, Reach.resolve(session, session.fabric().readyNodes(d))));
-      }
-      out.add(reaches);
-    }
-    return out;
-  }
 
   /**
    * Whether the job's missing members would all find a node now (counting what is being released), tried and undone;
@@ -426,7 +357,7 @@ final class Evictions {
         break;
       }
       NodeInfo node = session.callbacks().allocatable(session.queue(task.job().queue()), task)
-          ? search.anyFit(session, task, reach.scope() == null ? session.nodes() : reach.scope().nodes()) : null;
+          ? search.anyFit(session, task, reach.nodes(session)) : null;
       if (node != null) {
         probe.pipeline(task, node);
       }

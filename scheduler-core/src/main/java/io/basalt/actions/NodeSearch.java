@@ -108,7 +108,7 @@ final class NodeSearch {
     return find(session, task, null, false).node();
   }
 
-  /** As {@link #probe(Session, TaskInfo)}, among {@code scope}'s nodes. */
+  /** As {@link #probe(Session, TaskInfo)}, among {@code scope}'s nodes (the whole cluster when null). */
   NodeInfo probe(Session session, TaskInfo task, Scope scope) {
     return find(session, task, scope, false).node();
   }
