@@ -1,5 +1,6 @@
 package io.basalt.actions;
 
+import io.basalt.api.FreeIndex;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.framework.FilterResult;
@@ -121,6 +122,22 @@ final class NodeSearch {
   NodeInfo anyFit(Session session, TaskInfo task, List<NodeInfo> nodes) {
     ResourceVector request = task.request();
     boolean[] skip = session.callbacks().deviceManagedResources();
+    if (nodes == session.nodes()) {
+      FreeIndex index = session.freeIndex();
+      int key = keySlot(index, request, skip);
+      if (key == NO_NODE) {
+        return null;
+      }
+      if (key != NO_KEY) {
+        for (int p = index.next(key, request.get(key), 0); p >= 0; p = index.next(key, request.get(key), p + 1)) {
+          NodeInfo node = nodes.get(p);
+          if (node.firstShortOfFuture(request, skip) < 0 && session.callbacks().filter(task, node).ok()) {
+            return node;
+          }
+        }
+        return null;
+      }
+    }
     for (NodeInfo node : nodes) {
       if (node.firstShortOfFuture(request, skip) < 0 && session.callbacks().filter(task, node).ok()) {
         return node;
@@ -162,44 +179,15 @@ final class NodeSearch {
       return new Result(null, false, known.isEmpty() ? null : known);
     }
     int toFind = feasibleNodesToFind(n);
-    int start = scope == null ? scratch.nextStartNode % n : 0;
-    NodeInfo bestNow = null;
-    NodeInfo bestLater = null;
-    double bestNowScore = Double.NEGATIVE_INFINITY;
-    double bestLaterScore = Double.NEGATIVE_INFINITY;
-    int found = 0;
-    int i = 0;
-    for (; i < n && found < toFind; i++) {
-      NodeInfo node = nodes.get((start + i) % n);
-      int missing = node.firstShortOfFuture(request, skip);
-      if (missing >= 0) {
-        if (explaining) {
-          explain.filtered(task, node, "Insufficient " + ResourceNames.name(missing));
-        }
-        continue;
-      }
-      FilterResult verdict = session.callbacks().filter(task, node);
-      if (!verdict.ok()) {
-        if (explaining) {
-          explain.filtered(task, node, verdict.reason());
-        }
-        continue;
-      }
-      found++;
-      double score = session.callbacks().score(task, node);
-      if (node.firstShortOfIdle(request, skip) < 0) {
-        if (score > bestNowScore) {
-          bestNowScore = score;
-          bestNow = node;
-        }
-      } else if (score > bestLaterScore) {
-        bestLaterScore = score;
-        bestLater = node;
-      }
-    }
+    Best best = new Best(session, task, skip, explaining ? explain : null);
     if (scope == null) {
-      scratch.nextStartNode = (start + i) % n;
+      int start = scratch.nextStartNode % n;
+      scratch.nextStartNode = explaining ? scanFrom(nodes, start, toFind, best) : seek(session, start, toFind, best);
+    } else {
+      scanFrom(nodes, 0, toFind, best);
     }
+    NodeInfo bestNow = best.now;
+    NodeInfo bestLater = best.later;
     if (bestNow != null || bestLater != null) {
       NodeInfo chosen = bestNow != null ? bestNow : bestLater;
       if (explaining) {
@@ -212,6 +200,132 @@ final class NodeSearch {
       scratch.noFit.put(shape, reason);
     }
     return new Result(null, false, reason.isEmpty() ? null : reason);
+  }
+
+  /**
+   * Visits {@code nodes} from {@code start}, wrapping around, until {@code toFind} feasible ones were seen; returns
+   * the position after the last one visited (where the next search starts).
+   */
+  private static int scanFrom(List<NodeInfo> nodes, int start, int toFind, Best best) {
+    int n = nodes.size();
+    int i = 0;
+    for (; i < n && best.found < toFind; i++) {
+      best.visit(nodes.get((start + i) % n));
+    }
+    return (start + i) % n;
+  }
+
+  /**
+   * As {@link #scanFrom} over the session's nodes, visiting only those with enough free of the request's scarcest
+   * resource: the ones skipped would fail the resource check, so the nodes found, their order and the next start are
+   * the scan's.
+   */
+  private static int seek(Session session, int start, int toFind, Best best) {
+    FreeIndex index = session.freeIndex();
+    ResourceVector request = best.task.request();
+    int key = keySlot(index, request, best.skip);
+    if (key == NO_NODE) {
+      return start;
+    }
+    if (key == NO_KEY) {
+      return scanFrom(session.nodes(), start, toFind, best);
+    }
+    List<NodeInfo> nodes = session.nodes();
+    long quantity = request.get(key);
+    int end = nodes.size();
+    int p = start;
+    while (best.found < toFind) {
+      p = index.next(key, quantity, p);
+      if (p < 0 || p >= end) {
+        if (end == start || start == 0) {
+          return start;
+        }
+        end = start;
+        p = index.next(key, quantity, 0);
+        if (p < 0 || p >= end) {
+          return start;
+        }
+      }
+      best.visit(nodes.get(p));
+      p++;
+    }
+    return p % nodes.size();
+  }
+
+  private static final int NO_NODE = -2;
+  private static final int NO_KEY = -1;
+
+  /**
+   * The request's resource that rules out the most nodes (the largest share of the most any node has free), to seek
+   * by; {@link #NO_NODE} when no node has enough of some resource, {@link #NO_KEY} when the index knows none of them.
+   */
+  private static int keySlot(FreeIndex index, ResourceVector request, boolean[] skip) {
+    int key = NO_KEY;
+    double keyShare = -1;
+    for (int slot : request.positiveSlots()) {
+      if (!index.covers(slot) || (skip != null && slot < skip.length && skip[slot])) {
+        continue;
+      }
+      long max = index.max(slot);
+      if (request.get(slot) > max) {
+        return NO_NODE;
+      }
+      double share = (double) request.get(slot) / max;
+      if (share > keyShare) {
+        keyShare = share;
+        key = slot;
+      }
+    }
+    return key;
+  }
+
+  /** The best node seen so far, now and once releasing pods are gone, and how many feasible nodes were seen. */
+  private static final class Best {
+    final Session session;
+    final TaskInfo task;
+    final boolean[] skip;
+    final ExplainRecorder explain;
+    NodeInfo now;
+    NodeInfo later;
+    double nowScore = Double.NEGATIVE_INFINITY;
+    double laterScore = Double.NEGATIVE_INFINITY;
+    int found;
+
+    Best(Session session, TaskInfo task, boolean[] skip, ExplainRecorder explain) {
+      this.session = session;
+      this.task = task;
+      this.skip = skip;
+      this.explain = explain;
+    }
+
+    void visit(NodeInfo node) {
+      ResourceVector request = task.request();
+      int missing = node.firstShortOfFuture(request, skip);
+      if (missing >= 0) {
+        if (explain != null) {
+          explain.filtered(task, node, "Insufficient " + ResourceNames.name(missing));
+        }
+        return;
+      }
+      FilterResult verdict = session.callbacks().filter(task, node);
+      if (!verdict.ok()) {
+        if (explain != null) {
+          explain.filtered(task, node, verdict.reason());
+        }
+        return;
+      }
+      found++;
+      double score = session.callbacks().score(task, node);
+      if (node.firstShortOfIdle(request, skip) < 0) {
+        if (score > nowScore) {
+          nowScore = score;
+          now = node;
+        }
+      } else if (score > laterScore) {
+        laterScore = score;
+        later = node;
+      }
+    }
   }
 
   /**

@@ -23,6 +23,9 @@ public final class NodeInfo {
   private long[] idle;
   private long[] future;
   private boolean touched;
+  /** The index of the session this node serves, told of every change to {@link #futureIdle}. */
+  private FreeIndex index;
+  private int position;
   private final io.basalt.gpu.GpuTopology gpus;
   private final io.basalt.gpu.DeviceUsage devices;
 
@@ -62,6 +65,15 @@ public final class NodeInfo {
   private void refresh(int i) {
     idle[i] = allocatable[i] - used[i];
     future[i] = idle[i] + releasing[i] - pipelined[i];
+    if (index != null) {
+      index.changed(this, position, i, future[i]);
+    }
+  }
+
+  /** Joins {@code index} at {@code position}, leaving the index of an earlier session. */
+  void indexIn(FreeIndex index, int position) {
+    this.index = index;
+    this.position = position;
   }
 
   public Node node() {

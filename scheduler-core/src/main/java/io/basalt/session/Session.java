@@ -1,6 +1,7 @@
 package io.basalt.session;
 
 import io.basalt.api.ClusterSnapshot;
+import io.basalt.api.FreeIndex;
 import io.basalt.api.JobInfo;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.PodGroupPhase;
@@ -36,6 +37,7 @@ public final class Session implements SessionView {
   private final Callbacks callbacks;
   private final List<NodeInfo> nodes;
   private final Map<String, NodeInfo> nodesByName;
+  private final FreeIndex freeIndex;
   private final Map<String, JobInfo> jobs = new LinkedHashMap<>();
   private final Map<String, QueueInfo> queues = new LinkedHashMap<>();
   private final Map<String, PriorityClass> priorityClasses;
@@ -62,6 +64,7 @@ public final class Session implements SessionView {
     for (NodeInfo n : nodes) {
       nodesByName.put(n.name(), n);
     }
+    this.freeIndex = FreeIndex.over(nodes, ResourceNames.count());
     this.priorityClasses = snapshot.priorityClasses();
     this.fabric = snapshot.fabric();
     this.deviceProtocol = protocol(snapshot.deviceProtocol(), conf);
@@ -156,6 +159,11 @@ public final class Session implements SessionView {
   @Override
   public List<NodeInfo> nodes() {
     return nodes;
+  }
+
+  /** What {@link #nodes()} will have free, searchable by amount; kept current by every change to a node. */
+  public FreeIndex freeIndex() {
+    return freeIndex;
   }
 
   @Override

@@ -1,0 +1,109 @@
+package io.basalt.api;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What a session's nodes will have free ({@link NodeInfo#futureIdle}), as one max-tree per resource over the nodes'
+ * positions: a search asks for the next node with at least {@code q} of a resource in O(log n) instead of reading
+ * every node, and learns in O(1) that no node has enough. On a busy cluster most nodes are full, so the nodes a
+ * search skips this way are most of them.
+ *
+ * <p>A resource's tree is built the first time a search asks about it; from then on every change to a node's
+ * accounting updates it (the node tells its index). A node belongs to the index of the session that opened last:
+ * sessions of one scheduler run one at a time.
+ */
+public final class FreeIndex {
+  private final NodeInfo[] nodes;
+  private final int leaves;
+  private final long[][] trees;
+
+  private FreeIndex(List<NodeInfo> nodes, int slots) {
+    this.nodes = nodes.toArray(NodeInfo[]::new);
+    int size = 1;
+    while (size < Math.max(1, this.nodes.length)) {
+      size <<= 1;
+    }
+    this.leaves = size;
+    this.trees = new long[slots][];
+    for (int i = 0; i < this.nodes.length; i++) {
+      this.nodes[i].indexIn(this, i);
+    }
+  }
+
+  /** An index over {@code nodes} in their order, for resources below {@code slots}; the nodes join it. */
+  public static FreeIndex over(List<NodeInfo> nodes, int slots) {
+    return new FreeIndex(nodes, slots);
+  }
+
+  /** Whether searches can ask about {@code slot} (it existed when the session opened). */
+  public boolean covers(int slot) {
+    return slot < trees.length;
+  }
+
+  /** The most any node will have free of {@code slot}. */
+  public long max(int slot) {
+    return nodes.length == 0 ? Long.MIN_VALUE : tree(slot)[1];
+  }
+
+  /**
+   * The first position at or after {@code from} whose node will have at least {@code quantity} of {@code slot}
+   * free, or -1.
+   */
+  public int next(int slot, long quantity, int from) {
+    if (from >= nodes.length) {
+      return -1;
+    }
+    long[] t = tree(slot);
+    int i = from + leaves;
+    if (t[i] < quantity) {
+      while (true) {
+        if (i == 1) {
+          return -1;
+        }
+        if ((i & 1) == 0 && t[i + 1] >= quantity) {
+          i++;
+          break;
+        }
+        i >>= 1;
+      }
+      while (i < leaves) {
+        i = t[2 * i] >= quantity ? 2 * i : 2 * i + 1;
+      }
+    }
+    return i - leaves;
+  }
+
+  /** A node's free amount of {@code slot} changed. */
+  void changed(NodeInfo node, int position, int slot, long value) {
+    long[] t = slot < trees.length ? trees[slot] : null;
+    if (t == null || position >= nodes.length || nodes[position] != node) {
+      return;
+    }
+    int i = position + leaves;
+    t[i] = value;
+    for (i >>= 1; i > 0; i >>= 1) {
+      long m = Math.max(t[2 * i], t[2 * i + 1]);
+      if (t[i] == m) {
+        break;
+      }
+      t[i] = m;
+    }
+  }
+
+  private long[] tree(int slot) {
+    long[] t = trees[slot];
+    if (t == null) {
+      t = new long[2 * leaves];
+      Arrays.fill(t, Long.MIN_VALUE);
+      for (int i = 0; i < nodes.length; i++) {
+        t[leaves + i] = nodes[i].futureIdle(slot);
+      }
+      for (int i = leaves - 1; i > 0; i--) {
+        t[i] = Math.max(t[2 * i], t[2 * i + 1]);
+      }
+      trees[slot] = t;
+    }
+    return t;
+  }
+}

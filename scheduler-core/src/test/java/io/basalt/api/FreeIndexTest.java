@@ -1,0 +1,81 @@
+package io.basalt.api;
+
+import static io.basalt.testing.TestNodes.node;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.basalt.model.ResourceNames;
+import io.basalt.model.ResourceVector;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class FreeIndexTest {
+  private static final int GPU = ResourceNames.index("nvidia.com/gpu");
+
+  private static List<NodeInfo> nodes(int n) {
+    List<NodeInfo> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(new NodeInfo(node("n" + i).cpu("16").gpu(8).build(), 0, new long[0], new long[0]));
+    }
+    return out;
+  }
+
+  /** The first position at or after {@code from} with at least {@code q} free, by reading every node. */
+  private static int scan(List<NodeInfo> nodes, int slot, long q, int from) {
+    for (int i = from; i < nodes.size(); i++) {
+      if (nodes.get(i).futureIdle(slot) >= q) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  @Test
+  void answersAsAScanWhileNodesChange() {
+    Random random = new Random(7);
+    for (int size : new int[] {1, 2, 3, 7, 64, 100}) {
+      List<NodeInfo> nodes = nodes(size);
+      FreeIndex index = FreeIndex.over(nodes, ResourceNames.count());
+      index.max(GPU); // the tree exists from here on, so every change below must reach it
+      for (int step = 0; step < 2000; step++) {
+        NodeInfo n = nodes.get(random.nextInt(size));
+        ResourceVector r = ResourceVector.builder().add("nvidia.com/gpu", 1 + random.nextInt(3)).build();
+        switch (random.nextInt(3)) {
+          case 0 -> n.adjustUsed(r, n.idle(GPU) >= r.get(GPU) ? 1 : -1);
+          case 1 -> n.adjustPipelined(r, random.nextBoolean() ? 1 : -1);
+          default -> n.adjustReleasing(r, random.nextBoolean() ? 1 : -1);
+        }
+        long q = random.nextInt(12) - 2;
+        int from = random.nextInt(size + 1);
+        assertEquals(scan(nodes, GPU, q, from), index.next(GPU, q, from), "size " + size + ", step " + step);
+        long max = Long.MIN_VALUE;
+        for (NodeInfo x : nodes) {
+          max = Math.max(max, x.futureIdle(GPU));
+        }
+        assertEquals(max, index.max(GPU));
+      }
+    }
+  }
+
+  @Test
+  void aTreeBuiltLateStartsFromTheNodesAsTheyAre() {
+    List<NodeInfo> nodes = nodes(5);
+    FreeIndex index = FreeIndex.over(nodes, ResourceNames.count());
+    nodes.get(0).adjustUsed(ResourceVector.builder().add("nvidia.com/gpu", 8).build(), 1);
+    assertEquals(1, index.next(GPU, 1, 0));
+    assertEquals(8, index.max(GPU));
+  }
+
+  @Test
+  void aNodeAnswersOnlyToTheIndexOfTheLatestSession() {
+    List<NodeInfo> nodes = nodes(3);
+    FreeIndex old = FreeIndex.over(nodes, ResourceNames.count());
+    old.max(GPU);
+    FreeIndex current = FreeIndex.over(nodes.subList(1, 3), ResourceNames.count());
+    current.max(GPU);
+    nodes.get(1).adjustUsed(ResourceVector.builder().add("nvidia.com/gpu", 8).build(), 1);
+    assertEquals(1, current.next(GPU, 1, 0)); // node n2, at position 1 of the current index
+    assertEquals(-1, current.next(GPU, 9, 0));
+  }
+}
