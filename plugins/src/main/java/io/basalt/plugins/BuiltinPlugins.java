@@ -6,6 +6,7 @@ import io.basalt.plugins.binpack.BinpackPlugin;
 import io.basalt.plugins.conformance.ConformancePlugin;
 import io.basalt.plugins.deviceshare.DeviceSharePlugin;
 import io.basalt.plugins.drf.DrfPlugin;
+import io.basalt.plugins.fragmentation.GpuFragmentationPlugin;
 import io.basalt.plugins.gang.GangPlugin;
 import io.basalt.plugins.gpuaware.GpuAwarePlugin;
 import io.basalt.plugins.networktopology.NetworkTopologyPlugin;
@@ -34,6 +35,7 @@ public final class BuiltinPlugins implements PluginProvider {
         CapacityPlugin.descriptor(),
         GpuAwarePlugin.descriptor(),
         DeviceSharePlugin.descriptor(),
+        GpuFragmentationPlugin.descriptor(),
         NetworkTopologyPlugin.volcanoDescriptor(),
         NetworkTopologyPlugin.metaxDescriptor());
   }

@@ -39,6 +39,7 @@ public final class Callbacks {
   record Entry<F>(String plugin, int tier, F fn) {}
 
   private final ExplainRecorder explain;
+  private final DeviceGuard devices = new DeviceGuard();
   final List<Entry<Comparator<JobInfo>>> jobOrder = new ArrayList<>();
   final List<Entry<Comparator<TaskInfo>>> taskOrder = new ArrayList<>();
   final List<Entry<Comparator<QueueInfo>>> queueOrder = new ArrayList<>();
@@ -77,6 +78,7 @@ public final class Callbacks {
 
   /** Called once every plugin registered: the hot-path callbacks become plain arrays. */
   void seal() {
+    devices.open();
     filterFns = filters.stream().map(Entry::fn).toArray(TaskFilter[]::new);
     scorerFns = scorers.stream().map(Entry::fn).toArray(NodeScorer[]::new);
     scorerNames = scorers.stream().map(Entry::plugin).toArray(String[]::new);
@@ -96,7 +98,7 @@ public final class Callbacks {
     return queueComparator;
   }
 
-  /** All filters must pass; returns the first failure. */
+  /** All filters must pass, then the engine's own device check ({@link DeviceGuard}); returns the first failure. */
   public FilterResult filter(TaskInfo task, NodeInfo node) {
     for (TaskFilter f : filterFns) {
       FilterResult r = f.filter(task, node);
@@ -104,7 +106,7 @@ public final class Callbacks {
         return r;
       }
     }
-    return FilterResult.OK;
+    return devices.check(task, node);
   }
 
   /**
@@ -218,6 +220,14 @@ public final class Callbacks {
       }
     }
     return null;
+  }
+
+  /**
+   * The devices the session books for {@code task} on {@code node} when no plugin chose any (see
+   * {@link DeviceGuard#fallback}); {@link DeviceClaim#NONE} when it asks for none.
+   */
+  DeviceClaim fallbackDevices(TaskInfo task, NodeInfo node) {
+    return devices.fallback(task, node);
   }
 
   /** Slots the node-level fit skips (see {@link Registrar#addDeviceResources}); null when none. */

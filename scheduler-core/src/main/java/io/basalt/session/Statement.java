@@ -37,14 +37,12 @@ public final class Statement {
   /** Places {@code task} on {@code node}, whose idle resources must fit it. */
   public void allocate(TaskInfo task, NodeInfo node) {
     DeviceClaim devices = session.callbacks().chooseDevices(task, node);
-    if (devices == null) {
-      devices = DeviceClaim.NONE;
-    }
+    DeviceClaim booked = devices != null ? devices : session.callbacks().fallbackDevices(task, node);
     ops.add(new Op(Kind.ALLOCATE, task, node, task.status(), task.nodeName(), null, releaseReservation(task),
-        devices));
+        booked));
     node.adjustUsed(task.request(), 1);
-    node.claimDevices(devices, 1);
-    task.setDevices(devices);
+    node.claimDevices(booked, 1);
+    task.setDevices(devices != null ? devices : DeviceClaim.NONE);
     task.place(TaskStatus.ALLOCATED, node.name());
     session.onPlaced(task, node);
   }

@@ -1,0 +1,78 @@
+package io.basalt.plugins.fragmentation;
+
+import io.basalt.api.TaskInfo;
+import io.basalt.gpu.DeviceConstraints;
+import io.basalt.gpu.GpuResources;
+import io.basalt.model.ResourceNames;
+import io.basalt.model.ResourceVector;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What a pod asks of a GPU node, as the fragmentation measure sees it: cpu (milli) and memory (bytes), and either
+ * {@code whole} GPUs or one share of {@code cores} percent of a GPU; {@code rules} keeps the pod's HAMi device
+ * annotations ({@code use-gputype} ...) so shapes that differ only there stay apart. Pods asking for no GPU have no
+ * shape: they fragment nothing themselves, only through the cpu and memory they take.
+ */
+record Shape(long cpu, long memory, int whole, int cores, long memoryMiB, String domain, Map<String, String> rules) {
+  private static final List<String> DOMAINS = List.of("nvidia.com", "metax-tech.com");
+
+  /** A share pod's GPU amount, or a whole pod's, in percent of one GPU. */
+  int gpuPercent() {
+    return whole > 0 ? whole * 100 : cores;
+  }
+
+  boolean share() {
+    return whole == 0;
+  }
+
+  DeviceConstraints constraints() {
+    return rules.isEmpty() ? DeviceConstraints.NONE : DeviceConstraints.of(rules, List.of(domain));
+  }
+
+  /** The shape of {@code task}, or null when it asks for no GPU (or for one it cannot have: over 100%). */
+  static Shape of(TaskInfo task) {
+    return task.memo(Shape.class, Shape::read);
+  }
+
+  private static Shape read(TaskInfo task) {
+    ResourceVector r = task.request();
+    long cpu = r.get(ResourceNames.CPU);
+    long memory = r.get(ResourceNames.MEMORY);
+    if (GpuResources.isShare(r)) {
+      boolean metax = r.get(GpuResources.METAX_SGPU) > 0 || r.get(GpuResources.METAX_VCORE) > 0
+          || r.get(GpuResources.METAX_VMEMORY_GIB) > 0;
+      long cores = metax ? r.get(GpuResources.METAX_VCORE) : r.get(GpuResources.NVIDIA_CORES);
+      long mib = metax ? r.get(GpuResources.METAX_VMEMORY_GIB) * 1024 : r.get(GpuResources.NVIDIA_MEMORY_MIB);
+      if (cores > 100) {
+        return null;
+      }
+      String domain = metax ? "metax-tech.com" : "nvidia.com";
+      return new Shape(cpu, memory, 0, (int) Math.max(1, cores), mib, domain, rules(task, domain));
+    }
+    long whole = 0;
+    for (String gpu : GpuResources.DEFAULT) {
+      whole += r.get(gpu);
+    }
+    if (whole <= 0) {
+      return null;
+    }
+    String domain = r.get(GpuResources.DEFAULT.get(0)) > 0 ? "nvidia.com" : "metax-tech.com";
+    return new Shape(cpu, memory, (int) Math.min(whole, 64), 0, 0, domain, rules(task, domain));
+  }
+
+  private static Map<String, String> rules(TaskInfo task, String domain) {
+    Map<String, String> out = null;
+    for (Map.Entry<String, String> a : task.pod().annotations().entrySet()) {
+      String k = a.getKey();
+      if (k.startsWith(domain + "/") && (k.endsWith("-gputype") || k.endsWith("-gpuuuid"))) {
+        if (out == null) {
+          out = new TreeMap<>();
+        }
+        out.put(k, a.getValue());
+      }
+    }
+    return out == null ? Map.of() : Map.copyOf(out);
+  }
+}

@@ -1,0 +1,82 @@
+package io.basalt.plugins.fragmentation;
+
+import io.basalt.api.JobInfo;
+import io.basalt.api.TaskInfo;
+import io.basalt.api.TaskStatus;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The recent workload, learned from the pods the scheduler sees: the shapes of the last {@code window} GPU pods to
+ * arrive, each counted once when first seen pending. The fragmentation measure weighs each shape by how often it
+ * arrived, so free GPU capacity counts as fragmented in proportion to how much of the workload could not use it.
+ * Lives as long as the config (sessions come and go), so it is relearned after a config reload.
+ */
+final class WorkloadMix {
+  /** A shape and its share of the window. */
+  record Entry(Shape shape, double weight) {}
+
+  private final int window;
+  private final int classes;
+  private final ArrayDeque<Shape> recent = new ArrayDeque<>();
+  private final Map<Shape, Integer> counts = new HashMap<>();
+  private final Set<String> seen = new LinkedHashSet<>();
+
+  /**
+   * @param window how many of the latest GPU pods make up the mix
+   * @param classes at most this many shapes are weighed, the commonest; the rest are dropped from the mix
+   */
+  WorkloadMix(int window, int classes) {
+    this.window = window;
+    this.classes = classes;
+  }
+
+  /** Counts the pending GPU pods of {@code jobs} not seen before. */
+  void learn(Collection<JobInfo> jobs) {
+    for (JobInfo job : jobs) {
+      for (TaskInfo task : job.tasks()) {
+        if (task.status() == TaskStatus.PENDING) {
+          Shape s = Shape.of(task);
+          if (s != null && seen.add(task.uid())) {
+            add(s);
+          }
+        }
+      }
+    }
+    while (seen.size() > 4L * window) {
+      var it = seen.iterator();
+      it.next();
+      it.remove();
+    }
+  }
+
+  void add(Shape s) {
+    recent.addLast(s);
+    counts.merge(s, 1, Integer::sum);
+    if (recent.size() > window) {
+      Shape old = recent.removeFirst();
+      counts.computeIfPresent(old, (k, v) -> v == 1 ? null : v - 1);
+    }
+  }
+
+  /** The commonest shapes with their weights (summing to 1), most common first; empty before any GPU pod. */
+  List<Entry> entries() {
+    List<Map.Entry<Shape, Integer>> all = new ArrayList<>(counts.entrySet());
+    all.sort(Map.Entry.<Shape, Integer>comparingByValue().reversed()
+        .thenComparing(e -> e.getKey().toString(), Comparator.naturalOrder()));
+    List<Map.Entry<Shape, Integer>> top = all.subList(0, Math.min(classes, all.size()));
+    double total = top.stream().mapToInt(Map.Entry::getValue).sum();
+    List<Entry> out = new ArrayList<>(top.size());
+    for (Map.Entry<Shape, Integer> e : top) {
+      out.add(new Entry(e.getKey(), e.getValue() / total));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,153 @@
+package io.basalt.session;
+
+import io.basalt.api.NodeInfo;
+import io.basalt.api.TaskInfo;
+import io.basalt.framework.FilterResult;
+import io.basalt.gpu.DeviceClaim;
+import io.basalt.gpu.DeviceConstraints;
+import io.basalt.gpu.DeviceSet;
+import io.basalt.gpu.DeviceUsage;
+import io.basalt.gpu.GpuResources;
+import io.basalt.gpu.GpuTopology;
+import io.basalt.model.ResourceNames;
+import io.basalt.model.ResourceVector;
+import java.util.List;
+
+/**
+ * The engine's own device accounting, which no tiers can turn off: on a node that reports its GPUs, a pod gets no more
+ * whole devices than are untouched there, never a device its {@code use-gputype}/{@code use-gpuuuid} annotations
+ * exclude, and a share only on a device not held whole with compute left for it. Without it a node offering vGPU
+ * slots (HAMi: {@code nvidia.com/gpu} = GPUs x 10) took ten whole-GPU pods per GPU whenever {@code gpu-aware} and
+ * {@code deviceshare} were left out of the tiers, and nothing said so.
+ *
+ * <p>The check runs after every plugin filter passed, so {@code gpu-aware}'s and {@code deviceshare}'s reasons, which
+ * say more, come first; its own reasons are worded as theirs. It applies to placements that bind now: a task that must wait for releasing pods (pipelined) is checked again
+ * when it binds. When no plugin chose devices for a task, {@link #fallback} books the lowest free ones, as a device
+ * plugin would hand them out, so later placements in the same cycle see them taken; that booking is the session's
+ * accounting only, not written on the pod (the cache assumes the same lowest free devices for a pod bound without
+ * a device annotation).
+ */
+final class DeviceGuard {
+  private static final List<String> WHOLE_DOMAINS =
+      GpuResources.DEFAULT.stream().map(r -> r.substring(0, r.indexOf('/'))).toList();
+
+  private int[] wholeSlots = new int[0];
+  private TaskInfo lastTask;
+  private Want lastWant;
+
+  /** What a task asks of a node's devices: {@code whole} devices, or one share of {@code cores} percent. */
+  private record Want(int whole, boolean share, int cores, long memoryMiB, DeviceConstraints constraints) {}
+
+  private static final Want NOTHING = new Want(0, false, 0, 0, DeviceConstraints.NONE);
+
+  /** Resolves the resource slots once per session (resources are registered as pods are read). */
+  void open() {
+    wholeSlots = GpuResources.DEFAULT.stream().mapToInt(ResourceNames::indexIfKnown).filter(i -> i >= 0).toArray();
+    lastTask = null;
+  }
+
+  /** Whether {@code node}'s devices can take {@code task} now; OK for nodes without a GPU inventory. */
+  FilterResult check(TaskInfo task, NodeInfo node) {
+    GpuTopology gpus = node.gpus();
+    if (gpus == null) {
+      return FilterResult.OK;
+    }
+    Want want = want(task);
+    if (want == NOTHING) {
+      return FilterResult.OK;
+    }
+    if (want.share()) {
+      return shareDevice(want, gpus, node.deviceUsage()) >= 0 ? FilterResult.OK
+          : FilterResult.unfit("node(s) had no GPU " + matching(want) + "with " + want.cores() + "% compute free");
+    }
+    if (node.firstShortOfIdle(task.request()) >= 0) {
+      return FilterResult.OK; // pipelined: checked again when it binds
+    }
+    if (Long.bitCount(node.freeDevices()) < want.whole()) {
+      return FilterResult.unfit("Insufficient free GPU devices");
+    }
+    if (!want.constraints().isNone() && Long.bitCount(usable(want, node)) < want.whole()) {
+      return FilterResult.unfit("node(s) had no " + want.whole() + " free GPUs matching "
+          + want.constraints().describe());
+    }
+    return FilterResult.OK;
+  }
+
+  /**
+   * The devices {@code task} takes on {@code node} when no plugin chose: the lowest free ones it accepts, or
+   * {@link DeviceClaim#NONE} when it asks for none or the node reports no GPUs.
+   */
+  DeviceClaim fallback(TaskInfo task, NodeInfo node) {
+    GpuTopology gpus = node.gpus();
+    Want want = gpus == null ? NOTHING : want(task);
+    if (want == NOTHING) {
+      return DeviceClaim.NONE;
+    }
+    if (want.share()) {
+      int d = shareDevice(want, gpus, node.deviceUsage());
+      return d < 0 ? DeviceClaim.NONE : DeviceClaim.share(d, want.cores(), want.memoryMiB());
+    }
+    long mask = 0;
+    int left = want.whole();
+    for (long free = usable(want, node); free != 0 && left > 0; free &= free - 1, left--) {
+      mask |= Long.lowestOneBit(free);
+    }
+    return left > 0 ? DeviceClaim.NONE : DeviceClaim.whole(new DeviceSet(mask));
+  }
+
+  private static long usable(Want want, NodeInfo node) {
+    long free = node.freeDevices();
+    return want.constraints().isNone() ? free : free & want.constraints().allowed(node.gpus());
+  }
+
+  /** The lowest device that can take the share, or -1. */
+  private static int shareDevice(Want want, GpuTopology gpus, DeviceUsage usage) {
+    long allowed = want.constraints().isNone() ? -1L : want.constraints().allowed(gpus);
+    for (int d = 0; d < gpus.size() && d < 64; d++) {
+      if ((allowed & (1L << d)) == 0 || (usage.exclusive() & (1L << d)) != 0
+          || usage.coresUsed(d) + want.cores() > 100) {
+        continue;
+      }
+      long memory = gpus.device(d).memoryMiB();
+      if (memory <= 0 || usage.memoryUsedMiB(d) + want.memoryMiB() <= memory) {
+        return d;
+      }
+    }
+    return -1;
+  }
+
+  private static String matching(Want want) {
+    return want.constraints().isNone() ? "" : "matching " + want.constraints().describe() + " ";
+  }
+
+  /** The task last asked about: a search asks for one task, node after node. */
+  private Want want(TaskInfo task) {
+    if (task != lastTask) {
+      lastTask = task;
+      lastWant = read(task);
+    }
+    return lastWant;
+  }
+
+  private Want read(TaskInfo task) {
+    ResourceVector r = task.request();
+    if (GpuResources.isShare(r)) {
+      boolean metax = r.get(GpuResources.METAX_SGPU) > 0 || r.get(GpuResources.METAX_VCORE) > 0
+          || r.get(GpuResources.METAX_VMEMORY_GIB) > 0;
+      long cores = metax ? r.get(GpuResources.METAX_VCORE) : r.get(GpuResources.NVIDIA_CORES);
+      long memory = metax ? r.get(GpuResources.METAX_VMEMORY_GIB) * 1024 : r.get(GpuResources.NVIDIA_MEMORY_MIB);
+      String domain = metax ? "metax-tech.com" : "nvidia.com";
+      return new Want(0, true, (int) Math.min(cores, 101), memory,
+          DeviceConstraints.of(task.pod().annotations(), List.of(domain)));
+    }
+    long k = 0;
+    for (int slot : wholeSlots) {
+      k += r.get(slot);
+    }
+    if (k <= 0) {
+      return NOTHING;
+    }
+    return new Want((int) Math.min(k, 64), false, 0, 0,
+        DeviceConstraints.of(task.pod().annotations(), WHOLE_DOMAINS));
+  }
+}
