@@ -2,7 +2,6 @@ package io.basalt.plugins.fragmentation;
 
 import io.basalt.api.JobInfo;
 import io.basalt.api.TaskInfo;
-import io.basalt.api.TaskStatus;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -15,7 +14,7 @@ import java.util.Set;
 
 /**
  * The recent workload, learned from the pods the scheduler sees: the shapes of the last {@code window} GPU pods to
- * arrive, each counted once when first seen pending. The fragmentation measure weighs each shape by how often it
+ * arrive, each counted once when first seen. The fragmentation measure weighs each shape by how often it
  * arrived, so free GPU capacity counts as fragmented in proportion to how much of the workload could not use it.
  * Lives as long as the config (sessions come and go), so it is relearned after a config reload.
  */
@@ -38,15 +37,16 @@ final class WorkloadMix {
     this.classes = classes;
   }
 
-  /** Counts the pending GPU pods of {@code jobs} not seen before. */
+  /**
+   * Counts the GPU pods of {@code jobs} not seen before: pending ones as they arrive, and on the first session those
+   * already running, so a restarted scheduler starts from the fleet's own mix.
+   */
   void learn(Collection<JobInfo> jobs) {
     for (JobInfo job : jobs) {
       for (TaskInfo task : job.tasks()) {
-        if (task.status() == TaskStatus.PENDING) {
-          Shape s = Shape.of(task);
-          if (s != null && seen.add(task.uid())) {
-            add(s);
-          }
+        Shape s = Shape.of(task);
+        if (s != null && seen.add(task.uid())) {
+          add(s);
         }
       }
     }

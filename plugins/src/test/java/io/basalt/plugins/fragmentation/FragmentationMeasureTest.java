@@ -1,0 +1,56 @@
+package io.basalt.plugins.fragmentation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.basalt.gpu.GpuTopology;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The formula of {@link FragmentationMeasure}, by hand. */
+class FragmentationMeasureTest {
+  private static final Shape ONE_GPU = new Shape(8_000, 0, 1, 0, 0, "nvidia.com", Map.of());
+  private static final Shape HALF = new Shape(8_000, 0, 0, 50, 0, "nvidia.com", Map.of());
+  private static final Shape TWO_GPUS = new Shape(8_000, 0, 2, 0, 0, "nvidia.com", Map.of());
+
+  private static FragmentationMeasure measure(Object... shapesAndWeights) {
+    List<WorkloadMix.Entry> mix = new java.util.ArrayList<>();
+    for (int i = 0; i < shapesAndWeights.length; i += 2) {
+      mix.add(new WorkloadMix.Entry((Shape) shapesAndWeights[i], (Double) shapesAndWeights[i + 1]));
+    }
+    return new FragmentationMeasure(mix);
+  }
+
+  private static FragmentationMeasure.State state(long cpu, int[] free, long untouched) {
+    return FragmentationMeasure.State.of(cpu, 1L << 40, GpuTopology.uniform(free.length), free, untouched);
+  }
+
+  @Test
+  void freeCapacityEachShapeCannotUseIsWeighedByItsShare() {
+    FragmentationMeasure m = measure(ONE_GPU, 0.5, HALF, 0.5);
+    // GPU 0 untouched (100), GPU 1 shared with 40 left, GPU 2 held whole.
+    FragmentationMeasure.State s = state(96_000, new int[] {100, 40, 0}, 0b001);
+    // one GPU: uses GPU 0 only, 40 fragmented; a half: GPU 0 only (40 < 50), 40 fragmented.
+    assertEquals(40.0, m.of(s), 1e-9);
+  }
+
+  @Test
+  void aShapeThatDoesNotFitTheNodeFindsAllOfItFragmented() {
+    FragmentationMeasure m = measure(TWO_GPUS, 1.0);
+    assertEquals(140.0, m.of(state(96_000, new int[] {100, 40, 0}, 0b001)), 1e-9, "one untouched GPU of two");
+    assertEquals(200.0, m.of(state(4_000, new int[] {100, 100}, 0b11)), 1e-9, "cpu short");
+    assertEquals(0.0, m.of(state(96_000, new int[] {100, 100}, 0b11)), 1e-9);
+  }
+
+  @Test
+  void theMixCountsEachPodOnceAndForgetsBeyondItsWindow() {
+    WorkloadMix mix = new WorkloadMix(3, 64);
+    mix.add(ONE_GPU);
+    mix.add(ONE_GPU);
+    mix.add(HALF);
+    assertEquals(2.0 / 3, mix.entries().get(0).weight(), 1e-9);
+    mix.add(HALF);
+    mix.add(HALF);
+    assertEquals(List.of(new WorkloadMix.Entry(HALF, 1.0)), mix.entries());
+  }
+}

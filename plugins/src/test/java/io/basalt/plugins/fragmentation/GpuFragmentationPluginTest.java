@@ -1,0 +1,104 @@
+package io.basalt.plugins.fragmentation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.basalt.actions.ActionRegistry;
+import io.basalt.config.Arguments;
+import io.basalt.framework.PluginRegistry;
+import io.basalt.gpu.GpuAnnotations;
+import io.basalt.gpu.GpuDevice;
+import io.basalt.plugins.deviceshare.DeviceSharePlugin;
+import io.basalt.session.Session;
+import io.basalt.testing.TestNodes;
+import io.basalt.testing.TestPods;
+import io.basalt.testing.TestSessions;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Placements the fragmentation score makes and plain packing or spreading would not. */
+class GpuFragmentationPluginTest {
+  private static final PluginRegistry REGISTRY =
+      PluginRegistry.of(GpuFragmentationPlugin.descriptor(), DeviceSharePlugin.descriptor());
+  private static final String CONF = "actions: \"enqueue, allocate\"\ntiers:\n- plugins:\n"
+      + "  - name: gpu-fragmentation\n  - name: deviceshare\n";
+
+  /** An 8-GPU node in HAMi form: 80 vGPU slots over 8 listed devices. */
+  private static TestNodes hamiNode(String name) {
+    List<GpuDevice> devices = new ArrayList<>();
+    List<List<String>> links = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      devices.add(new GpuDevice(i, "GPU-" + name + "-" + i, "A100", 0));
+      List<String> row = new ArrayList<>();
+      for (int j = 0; j < 8; j++) {
+        row.add(i == j ? "X" : "PHB");
+      }
+      links.add(row);
+    }
+    return TestNodes.node(name).cpu("96").memory("1Ti").resource("nvidia.com/gpu", "80")
+        .annotation(GpuAnnotations.TOPOLOGY, GpuAnnotations.format(devices, links));
+  }
+
+  private static TestPods share(String key, int cores) {
+    return TestPods.pod(key).cpu("1").resource("nvidia.com/gpu", "1")
+        .resource("nvidia.com/gpucores", Integer.toString(cores));
+  }
+
+  private static Session allocate(Session s) {
+    ActionRegistry actions = ActionRegistry.builtin();
+    actions.create("enqueue", Arguments.empty()).execute(s);
+    actions.create("allocate", Arguments.empty()).execute(s);
+    return s;
+  }
+
+  @Test
+  void aOneGpuPodGoesToThePartlyUsedNodeWhenEightGpuPodsAreInTheMix() {
+    Session s = TestSessions.cluster()
+        .node(hamiNode("a-empty").build())
+        .node(hamiNode("b-half").build())
+        .pod(TestPods.pod("ns/holder").cpu("8").gpu(4).onNode("b-half")
+            .annotation(GpuAnnotations.DEVICES, "0,1,2,3").build())
+        .pod(TestPods.pod("ns/one").cpu("8").gpu(1).build())
+        .pod(TestPods.pod("ns/eight").cpu("8").gpu(8).created(java.time.Instant.now().plusSeconds(60)).build())
+        .open(REGISTRY, CONF);
+    var one = TestSessions.task(s, "ns/one");
+    // Mix: 1, 4 and 8 GPUs, a third each. a-empty: the 8-GPU shape loses its node, dF = 700 / 3; b-half: the
+    // 4-GPU shape loses it instead but the 8-GPU one could not use it anyway, dF = (300 - 100) / 3.
+    assertTrue(s.callbacks().score(one, s.node("b-half")) > s.callbacks().score(one, s.node("a-empty")));
+    allocate(s);
+    assertEquals("b-half", one.nodeName());
+    assertEquals("a-empty", TestSessions.task(s, "ns/eight").nodeName(), "the whole node stayed free for it");
+  }
+
+  @Test
+  void aCpuPodTakesTheNodeWhoseGpusAreAllHeldNotTheOneItWouldStrand() {
+    Session s = allocate(TestSessions.cluster()
+        .node(hamiNode("a-free").build())
+        .node(hamiNode("b-full").build())
+        .pod(TestPods.pod("ns/holder").cpu("8").gpu(8).onNode("b-full")
+            .annotation(GpuAnnotations.DEVICES, "0,1,2,3,4,5,6,7").build())
+        .pod(TestPods.pod("ns/gpu-job").cpu("8").gpu(1).onNode("a-free")
+            .annotation(GpuAnnotations.DEVICES, "0").build())
+        .pod(TestPods.pod("ns/cpu").cpu("85").build())
+        .open(REGISTRY, CONF.replace("  - name: gpu-fragmentation\n",
+            "  - name: gpu-fragmentation\n    arguments:\n      window: 10\n")));
+    assertEquals("b-full", TestSessions.task(s, "ns/cpu").nodeName());
+  }
+
+  @Test
+  void aShareKeepsTheGapTheMixNeedsRatherThanFillingTheFullestGpu() {
+    Session s = TestSessions.cluster()
+        .node(hamiNode("n").build())
+        .pod(share("ns/half-a", 50).onNode("n").annotation(GpuAnnotations.DEVICES, "0").build())
+        .pod(share("ns/forty", 40).onNode("n").annotation(GpuAnnotations.DEVICES, "1").build())
+        .pod(share("ns/small", 10).build())
+        .pod(share("ns/fifty-1", 50).created(java.time.Instant.now().plusSeconds(60)).build())
+        .pod(share("ns/fifty-2", 50).created(java.time.Instant.now().plusSeconds(61)).build())
+        .pod(share("ns/fifty-3", 50).created(java.time.Instant.now().plusSeconds(62)).build())
+        .open(REGISTRY, CONF);
+    // GPU 0 has 50% free, GPU 1 60%: the fullest is 0, but a 10% share there leaves 40%, which no 50% share can use.
+    var small = TestSessions.task(s, "ns/small");
+    assertEquals("1", s.callbacks().chooseDevices(small, s.node("n")).devices().format());
+  }
+}
