@@ -48,7 +48,7 @@ class FragmentationMeasureTest {
     mix.add(ONE_GPU);
     mix.add(ONE_GPU);
     mix.add(HALF);
-    assertEquals(2.0 / 3, mix.entries().get(0).weight(), 1e-9);
+    assertEquals(200.0 / 250, mix.entries().get(0).weight(), 1e-9, "two 1-GPU pods against one half GPU");
     mix.add(HALF);
     mix.add(HALF);
     assertEquals(List.of(new WorkloadMix.Entry(HALF, 1.0)), mix.entries());

@@ -63,8 +63,8 @@ class GpuFragmentationPluginTest {
         .pod(TestPods.pod("ns/eight").cpu("8").gpu(8).created(java.time.Instant.now().plusSeconds(60)).build())
         .open(REGISTRY, CONF);
     var one = TestSessions.task(s, "ns/one");
-    // Mix: 1, 4 and 8 GPUs, a third each. a-empty: the 8-GPU shape loses its node, dF = 700 / 3; b-half: the
-    // 4-GPU shape loses it instead but the 8-GPU one could not use it anyway, dF = (300 - 100) / 3.
+    // Mix by GPU demand: 1, 4 and 8 GPUs weigh 1/13, 4/13, 8/13. a-empty: the 8-GPU shape loses its node,
+    // dF = 8/13 * 700; b-half: the 4-GPU shape loses it instead, dF = 4/13 * 300 - 8/13 * 100.
     assertTrue(s.callbacks().score(one, s.node("b-half")) > s.callbacks().score(one, s.node("a-empty")));
     allocate(s);
     assertEquals("b-half", one.nodeName());
