@@ -4,6 +4,7 @@ import io.basalt.app.bench.InProcessEngine;
 import io.basalt.config.ConfLoader;
 import io.basalt.config.ConfigException;
 import io.basalt.config.SchedulerConf;
+import io.basalt.kube.ManifestException;
 import io.basalt.scheduler.SchedulerProfile;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -24,13 +25,14 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "replay", mixinStandardHelpOptions = true,
     description = {
-        "Replay the Alibaba openb GPU trace (its node and pod CSVs) through the scheduler.",
+        "Replay a GPU trace through the scheduler: the Alibaba openb CSVs (--trace), or Nodes and Pods written "
+            + "as Kubernetes YAML (--manifests; arrival = creationTimestamp, departure = deletionTimestamp).",
         "",
         "Nodes offer nvidia.com/gpu = GPUs x 10 vGPU slots with their devices' model in basalt.io/gpu-topology; "
             + "pods ask for nvidia.com/gpu, shares add nvidia.com/gpucores, gpu_spec becomes "
             + "nvidia.com/use-gputype. --protocol clock: arrivals at creation_time, each pod runs its production "
             + "duration once bound. --protocol fgd: the FGD paper's, seeded order until requests reach --arrived "
-            + "% of GPU capacity, one attempt per pod, no departures."})
+            + "%% of GPU capacity, one attempt per pod, no departures."})
 public final class ReplayCommand implements Callable<Integer> {
   enum Protocol { clock, fgd }
 
@@ -41,9 +43,14 @@ public final class ReplayCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--trace", paramLabel = "DIR", required = true,
+  @Option(names = "--trace", paramLabel = "DIR",
       description = "Folder with " + OpenbTrace.NODE_FILE + " and the pod list (e.g. ../shared/traces/openb).")
   Path trace;
+
+  @Option(names = "--manifests", paramLabel = "PATH",
+      description = "Instead of --trace: a YAML/JSON file or folder of Nodes and Pods, each pod arriving at its "
+          + "creationTimestamp and leaving at its deletionTimestamp (none: it stays).")
+  Path manifests;
 
   @Option(names = "--pods", paramLabel = "FILE", defaultValue = OpenbTrace.POD_FILE,
       description = "The pod list, in --trace unless a path (default: ${DEFAULT-VALUE}).")
@@ -98,16 +105,28 @@ public final class ReplayCommand implements Callable<Integer> {
       e.problems().forEach(err::println);
       return 1;
     }
-    Path nodes = trace.resolve(OpenbTrace.NODE_FILE);
-    Path pods = trace.resolve(podFile);
-    if (!Files.isReadable(nodes) || !Files.isReadable(pods)) {
-      err.println("replay: cannot read " + (Files.isReadable(nodes) ? pods : nodes));
-      return 1;
+    if ((trace == null) == (manifests == null)) {
+      err.println("replay: give one trace: --trace DIR (openb CSVs) or --manifests PATH (Kubernetes YAML)");
+      return 2;
     }
+    Path input = manifests != null ? manifests : trace.resolve(podFile);
     OpenbTrace data;
     try {
-      data = OpenbTrace.read(nodes, pods);
-    } catch (IllegalArgumentException e) {
+      if (manifests != null) {
+        if (!Files.exists(manifests)) {
+          err.println("replay: cannot read " + manifests);
+          return 1;
+        }
+        data = KubeTrace.read(manifests, err);
+      } else {
+        Path nodes = trace.resolve(OpenbTrace.NODE_FILE);
+        if (!Files.isReadable(nodes) || !Files.isReadable(input)) {
+          err.println("replay: cannot read " + (Files.isReadable(nodes) ? input : nodes));
+          return 1;
+        }
+        data = OpenbTrace.read(nodes, input);
+      }
+    } catch (IllegalArgumentException | ManifestException e) {
       err.println("replay: " + e.getMessage());
       return 1;
     }
@@ -122,7 +141,7 @@ public final class ReplayCommand implements Callable<Integer> {
     out.print(output == Output.json ? ReplayText.json(results) : ReplayText.table(results));
     out.flush();
     if (report != null) {
-      Files.writeString(report, HtmlReport.render(results, pods.getFileName().toString()));
+      Files.writeString(report, HtmlReport.render(results, String.valueOf(input.getFileName())));
       err.println("replay: wrote " + report);
     }
     return 0;
