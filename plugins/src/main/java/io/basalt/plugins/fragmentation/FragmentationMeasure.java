@@ -21,8 +21,8 @@ import java.util.Map;
  *       model), for a share of c percent every GPU with f_d < c (or not accepted).</li>
  * </ul>
  * The node's fragmentation is the mix-weighted sum over shapes, F = sum_m p_m F_m. A placement is judged by how much
- * it raises F (a share filling a GPU's last gap lowers it). Results are cached per node state within a session, since
- * many nodes of a fleet are in the same state.
+ * it raises F (a share filling a GPU's last gap lowers it). Results are cached per node state (many nodes of a fleet are
+ * in the same state) for as long as the mix is unchanged, across sessions ({@link WorkloadMix#measure()}).
  */
 final class FragmentationMeasure {
   private final List<WorkloadMix.Entry> mix;

@@ -100,7 +100,7 @@ public final class GpuFragmentationPlugin implements Plugin {
   @Override
   public void onSessionOpen(SessionView session, Registrar registrar) {
     settings.mix().learn(session.jobs());
-    measure = new FragmentationMeasure(settings.mix().entries());
+    measure = settings.mix().measure();
     cpuSlot = ResourceNames.CPU;
     memorySlot = ResourceNames.MEMORY;
     if (measure.isEmpty()) {

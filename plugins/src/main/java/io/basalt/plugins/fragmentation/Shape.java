@@ -5,6 +5,7 @@ import io.basalt.gpu.DeviceConstraints;
 import io.basalt.gpu.GpuResources;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -16,7 +17,10 @@ import java.util.TreeMap;
  * shape: they fragment nothing themselves, only through the cpu and memory they take.
  */
 record Shape(long cpu, long memory, int whole, int cores, long memoryMiB, String domain, Map<String, String> rules) {
-  private static final List<String> DOMAINS = List.of("nvidia.com", "metax-tech.com");
+  /** A total order for ties in the mix: the numbers, then the domain and rules as text (rare, so cheap enough). */
+  static final Comparator<Shape> ORDER = Comparator.comparingInt(Shape::whole).thenComparingInt(Shape::cores)
+      .thenComparingLong(Shape::cpu).thenComparingLong(Shape::memory).thenComparingLong(Shape::memoryMiB)
+      .thenComparing(Shape::domain).thenComparing(s -> s.rules().toString());
 
   /** A share pod's GPU amount, or a whole pod's, in percent of one GPU. */
   int gpuPercent() {

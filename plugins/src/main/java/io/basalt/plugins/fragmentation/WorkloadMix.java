@@ -5,7 +5,6 @@ import io.basalt.api.TaskInfo;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -27,6 +26,10 @@ final class WorkloadMix {
   private final ArrayDeque<Shape> recent = new ArrayDeque<>();
   private final Map<Shape, Integer> counts = new HashMap<>();
   private final Set<String> seen = new LinkedHashSet<>();
+  /** GPU pods added since {@link #entries()} last ran. */
+  private int addedSince;
+  private List<Entry> entries;
+  private FragmentationMeasure measure;
 
   /**
    * @param window how many of the latest GPU pods make up the mix
@@ -58,6 +61,7 @@ final class WorkloadMix {
   }
 
   void add(Shape s) {
+    addedSince++;
     recent.addLast(s);
     counts.merge(s, 1, Integer::sum);
     if (recent.size() > window) {
@@ -72,15 +76,40 @@ final class WorkloadMix {
    * capacity (FGD weighs by count alone; by GPU amount placed 0.5 points more of openb's GPUs).
    */
   List<Entry> entries() {
+    if (entries != null && addedSince == 0) {
+      return entries;
+    }
+    addedSince = 0;
     List<Map.Entry<Shape, Integer>> all = new ArrayList<>(counts.entrySet());
     all.sort(Map.Entry.<Shape, Integer>comparingByValue().reversed()
-        .thenComparing(e -> e.getKey().toString(), Comparator.naturalOrder()));
+        .thenComparing(Map.Entry::getKey, Shape.ORDER));
     List<Map.Entry<Shape, Integer>> top = all.subList(0, Math.min(classes, all.size()));
     double total = top.stream().mapToDouble(e -> (double) e.getValue() * e.getKey().gpuPercent()).sum();
     List<Entry> out = new ArrayList<>(top.size());
     for (Map.Entry<Shape, Integer> e : top) {
       out.add(new Entry(e.getKey(), (double) e.getValue() * e.getKey().gpuPercent() / total));
     }
-    return out;
+    entries = List.copyOf(out);
+    return entries;
+  }
+
+  /**
+   * Whether the mix moved enough since {@link #entries()} last ran to be worth re-weighing: at least 1% of the
+   * window's pods are new (at least one). A mix of thousands of pods barely moves with each arrival, and re-weighing
+   * throws away every fragmentation value already worked out, which a cycle with a few arrivals would pay in full.
+   */
+  private boolean drifted() {
+    return entries == null || addedSince * 100L >= Math.max(1, recent.size());
+  }
+
+  /**
+   * The fragmentation measure of the mix, kept (with the F values it has worked out) across sessions until the mix
+   * {@linkplain #drifted() drifts}.
+   */
+  FragmentationMeasure measure() {
+    if (measure == null || drifted()) {
+      measure = new FragmentationMeasure(entries());
+    }
+    return measure;
   }
 }

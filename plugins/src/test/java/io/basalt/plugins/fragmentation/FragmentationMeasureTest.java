@@ -1,6 +1,8 @@
 package io.basalt.plugins.fragmentation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.basalt.gpu.GpuTopology;
 import java.util.List;
@@ -52,5 +54,22 @@ class FragmentationMeasureTest {
     mix.add(HALF);
     mix.add(HALF);
     assertEquals(List.of(new WorkloadMix.Entry(HALF, 1.0)), mix.entries());
+  }
+
+  @Test
+  void theMeasureIsKeptAcrossSessionsUntilOnePercentOfTheMixIsNew() {
+    WorkloadMix mix = new WorkloadMix(1000, 64);
+    for (int i = 0; i < 200; i++) {
+      mix.add(i % 2 == 0 ? ONE_GPU : HALF);
+    }
+    FragmentationMeasure first = mix.measure();
+    mix.add(TWO_GPUS);
+    assertSame(first, mix.measure(), "1 new pod of 201: under 1%, the worked-out values are kept");
+    mix.add(TWO_GPUS);
+    mix.add(TWO_GPUS);
+    FragmentationMeasure next = mix.measure();
+    assertNotSame(first, next, "3 new of 203: re-weighed");
+    assertEquals(3, mix.entries().size());
+    assertSame(next, mix.measure());
   }
 }

@@ -96,11 +96,11 @@ public final class ReplayCommand implements Callable<Integer> {
       err.println("replay: --arrived, --batch and --period must be positive");
       return 2;
     }
-    SchedulerProfile profile;
+    SchedulerConf conf;
     String source = config == null ? "default config" : config.toString();
     try {
-      SchedulerConf conf = config == null ? ConfLoader.defaultConf() : ConfLoader.load(config);
-      profile = InProcessEngine.compile(conf, source);
+      conf = config == null ? ConfLoader.defaultConf() : ConfLoader.load(config);
+      InProcessEngine.compile(conf, source); // refused here, before any trace is read
     } catch (ConfigException e) {
       e.problems().forEach(err::println);
       return 1;
@@ -132,10 +132,11 @@ public final class ReplayCommand implements Callable<Integer> {
     }
     List<ReplayResult> results = new ArrayList<>();
     if (protocol == Protocol.clock) {
-      results.add(ClockReplay.run(data, profile, source, period, progress(err, "clock replay")));
+      results.add(ClockReplay.run(data, fresh(conf, source), source, period, progress(err, "clock replay")));
     } else {
       for (long seed : seeds) {
-        results.add(FgdReplay.run(data, profile, source, seed, arrived, batch, progress(err, "seed " + seed)));
+        results.add(FgdReplay.run(data, fresh(conf, source), source, seed, arrived, batch,
+            progress(err, "seed " + seed)));
       }
     }
     out.print(output == Output.json ? ReplayText.json(results) : ReplayText.table(results));
@@ -145,6 +146,18 @@ public final class ReplayCommand implements Callable<Integer> {
       err.println("replay: wrote " + report);
     }
     return 0;
+  }
+
+  /**
+   * A scheduler of its own for each run, as a new process would be: plugins that learn (gpu-fragmentation's workload
+   * mix) must not carry what one seed taught them into the next.
+   */
+  private static SchedulerProfile fresh(SchedulerConf conf, String source) {
+    try {
+      return InProcessEngine.compile(conf, source);
+    } catch (ConfigException e) {
+      throw new IllegalStateException("compiled once already: " + e.problems(), e);
+    }
   }
 
   private Progress progress(PrintWriter err, String what) {
