@@ -8,10 +8,7 @@ import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
 import io.basalt.gpu.DeviceClaim;
-import io.basalt.gpu.DeviceUsage;
-import io.basalt.gpu.GpuResources;
-import io.basalt.gpu.GpuTopology;
-import io.basalt.model.ResourceNames;
+import io.basalt.plugins.fragmentation.PlacementFinder.Placement;
 
 /**
  * Fragmentation-aware GPU placement (the idea of FGD, Weng et al., USENIX ATC'23): a pod goes where it raises the
@@ -42,7 +39,7 @@ public final class GpuFragmentationPlugin implements Plugin {
   public static final String NAME = "gpu-fragmentation";
 
   /** The arguments, read once per config, and the workload learned across the config's sessions. */
-  record Settings(double weight, double fuller, int maxShares, boolean cpuPods, WorkloadMix mix) {
+  record Settings(double weight, double fuller, PlacementFinder finder) {
     static Settings read(Arguments args) {
       double weight = args.getDouble("weight", 1);
       if (weight < 0) {
@@ -69,20 +66,15 @@ public final class GpuFragmentationPlugin implements Plugin {
         args.problem("maxShares", "must be at least 1 (or 0 for the node's own count), got " + maxShares);
         maxShares = 0;
       }
-      return new Settings(weight, fuller, maxShares, args.getBoolean("cpuPods", true), new WorkloadMix(window, classes));
+      WorkloadMix mix = new WorkloadMix(window, classes);
+      return new Settings(weight, fuller, new PlacementFinder(mix, maxShares, args.getBoolean("cpuPods", true)));
     }
   }
 
   private final Settings settings;
-  private FragmentationMeasure measure;
-  private int cpuSlot;
-  private int memorySlot;
   private TaskInfo lastTask;
   private NodeInfo lastNode;
   private Placement lastPlacement;
-
-  /** Where a pod would go on a node: the share's device (-1 for whole GPUs or none) and the rise in F. */
-  private record Placement(int device, double delta, double fill) {}
 
   GpuFragmentationPlugin(Settings settings) {
     this.settings = settings;
@@ -99,11 +91,8 @@ public final class GpuFragmentationPlugin implements Plugin {
 
   @Override
   public void onSessionOpen(SessionView session, Registrar registrar) {
-    settings.mix().learn(session.jobs());
-    measure = settings.mix().measure();
-    cpuSlot = ResourceNames.CPU;
-    memorySlot = ResourceNames.MEMORY;
-    if (measure.isEmpty()) {
+    settings.finder().learn(session.jobs());
+    if (!settings.finder().refresh()) {
       return;
     }
     registrar.addScorer(this::score);
@@ -134,99 +123,7 @@ public final class GpuFragmentationPlugin implements Plugin {
     }
     lastTask = task;
     lastNode = node;
-    lastPlacement = compute(task, node);
+    lastPlacement = settings.finder().find(task, node);
     return lastPlacement;
-  }
-
-  private Placement compute(TaskInfo task, NodeInfo node) {
-    GpuTopology gpus = node.gpus();
-    if (gpus == null || gpus.size() == 0) {
-      return null;
-    }
-    Shape shape = Shape.of(task);
-    if (shape == null && (!settings.cpuPods() || GpuResources.isShare(task.request()))) {
-      return null;
-    }
-    DeviceUsage usage = node.deviceUsage();
-    int n = gpus.size();
-    int[] free = new int[n];
-    for (int d = 0; d < n; d++) {
-      free[d] = (usage.exclusive() >>> d & 1) != 0 ? 0 : Math.max(0, 100 - usage.coresUsed(d));
-    }
-    long untouched = node.freeDevices();
-    long cpu = node.idle(cpuSlot);
-    long memory = node.idle(memorySlot);
-    double before = measure.of(FragmentationMeasure.State.of(cpu, memory, gpus, free, untouched));
-    long cpuAfter = cpu - task.request().get(cpuSlot);
-    long memoryAfter = memory - task.request().get(memorySlot);
-    if (shape == null) {
-      return new Placement(-1, measure.of(FragmentationMeasure.State.of(cpuAfter, memoryAfter, gpus, free,
-          untouched)) - before, fill(free));
-    }
-    if (!shape.share()) {
-      long take = untouched;
-      int[] after = free.clone();
-      long left = untouched;
-      for (int i = 0; i < shape.whole() && take != 0; i++) {
-        int d = Long.numberOfTrailingZeros(take);
-        take &= take - 1;
-        after[d] = 0;
-        left &= ~(1L << d);
-      }
-      return new Placement(-1, measure.of(FragmentationMeasure.State.of(cpuAfter, memoryAfter, gpus, after, left))
-          - before, fill(after));
-    }
-    long accepted = shape.rules().isEmpty() ? -1L : shape.constraints().allowed(gpus);
-    int maxShares = maxShares(node, shape);
-    int best = -1;
-    double bestDelta = Double.POSITIVE_INFINITY;
-    double bestFill = 0;
-    for (int d = 0; d < n; d++) {
-      if (!canShare(gpus, usage, d, shape, accepted, maxShares)) {
-        continue;
-      }
-      if (best >= 0 && free[d] == free[best] && (untouched >>> d & 1) == (untouched >>> best & 1)) {
-        continue; // same state as a device already tried
-      }
-      int[] after = free.clone();
-      after[d] -= shape.cores();
-      double delta = measure.of(FragmentationMeasure.State.of(cpuAfter, memoryAfter, gpus, after,
-          untouched & ~(1L << d))) - before;
-      if (delta < bestDelta - 1e-9 || (delta < bestDelta + 1e-9 && free[d] < free[best])) {
-        best = d;
-        bestDelta = delta;
-        bestFill = fill(after);
-      }
-    }
-    return best < 0 ? null : new Placement(best, bestDelta, bestFill);
-  }
-
-  private static double fill(int[] after) {
-    long used = 0;
-    for (int f : after) {
-      used += 100 - f;
-    }
-    return used / (100.0 * after.length);
-  }
-
-  private static boolean canShare(GpuTopology gpus, DeviceUsage usage, int d, Shape s, long accepted,
-      int maxShares) {
-    if ((accepted >>> d & 1) == 0 || (usage.exclusive() >>> d & 1) != 0 || usage.shares(d) >= maxShares
-        || usage.coresUsed(d) + s.cores() > 100) {
-      return false;
-    }
-    long memory = gpus.device(d).memoryMiB();
-    return memory <= 0 || usage.memoryUsedMiB(d) + s.memoryMiB() <= memory;
-  }
-
-  /** {@code maxShares}, else the node's share slots per device ({@code deviceshare}'s default), at least 1. */
-  private int maxShares(NodeInfo node, Shape s) {
-    if (settings.maxShares() > 0) {
-      return settings.maxShares();
-    }
-    String count = s.domain().equals("nvidia.com") ? GpuResources.DEFAULT.get(0) : GpuResources.METAX_SGPU;
-    int slot = ResourceNames.indexIfKnown(count);
-    long slots = slot < 0 ? 0 : node.allocatable(slot);
-    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, slots / Math.max(1, node.gpus().size())));
   }
 }
