@@ -9,6 +9,7 @@ import io.basalt.gpu.GpuTopology;
 import io.basalt.model.Node;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -41,6 +42,7 @@ public final class VgpuSlotCheck {
     if (slotted.isEmpty()) {
       return Optional.empty();
     }
+    Collections.sort(slotted); // the same names whatever order the nodes came in
     String named = String.join(", ", slotted.subList(0, Math.min(NAMED, slotted.size())))
         + (slotted.size() > NAMED ? " and " + (slotted.size() - NAMED) + " more" : "");
     return Optional.of(slotted.size() + " node(s) offer vGPU slots (HAMi form: nvidia.com/gpu above the GPUs they "
