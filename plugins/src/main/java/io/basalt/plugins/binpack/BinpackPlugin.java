@@ -36,10 +36,11 @@ import java.util.Map;
  * the node reports its devices, the GPU term is the fraction of the node's physical devices in use after the pod
  * ({@link DeviceFill}: {@code n} devices for {@code n} whole GPUs, a share its compute fraction of one), not of
  * {@code nvidia.com/gpu}, which a HAMi node advertises as GPUs x 10 vGPU slots (eight whole-GPU pods fill an 8-GPU node
- * but use 8 of its 80 slots). The GPU term then decides and the other weighted resources only break ties: their
- * weights are scaled by {@value #TIE_BREAK}, so a GPU pod goes to the node it leaves fullest in GPUs, not to one whose
- * cpu it fills while GPUs stay unused there (stranded once the cpu runs out). Overflow of any resource still scores
- * 0. Pods without GPUs, and nodes without a device inventory, score exactly as in Volcano.
+ * but use 8 of its 80 slots). The GPU term then decides and the other weighted resources break ties: their weights
+ * are scaled by {@value #TIE_BREAK}, so they only order nodes the pod leaves equally (to about a thousandth) full of
+ * GPUs. A GPU pod goes to the node it leaves fullest in GPUs, not to one whose cpu it fills while GPUs stay unused
+ * there (stranded once the cpu runs out). Overflow of any resource still scores 0. Pods without GPUs, and nodes
+ * without a device inventory, score exactly as in Volcano.
  */
 public final class BinpackPlugin implements Plugin {
   public static final String NAME = "binpack";
