@@ -28,7 +28,7 @@ public final class VgpuSlotCheck {
 
   private VgpuSlotCheck() {}
 
-  /** The warning for {@code conf} over {@code nodes}, or empty when the tiers have deviceshare or no node offers slots. */
+  /** The warning for {@code conf} over {@code nodes}; empty when the tiers have deviceshare or no node offers slots. */
   public static Optional<String> warning(SchedulerConf conf, Collection<Node> nodes) {
     if (conf.allPlugins().stream().map(PluginOption::name).anyMatch(DEVICESHARE::equals)) {
       return Optional.empty();
