@@ -13,6 +13,7 @@ import io.basalt.kube.live.KubeBinder;
 import io.basalt.kube.live.PodGroupCreator;
 import io.basalt.kube.live.StatusWriter;
 import io.basalt.scheduler.Scheduler;
+import io.basalt.scheduler.VgpuSlotCheck;
 import io.basalt.scheduler.SchedulingLoop;
 import io.basalt.scheduler.StatusSink;
 import io.kubernetes.client.openapi.ApiClient;
@@ -179,7 +180,7 @@ final class RunCommand implements Callable<Integer> {
       creator.update(result);
     };
     SchedulingLoop loop = this.loop = new SchedulingLoop(
-        new Scheduler(cache, profile, binder, sink).observedBy(metrics),
+        new Scheduler(cache, VgpuSlotCheck.watching(profile, cache, LOG), binder, sink).observedBy(metrics),
         schedulePeriod);
     CountDownLatch stopped = new CountDownLatch(1);
     CountDownLatch loopDone = new CountDownLatch(1);

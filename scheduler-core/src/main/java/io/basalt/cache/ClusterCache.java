@@ -377,6 +377,17 @@ public final class ClusterCache {
     priorityClasses.remove(name);
   }
 
+  /** The nodes, in no particular order. */
+  public synchronized List<Node> nodes() {
+    List<Node> r = new ArrayList<>();
+    for (CachedNode c : nodes.values()) {
+      if (c.node != null) {
+        r.add(c.node);
+      }
+    }
+    return r;
+  }
+
   public synchronized int nodeCount() {
     int n = 0;
     for (CachedNode c : nodes.values()) {

@@ -83,11 +83,16 @@ final class GpuInventory {
   }
 
   /**
-   * On a node running HAMi's device plugin (its inventory there, even when Basalt's topology is read instead) each GPU
-   * is advertised as {@code count} vGPUs: allocatable is a multiple of the devices.
+   * HAMi's form, where each GPU is advertised as several vGPUs: on a node running HAMi's device plugin (its inventory
+   * there, even when Basalt's topology is read instead) allocatable is a multiple of the devices; elsewhere it is
+   * the devices times HAMi's default split, as users state HAMi nodes in Basalt's topology.
    */
   private static boolean hamiVgpus(Node node, int devices, long allocatable) {
-    return node.annotations().containsKey(HamiFormat.NVIDIA_REGISTER) && devices > 0 && allocatable % devices == 0;
+    if (devices <= 0) {
+      return false;
+    }
+    return node.annotations().containsKey(HamiFormat.NVIDIA_REGISTER) ? allocatable % devices == 0
+        : allocatable == (long) devices * HamiFormat.DEFAULT_SPLIT_COUNT;
   }
 
   static int initContainers(Pod p) {

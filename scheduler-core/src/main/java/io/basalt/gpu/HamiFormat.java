@@ -37,6 +37,8 @@ public final class HamiFormat {
   public static final String METAX_ALLOCATED = "metax-tech.com/gpu-devices-allocated";
   /** Pod: when MetaX devices were chosen, Unix nanoseconds. */
   public static final String METAX_PREDICATE_TIME = "metax-tech.com/predicate-time";
+  /** How many vGPUs HAMi's device plugin splits each GPU into unless configured otherwise (deviceSplitCount). */
+  public static final int DEFAULT_SPLIT_COUNT = 10;
   /** Node: HAMi's NVIDIA device plugin's inventory. */
   public static final String NVIDIA_REGISTER = "hami.io/node-nvidia-register";
   /** Node: the lock a scheduler takes before binding a device pod; the device plugin releases it after allocating. */

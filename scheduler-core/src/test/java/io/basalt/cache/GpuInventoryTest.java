@@ -127,8 +127,11 @@ class GpuInventoryTest {
         .annotation(HamiFormat.NVIDIA_REGISTER, register).annotation(GpuAnnotations.TOPOLOGY, topology).build());
     cache.putNode(TestNodes.node("n2").cpu("64").resource("nvidia.com/gpu", "20")
         .annotation(GpuAnnotations.TOPOLOGY, topology).build());
+    cache.putNode(TestNodes.node("n3").cpu("64").resource("nvidia.com/gpu", "3")
+        .annotation(GpuAnnotations.TOPOLOGY, topology).build());
     cache.snapshot();
-    assertEquals(List.of("node n2: topology lists 2 GPUs but allocatable says 20"), warnings,
-        "20 = 2 GPUs of 10 vGPUs where HAMi's plugin runs; a mismatch elsewhere");
+    assertEquals(List.of("node n3: topology lists 2 GPUs but allocatable says 3"), warnings,
+        "20 = 2 GPUs of 10 vGPUs (HAMi's plugin, or HAMi's default split stated in Basalt's topology); 3 is a "
+            + "mismatch");
   }
 }

@@ -39,6 +39,25 @@ public final class TestNodes {
     return resource("nvidia.com/gpu", Integer.toString(count));
   }
 
+  /**
+   * A node in HAMi form: {@code devices} GPUs listed in {@code basalt.io/gpu-topology} (every pair PCIe), offered as
+   * {@code nvidia.com/gpu} = devices x 10 vGPU slots.
+   */
+  public TestNodes hamiGpus(int devices) {
+    List<io.basalt.gpu.GpuDevice> list = new ArrayList<>();
+    List<List<String>> links = new ArrayList<>();
+    for (int i = 0; i < devices; i++) {
+      list.add(new io.basalt.gpu.GpuDevice(i, "GPU-" + i, "A100", 81920));
+      List<String> row = new ArrayList<>();
+      for (int j = 0; j < devices; j++) {
+        row.add(i == j ? "X" : "PHB");
+      }
+      links.add(row);
+    }
+    annotation(io.basalt.gpu.GpuAnnotations.TOPOLOGY, io.basalt.gpu.GpuAnnotations.format(list, links));
+    return gpu(devices * 10);
+  }
+
   public TestNodes resource(String name, String quantity) {
     allocatable.set(name, Quantities.parse(name, quantity));
     return this;

@@ -7,6 +7,7 @@ import io.basalt.model.Queue;
 import io.basalt.scheduler.ClusterSource;
 import io.basalt.scheduler.Scheduler;
 import io.basalt.scheduler.SchedulerProfile;
+import io.basalt.scheduler.VgpuSlotCheck;
 import io.basalt.session.ExplainRecorder;
 import io.basalt.session.SessionResult;
 import java.time.Instant;
@@ -52,6 +53,7 @@ public final class Simulator {
     cache.setDeviceProtocol(deviceProtocol);
     source.start(cache);
     List<String> warnings = new ArrayList<>(source.warnings());
+    VgpuSlotCheck.warning(profile.conf(), cache.nodes()).ifPresent(warnings::add);
     InMemoryBinder binder = new InMemoryBinder(cache, clock);
     InMemoryStatus status = new InMemoryStatus(cache);
     Scheduler scheduler = new Scheduler(cache, () -> profile, binder, status);

@@ -8,6 +8,7 @@ import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
+import io.basalt.gpu.DeviceFill;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
 
@@ -26,6 +27,11 @@ import io.basalt.model.ResourceVector;
  * Basalt sees requests per pod, not per container, so the default applies only when the whole pod requests none, and
  * the node's used amount is the plain sum of requests. Balanced allocation uses the plain requests and, as current
  * kube-scheduler does (kubernetes#130260), does not score a pod that requests none of its resources.
+ *
+ * <p>GPU nodes, unlike Volcano: for a pod asking for GPUs (whole or a share) on a node that reports its devices,
+ * least-requested adds nothing (spreading GPU pods leaves no node whole for eight-GPU jobs), and balanced allocation's
+ * GPU fraction is the node's physical devices in use after the pod ({@link DeviceFill}), not {@code nvidia.com/gpu},
+ * which a HAMi node advertises as GPUs x 10 vGPU slots. Other pods and nodes score as in Volcano.
  *
  * <p>Also read, for Volcano configs, but not scored: {@code nodeaffinity.weight} (2; scores preferred node affinity,
  * which the pod model does not carry, so every node would get 0), {@code podaffinity.weight} (2),
@@ -91,7 +97,7 @@ public final class NodeOrderPlugin implements Plugin {
     }
     // A GPU no pod or node of this session mentions has no slot, and then no pod requests it.
     registrar.addScorer(new Scorer(leastRequested, mostRequested, balancedResource,
-        ResourceNames.indexIfKnown(BALANCED_GPU)));
+        ResourceNames.indexIfKnown(BALANCED_GPU), DeviceFill.resolve()));
   }
 
   /** The weighted sum; fields only, so scoring a node reads arrays and allocates nothing. */
@@ -100,8 +106,10 @@ public final class NodeOrderPlugin implements Plugin {
     private final int most;
     private final int balanced;
     private final int gpu;
+    private final DeviceFill fill;
 
-    Scorer(int least, int most, int balanced, int gpu) {
+    Scorer(int least, int most, int balanced, int gpu, DeviceFill fill) {
+      this.fill = fill;
       this.least = least;
       this.most = most;
       this.balanced = balanced;
@@ -118,10 +126,12 @@ public final class NodeOrderPlugin implements Plugin {
       long cpuUsed = node.used(ResourceNames.CPU);
       long memUsed = node.used(ResourceNames.MEMORY);
       double total = 0;
+      // A GPU pod on a node reporting devices: no spreading, and GPUs balanced by device.
+      boolean gpuPod = node.gpus() != null && fill.asksGpu(request);
       if (least != 0 || most != 0) {
         long cpu = cpuUsed + (cpuRequest > 0 ? cpuRequest : DEFAULT_MILLI_CPU_REQUEST);
         long mem = memUsed + (memRequest > 0 ? memRequest : DEFAULT_MEMORY_REQUEST);
-        if (least != 0) {
+        if (least != 0 && !gpuPod) {
           total += (double) least * KubeScores.leastAllocated(cpu, cpuCapacity, mem, memCapacity);
         }
         if (most != 0) {
@@ -131,9 +141,9 @@ public final class NodeOrderPlugin implements Plugin {
       if (balanced != 0) {
         long gpuRequest = gpu < 0 ? 0 : request.get(gpu);
         if (cpuRequest > 0 || memRequest > 0 || gpuRequest > 0) {
-          double gpuFraction = gpuRequest > 0
-              ? KubeScores.fraction(node.used(gpu) + gpuRequest, node.allocatable(gpu))
-              : Double.NaN;
+          double gpuFraction = gpuRequest <= 0 ? Double.NaN
+              : gpuPod ? Math.min(1.0, fill.after(request, node.gpus(), node.deviceUsage()))
+                  : KubeScores.fraction(node.used(gpu) + gpuRequest, node.allocatable(gpu));
           total += (double) balanced * KubeScores.balancedAllocation(
               KubeScores.fraction(cpuUsed + cpuRequest, cpuCapacity),
               KubeScores.fraction(memUsed + memRequest, memCapacity),

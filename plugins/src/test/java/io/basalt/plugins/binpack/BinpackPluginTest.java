@@ -35,32 +35,44 @@ class BinpackPluginTest {
   private static final Node N2 = TestNodes.node("n2").cpu("4").memory("16Gi").gpu(4).build();
   private static final Pod POD = TestPods.pod("p1").cpu("2").memory("10Gi").gpu(2).build();
 
+  /**
+   * POD on N2 by the GPU rule: its 2 of 4 devices decide, and cpu (2 of 4) and memory (10Gi of 16Gi) only break ties,
+   * their weights scaled by {@link BinpackPlugin#TIE_BREAK}.
+   */
+  private static double gpuRule(int cpuWeight, int memoryWeight, int gpuWeight) {
+    double t = BinpackPlugin.TIE_BREAK;
+    return (gpuWeight * 0.5 + t * (cpuWeight * 0.5 + memoryWeight * 0.625))
+        / (gpuWeight + t * (cpuWeight + memoryWeight)) * 100;
+  }
+
   @Test
   void volcanoFormulaWithAllWeightsSet() {
+    // An extended resource without devices, so Volcano's formula applies unchanged:
     // cpu    weight 2: 2 * (0 + 2) / 4      = 1.0
     // memory weight 3: 3 * (0 + 10Gi) / 16Gi = 1.875
-    // gpu    weight 7: 7 * (0 + 2) / 4      = 3.5
+    // foo    weight 7: 7 * (0 + 2) / 4      = 3.5
     // sum 6.375 / (2 + 3 + 7 = 12) = 0.53125; * 100 * binpack.weight 10 = 531.25
     String args = """
         binpack.weight: 10
         binpack.cpu: 2
         binpack.memory: 3
-        binpack.resources: nvidia.com/gpu
-        binpack.resources.nvidia.com/gpu: 7
+        binpack.resources: example.com/foo
+        binpack.resources.example.com/foo: 7
         """;
-    assertEquals(531.25, score(args, N2, POD), EXACT);
+    Node node = TestNodes.node("n2").cpu("4").memory("16Gi").resource("example.com/foo", "4").build();
+    Pod pod = TestPods.pod("p1").cpu("2").memory("10Gi").resource("example.com/foo", "2").build();
+    assertEquals(531.25, score(args, node, pod), EXACT);
   }
 
   @Test
   void defaultsWeighTheNvidiaGpuEvenWhenNotListed() {
-    // cpu 1 * 0.5 + memory 1 * 0.625 + gpu 1 * 0.5 = 1.625; / 3 * 100 = 54.1666...
-    assertEquals(162.5 / 3, score("", N2, POD), EXACT);
+    // GPU 2/4 = 0.5 decides; cpu 0.5 and memory 0.625 add a tie-breaking trace.
+    assertEquals(gpuRule(1, 1, 1), score("", N2, POD), EXACT);
   }
 
   @Test
   void gpuWeightKeyIsHonouredWithoutListingTheGpu() {
-    // cpu 1 * 0.5 + memory 1 * 0.625 + gpu 5 * 0.5 = 3.625; / 7 * 100 = 51.785...
-    assertEquals(362.5 / 7, score("binpack.resources.nvidia.com/gpu: 5", N2, POD), EXACT);
+    assertEquals(gpuRule(1, 1, 5), score("binpack.resources.nvidia.com/gpu: 5", N2, POD), EXACT);
   }
 
   @Test
@@ -91,9 +103,9 @@ class BinpackPluginTest {
 
   @Test
   void overflowOnAZeroWeightResourceDoesNotZeroTheNode() {
-    // cpu weight 0 leaves cpu out entirely, overflow included: memory 0.625 + gpu 0.5 = 1.125 / 2 * 100 = 56.25.
+    // cpu weight 0 leaves cpu out entirely, overflow included: GPU 0.5 and memory 0.625 count.
     Pod cpuHog = TestPods.pod("r2").cpu("3").onNode("n2").build();
-    assertEquals(56.25, score("binpack.cpu: 0", N2, POD, cpuHog), EXACT);
+    assertEquals(gpuRule(0, 1, 1), score("binpack.cpu: 0", N2, POD, cpuHog), EXACT);
   }
 
   @Test
@@ -127,7 +139,7 @@ class BinpackPluginTest {
 
   @Test
   void binpackWeightScalesAndZeroTurnsTheScorerOff() {
-    assertEquals(10 * 162.5 / 3, score("binpack.weight: 10", N2, POD), EXACT);
+    assertEquals(10 * gpuRule(1, 1, 1), score("binpack.weight: 10", N2, POD), EXACT);
     Session off = TestSessions.cluster().node(N2).pod(POD)
         .open(REGISTRY, TestSessions.singlePlugin(BinpackPlugin.NAME, "binpack.weight: 0"));
     assertFalse(off.callbacks().hasScorers());
@@ -141,7 +153,7 @@ class BinpackPluginTest {
     assertEquals(3, args.problems().size(), () -> "problems: " + args.problems());
     assertTrue(args.problems().get(0).contains("'binpack.weight'"), args.problems().get(0));
     // binpack.cpu falls back to 1: same as the defaults.
-    assertEquals(162.5 / 3, score("binpack.cpu: -2", N2, POD), EXACT);
+    assertEquals(gpuRule(1, 1, 1), score("binpack.cpu: -2", N2, POD), EXACT);
   }
 
   @Test

@@ -120,10 +120,10 @@ class NodeOrderPluginTest {
   }
 
   @Test
-  void gpusDoNotChangeLeastOrMostRequested() {
-    // least: cpu 6000 * 100 / 8000 = 75; memory 16/32 -> 50; (75 + 50) / 2 = 62 (62.5).
+  void gpuNodesDoNotChangeLeastRequestedForPodsWithoutGpus() {
+    // least: cpu 6000 * 100 / 8000 = 75; memory 16/32 -> 50; (75 + 50) / 2 = 62 (62.5). GPU pods: NodeOrderGpuTest.
     Node node = TestNodes.node("n1").cpu("8").memory("32Gi").gpu(4).build();
-    Pod pod = TestPods.pod("p1").cpu("2").memory("16Gi").gpu(4).build();
+    Pod pod = TestPods.pod("p1").cpu("2").memory("16Gi").build();
     assertEquals(62, score(LEAST_ONLY, node, pod));
   }
 
