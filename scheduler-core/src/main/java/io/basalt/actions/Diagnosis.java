@@ -30,17 +30,19 @@ final class Diagnosis {
   /** What filters see of a pod; the group-name annotation is left out (no filter reads it). */
   record Key(String namespace, ResourceVector request, Map<String, String> nodeSelector,
       List<NodeSelectorTerm> affinity, List<Toleration> tolerations, Map<String, String> annotations) {
+    /** The key of {@code task}'s kind; kept by its {@link TaskShape}, so worked out once per shape. */
     static Key of(TaskInfo task) {
-      return task.memo(Key.class, t -> {
-        Pod p = t.pod();
-        Map<String, String> annotations = p.annotations();
-        if (annotations.containsKey(Pod.GROUP_NAME_ANNOTATION)) {
-          annotations = new HashMap<>(annotations);
-          annotations.remove(Pod.GROUP_NAME_ANNOTATION);
-        }
-        return new Key(p.namespace(), p.request(), p.nodeSelector(), p.requiredNodeAffinity(), p.tolerations(),
-            annotations);
-      });
+      return TaskShape.of(task).diagnosisKey();
+    }
+
+    static Key of(Pod p) {
+      Map<String, String> annotations = p.annotations();
+      if (annotations.containsKey(Pod.GROUP_NAME_ANNOTATION)) {
+        annotations = new HashMap<>(annotations);
+        annotations.remove(Pod.GROUP_NAME_ANNOTATION);
+      }
+      return new Key(p.namespace(), p.request(), p.nodeSelector(), p.requiredNodeAffinity(), p.tolerations(),
+          annotations);
     }
   }
 
