@@ -25,8 +25,8 @@ final class FloorScheduler {
   private static final int PODS = 2;
   private static final int GPU = 3;
 
-  /** One round's outcome: pods bound and the time spent placing them. */
-  record Result(int bound, int cycles, double seconds) {
+  /** One round's outcome: pods bound, their GPUs, and the time spent placing them. */
+  record Result(int bound, long gpusBound, int cycles, double seconds) {
     double podsPerSecond() {
       return seconds > 0 ? bound / seconds : 0;
     }
@@ -61,6 +61,7 @@ final class FloorScheduler {
     int gpu = ResourceNames.index(workload.gpuResource());
     List<Job> pending = new ArrayList<>();
     int bound = 0;
+    long gpusBound = 0;
     int cycles = 0;
     long nanos = 0;
     List<List<Workload.Submission>> batches = workload.batches(batchSize);
@@ -79,6 +80,9 @@ final class FloorScheduler {
       for (Job job : pending) {
         if (place(job, noFit)) {
           bound += job.requests.size();
+          for (Request r : job.requests) {
+            gpusBound += r.gpus;
+          }
         } else {
           still.add(job);
         }
@@ -88,7 +92,17 @@ final class FloorScheduler {
       cycles++;
       progress = bound > before;
     }
-    return new Result(bound, cycles, nanos / 1e9);
+    return new Result(bound, gpusBound, cycles, nanos / 1e9);
+  }
+
+  /** GPUs free on {@code node} now. */
+  long freeGpus(int node) {
+    return free[GPU][node];
+  }
+
+  /** Pod slots free on {@code node} now. */
+  long freePods(int node) {
+    return free[PODS][node];
   }
 
   /** Places every pod of {@code job} or none. */
