@@ -105,3 +105,14 @@ configurations:
 {{- fail "scheduler.names must name at least one scheduler" }}
 {{- end }}
 {{- end }}
+
+{{/*
+The scheduler's JAVA_TOOL_OPTIONS: -Xmx from jvm.heap (or a share of the container's limit when it is empty), then
+jvmOptions.
+*/}}
+{{- define "basalt.javaToolOptions" -}}
+{{- $heap := "" }}
+{{- with .Values.jvm }}{{ $heap = .heap | default "" }}{{ end }}
+{{- $first := ternary (printf "-Xmx%s" $heap) "-XX:MaxRAMPercentage=70" (ne $heap "") }}
+{{- trim (printf "%s %s" $first (.Values.jvmOptions | default "")) }}
+{{- end }}

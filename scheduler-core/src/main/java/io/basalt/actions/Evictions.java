@@ -125,7 +125,7 @@ final class Evictions {
     List<VictimPlanner.Unit> best = null;
     long[] bestCost = null;
     Reach bestReach = null;
-    java.util.Map<Object, String> memo = search.checkpoint(session);
+    NoFitMemo.Saved memo = search.checkpoint(session);
     for (List<Reach> tier : Reach.forJob(session, job, first)) {
       for (Reach reach : tier) {
         for (int i = 0; i < 2; i++) {

@@ -8,7 +8,6 @@ import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
 import io.basalt.session.ExplainRecorder;
 import io.basalt.session.Session;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -24,10 +23,10 @@ import java.util.TreeMap;
  * a handful of array reads and rules out most nodes of a busy cluster before any plugin runs; the scheduler never
  * places a task where its requests do not fit, whatever the tiers say.
  *
- * <p>A search that finds nothing is remembered by the task's {@link TaskShape} until the session gives resources
- * back, so the hundreds of identical pending pods of a saturated cluster cost one scan, not one each. That memo and
- * the rotating start are shared by every search of the session (allocate's, backfill's, preempt's): the search keeps
- * them in the session's scratch, which the session holds without knowing what is in it.
+ * <p>A search that finds nothing is remembered by the task's {@link TaskShape} ({@link NoFitMemo}) until a node that
+ * gave room back takes the shape, so the hundreds of identical pending pods of a saturated cluster cost one scan, not
+ * one each. That memo and the rotating start are shared by every search of the session (allocate's, backfill's,
+ * preempt's): the search keeps them in the session's scratch, which the session holds without knowing what is in it.
  */
 final class NodeSearch {
   private static final int MIN_FEASIBLE_NODES = 100;
@@ -59,23 +58,13 @@ final class NodeSearch {
     return Math.max(MIN_FEASIBLE_NODES, nodes * pct / 100);
   }
 
-  /**
-   * What every search of one session shares: where the next search starts, and which task shapes found no node. The
-   * no-fit answers hold only while the session gives nothing back (see {@link Session#resourcesFreed()}).
-   */
+  /** What every search of one session shares: where the next search starts, and which task shapes found no node. */
   private static final class Scratch {
-    /** Shapes that found no node, with the reason ("" when the search that failed did not work it out). */
-    final Map<Object, String> noFit = new HashMap<>();
-    long freedSeen;
+    final NoFitMemo noFit = new NoFitMemo();
     int nextStartNode;
 
     static Scratch of(Session session) {
-      Scratch s = session.scratch(Scratch.class, Scratch::new);
-      if (s.freedSeen != session.resourcesFreed()) {
-        s.noFit.clear();
-        s.freedSeen = session.resourcesFreed();
-      }
-      return s;
+      return session.scratch(Scratch.class, Scratch::new);
     }
   }
 
@@ -92,13 +81,13 @@ final class NodeSearch {
    * The "no node fits" memo as it stands, for {@link #restore} once a trial that changed the session (evictions,
    * placements) has been discarded: the session is then as it was, and so are the answers.
    */
-  Map<Object, String> checkpoint(Session session) {
-    return new HashMap<>(Scratch.of(session).noFit);
+  NoFitMemo.Saved checkpoint(Session session) {
+    return Scratch.of(session).noFit.save(session);
   }
 
   /** Puts back a {@link #checkpoint}; only right when the session's state is again what it was then. */
-  void restore(Session session, Map<Object, String> saved) {
-    Scratch.of(session).noFit.putAll(saved);
+  void restore(Session session, NoFitMemo.Saved saved) {
+    Scratch.of(session).noFit.restore(session, saved);
   }
 
   /**
@@ -166,17 +155,11 @@ final class NodeSearch {
         return new Result(nominated, nominated.firstShortOfIdle(request, skip) >= 0, null);
       }
       session.dropReservation(task);
-      scratch = Scratch.of(session);
     }
     Object shape = explaining ? null
         : scope == null ? TaskShape.of(task) : new ScopedShape(scope.name(), TaskShape.of(task));
-    String known = shape == null ? null : scratch.noFit.get(shape);
-    if (known != null) {
-      if (known.isEmpty() && explainFailure) {
-        known = diagnose(session, task, nodes);
-        scratch.noFit.put(shape, known);
-      }
-      return new Result(null, false, known.isEmpty() ? null : known);
+    if (shape != null && scratch.noFit.knows(session, shape, task)) {
+      return new Result(null, false, explainFailure ? scratch.noFit.reason(session, shape, task, scope) : null);
     }
     int toFind = feasibleNodesToFind(n);
     Best best = new Best(session, task, skip, explaining ? explain : null);
@@ -195,11 +178,11 @@ final class NodeSearch {
       }
       return new Result(chosen, bestNow == null, null);
     }
-    String reason = explainFailure ? diagnose(session, task, nodes) : "";
+    String reason = explainFailure ? scratch.noFit.diagnose(session, task, scope) : null;
     if (shape != null) {
-      scratch.noFit.put(shape, reason);
+      scratch.noFit.remember(session, shape, task, reason);
     }
-    return new Result(null, false, reason.isEmpty() ? null : reason);
+    return new Result(null, false, reason);
   }
 
   /**
@@ -333,7 +316,7 @@ final class NodeSearch {
    * affinity, taints, cordon) are named before its free resources, so a GPU pod is not told that a CPU node "lacks
    * memory". Runs only when the search found nothing, so the fast path keeps its resource-first order.
    */
-  private static String diagnose(Session session, TaskInfo task, List<NodeInfo> nodes) {
+  static String diagnose(Session session, TaskInfo task, List<NodeInfo> nodes) {
     int[] shortOf = null;
     Map<String, Integer> reasons = null;
     for (NodeInfo node : nodes) {

@@ -23,8 +23,11 @@ final class TaskShape {
   private final Map<String, String> labels;
   private final Map<String, String> annotations;
   private final int hash;
+  private final Pod pod;
+  private Diagnosis.Key diagnosisKey;
 
   private TaskShape(Pod p) {
+    this.pod = p;
     this.namespace = p.namespace();
     this.request = p.request();
     this.nodeSelector = p.nodeSelector();
@@ -37,6 +40,14 @@ final class TaskShape {
 
   static TaskShape of(TaskInfo task) {
     return task.memo(TaskShape.class, t -> new TaskShape(t.pod()));
+  }
+
+  /** What filters see of the shape, without the gang's name: the key of its {@link Diagnosis}. */
+  Diagnosis.Key diagnosisKey() {
+    if (diagnosisKey == null) {
+      diagnosisKey = Diagnosis.Key.of(pod);
+    }
+    return diagnosisKey;
   }
 
   @Override

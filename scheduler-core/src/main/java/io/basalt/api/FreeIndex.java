@@ -17,6 +17,11 @@ public final class FreeIndex {
   private final NodeInfo[] nodes;
   private final int leaves;
   private final long[][] trees;
+  /** Every change to a node since the index was built: position * 2, plus 1 when the node gave something back. */
+  private int[] log = new int[256];
+  private int logSize;
+  /** The log's size when last read: a repeat of the last entry is dropped only if nobody read it since. */
+  private int logRead;
 
   private FreeIndex(List<NodeInfo> nodes, int slots) {
     this.nodes = nodes.toArray(NodeInfo[]::new);
@@ -72,6 +77,45 @@ public final class FreeIndex {
       }
     }
     return i - leaves;
+  }
+
+  /**
+   * How many node changes were logged so far: a caller that remembers this count can later ask which nodes changed
+   * since ({@link #changedAt}) instead of reading every node.
+   */
+  public int changes() {
+    logRead = logSize;
+    return logSize;
+  }
+
+  /** The position of the node of the {@code i}-th change. */
+  public int changedAt(int i) {
+    return log[i] >>> 1;
+  }
+
+  /** Whether the {@code i}-th change gave resources or devices back (the node may now fit more). */
+  public boolean freedAt(int i) {
+    return (log[i] & 1) != 0;
+  }
+
+  /** The node at {@code position}. */
+  public NodeInfo node(int position) {
+    return nodes[position];
+  }
+
+  /** {@code node}'s accounting or devices changed; {@code freed} when something was given back. */
+  void touched(NodeInfo node, int position, boolean freed) {
+    if (position >= nodes.length || nodes[position] != node) {
+      return;
+    }
+    int entry = position << 1 | (freed ? 1 : 0);
+    if (logSize > logRead && log[logSize - 1] == entry) {
+      return;
+    }
+    if (logSize == log.length) {
+      log = Arrays.copyOf(log, logSize * 2);
+    }
+    log[logSize++] = entry;
   }
 
   /** A node's free amount of {@code slot} changed. */

@@ -70,6 +70,12 @@ public final class NodeInfo {
     }
   }
 
+  private void logChange(boolean freed) {
+    if (index != null) {
+      index.touched(this, position, freed);
+    }
+  }
+
   /** Joins {@code index} at {@code position}, leaving the index of an earlier session. */
   void indexIn(FreeIndex index, int position) {
     this.index = index;
@@ -128,6 +134,7 @@ public final class NodeInfo {
     if (devices != null && !claim.isEmpty()) {
       devices.add(claim, sign);
       touched = true;
+      logChange(sign < 0);
     }
   }
 
@@ -197,6 +204,7 @@ public final class NodeInfo {
       refresh(i);
     }
     touched = true;
+    logChange(sign < 0);
   }
 
   /** Adds or takes back what pipelined tasks hold here until releasing pods are gone. */
@@ -207,6 +215,7 @@ public final class NodeInfo {
       refresh(i);
     }
     touched = true;
+    logChange(sign < 0);
   }
 
   /** Adds or takes back what terminating (or evicted) pods will free. */
@@ -217,6 +226,7 @@ public final class NodeInfo {
       refresh(i);
     }
     touched = true;
+    logChange(sign > 0);
   }
 
   /** Grows every array to {@code size} slots (a resource first seen after this node was built). */

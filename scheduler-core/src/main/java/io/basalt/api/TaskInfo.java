@@ -18,6 +18,7 @@ public final class TaskInfo {
   private String fitError;
   private String fitNode;
   private Object memo;
+  private Object memo2;
 
   public TaskInfo(Pod pod, int priority, TaskStatus status) {
     this.pod = pod;
@@ -110,13 +111,20 @@ public final class TaskInfo {
 
   /**
    * A value derived from the immutable pod alone, computed once per session by whoever asks first (the node search's
-   * shape key, whose hash covers the pod's labels and annotations). One slot: {@code type} tells the asker's apart.
+   * shape key, whose hash covers the pod's labels and annotations). Two slots, so the node search's shape and the
+   * victim planner's size do not push each other out; {@code type} tells the askers' apart.
    */
   public <T> T memo(Class<T> type, java.util.function.Function<TaskInfo, T> compute) {
-    if (!type.isInstance(memo)) {
-      memo = compute.apply(this);
+    if (type.isInstance(memo)) {
+      return type.cast(memo);
     }
-    return type.cast(memo);
+    if (type.isInstance(memo2)) {
+      return type.cast(memo2);
+    }
+    T value = compute.apply(this);
+    memo2 = memo;
+    memo = value;
+    return value;
   }
 
   void setJob(JobInfo job) {

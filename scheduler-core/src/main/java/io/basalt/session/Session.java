@@ -225,7 +225,8 @@ public final class Session implements SessionView {
 
   /**
    * How many times resources were given back this session (a discarded statement, an eviction, a dropped
-   * reservation). A node search's "no node fits this shape" answer holds only while this count stays the same.
+   * reservation). A node search's "0/N nodes are available" message for a shape holds only while this count stays
+   * the same (the answer itself is checked against the nodes that changed, see {@code FreeIndex#changes}).
    */
   public long resourcesFreed() {
     return resourcesFreed;

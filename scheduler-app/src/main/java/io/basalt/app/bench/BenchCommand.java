@@ -118,12 +118,32 @@ public class BenchCommand implements Callable<Integer> {
       description = "Discarded warm-up runs before measuring, with seed+1, ... (default: ${DEFAULT-VALUE}).")
   int warmup;
 
+  @Option(names = "--backlog", arity = "0..1", fallbackValue = "50000", paramLabel = "N",
+      description = "A backlog instead of batches: N pods (default 50000; whole gangs, so a few more) of the same mix "
+          + "submitted before the first cycle, then --backlog-cycles cycles at least; the cycle p50/p99 is the cost "
+          + "of a cycle with the backlog pending.")
+  Integer backlog;
+
+  @Option(names = "--backlog-cycles", defaultValue = "10",
+      description = "With --backlog: cycles run at least (default: ${DEFAULT-VALUE}).")
+  int backlogCycles;
+
+  @Option(names = "--floor",
+      description = "Also run the floor scheduler (sampled fit, binpack + least-requested + balanced scores, gangs "
+          + "all or nothing, nothing else) on the same workload in this JVM after Basalt, and print Basalt's rate as "
+          + "a percentage of the floor's.")
+  boolean floor;
+
+  /** The floor's median round, when --floor ran it. */
+  private FloorScheduler.Result floorResult;
+
   @Override
   public Integer call() throws IOException {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    if (nodes <= 0 || batch <= 0 || rounds <= 0 || warmup < 0 || gpuDemand <= 0 || queues <= 0) {
-      err.println("bench: --nodes, --batch, --rounds, --gpu-demand and --queues must be positive, "
+    if (nodes <= 0 || batch <= 0 || rounds <= 0 || warmup < 0 || gpuDemand <= 0 || queues <= 0
+        || (backlog != null && backlog <= 0)) {
+      err.println("bench: --nodes, --batch, --rounds, --gpu-demand, --queues and --backlog must be positive, "
           + "--warmup not negative");
       return 2;
     }
@@ -138,6 +158,9 @@ public class BenchCommand implements Callable<Integer> {
       return 1;
     }
     BenchResult result = measure(profile);
+    if (floor) {
+      floorResult = measureFloor();
+    }
     out.print(output == Output.json ? json(result) : table(result));
     out.flush();
     return 0;
@@ -183,22 +206,74 @@ public class BenchCommand implements Callable<Integer> {
   /** Warm-up runs (discarded), then the measured rounds; the round with the median pods/s. */
   BenchResult measure(SchedulerProfile profile) {
     for (int w = 0; w < warmup; w++) {
-      new BenchRun(profile, generator(seed + 1 + w).generate(), batch).run();
+      run(profile, workload(seed + 1 + w));
     }
     List<BenchResult> results = new ArrayList<>();
     for (int r = 0; r < rounds; r++) {
-      Workload workload = generator(seed).generate();
-      BenchRun run = new BenchRun(profile, workload, batch);
+      Workload workload = workload(seed);
       System.gc();
       BenchRun.resetPeakHeap();
-      results.add(run.run());
+      results.add(run(profile, workload));
     }
     results.sort(Comparator.comparingDouble(BenchResult::podsPerSecond));
     return results.get((results.size() - 1) / 2);
   }
 
-  private WorkloadGenerator generator(long s) {
-    WorkloadGenerator g = new WorkloadGenerator(nodes, s, gpuDemand, queues);
+  private BenchResult run(SchedulerProfile profile, Workload workload) {
+    if (backlog == null) {
+      return new BenchRun(profile, workload, batch).run();
+    }
+    return new BenchRun(profile, workload, workload.podCount()).minCycles(backlogCycles).run();
+  }
+
+  /** The floor on the same workloads: warm-up runs, then the round with the median rate. */
+  FloorScheduler.Result measureFloor() {
+    for (int w = 0; w < warmup; w++) {
+      Workload workload = workload(seed + 1 + w);
+      new FloorScheduler(workload).run(workload, floorBatch(workload));
+    }
+    List<FloorScheduler.Result> results = new ArrayList<>();
+    for (int r = 0; r < rounds; r++) {
+      Workload workload = workload(seed);
+      results.add(new FloorScheduler(workload).run(workload, floorBatch(workload)));
+    }
+    results.sort(Comparator.comparingDouble(FloorScheduler.Result::podsPerSecond));
+    return results.get((results.size() - 1) / 2);
+  }
+
+  private int floorBatch(Workload workload) {
+    return backlog == null ? batch : workload.podCount();
+  }
+
+  private Workload workload(long s) {
+    return backlog == null ? generator(s, gpuDemand).generate() : backlogWorkload(s);
+  }
+
+  /**
+   * The first {@code --backlog} pods (whole gangs) of the mix, drawn with as much GPU demand as it takes: about 2
+   * pods per node come with 95%, so far more than the cluster holds stays pending.
+   */
+  private Workload backlogWorkload(long s) {
+    int demand = Math.max(gpuDemand, (int) Math.min(Integer.MAX_VALUE / 2, 60L * backlog / nodes));
+    Workload w = generator(s, demand).generate();
+    while (w.podCount() < backlog) {
+      demand *= 2;
+      w = generator(s, demand).generate();
+    }
+    List<Workload.Submission> taken = new ArrayList<>();
+    int pods = 0;
+    for (Workload.Submission sub : w.submissions()) {
+      if (pods >= backlog) {
+        break;
+      }
+      taken.add(sub);
+      pods += sub.pods().size();
+    }
+    return new Workload(w.nodes(), taken, w.queues(), w.totalGpus(), w.gpuDemand(), w.gpuResource());
+  }
+
+  private WorkloadGenerator generator(long s, int demandPercent) {
+    WorkloadGenerator g = new WorkloadGenerator(nodes, s, demandPercent, queues);
     return fragmentation ? g.fragmentationMix() : g;
   }
 
@@ -229,6 +304,14 @@ public class BenchCommand implements Callable<Integer> {
       w.name("batch").value(batch);
       w.name("queues").value(queues);
       w.name("rounds").value(rounds);
+      if (backlog != null) {
+        w.name("backlog").value(backlog);
+      }
+      if (floorResult != null) {
+        w.name("floorPodsPerSecond").value(round(floorResult.podsPerSecond(), 1));
+        w.name("floorBound").value(floorResult.bound());
+        w.name("percentOfFloor").value(round(percentOfFloor(r), 1));
+      }
       w.endObject();
     }
     return s + System.lineSeparator();
@@ -253,7 +336,19 @@ public class BenchCommand implements Callable<Integer> {
     row(sb, "multi-GPU pods / links", r.multiGpuPods() + " / " + fmt("%.1f", r.avgLinkQuality()));
     row(sb, "seed / batch / rounds", seed + " / " + batch + " / " + rounds);
     row(sb, "queues", Integer.toString(queues));
+    if (backlog != null) {
+      row(sb, "backlog", backlog + " pods before the first cycle, >= " + backlogCycles + " cycles");
+    }
+    if (floorResult != null) {
+      row(sb, "floor pods/s (bound)", fmt("%.1f (%d)", floorResult.podsPerSecond(), floorResult.bound()));
+      row(sb, "Basalt / floor", fmt("%.1f %%", percentOfFloor(r)));
+    }
     return sb.toString();
+  }
+
+  private double percentOfFloor(BenchResult r) {
+    double f = floorResult.podsPerSecond();
+    return f > 0 ? 100 * r.podsPerSecond() / f : 0;
   }
 
   private static void row(StringBuilder sb, String key, String value) {

@@ -31,6 +31,7 @@ public final class BenchRun {
   private final InMemoryBinder binder;
   private final InMemoryStatus status;
   private final InProcessEngine engine;
+  private int minCycles;
 
   public BenchRun(SchedulerProfile profile, Workload workload, int batchSize) {
     if (batchSize <= 0) {
@@ -42,6 +43,15 @@ public final class BenchRun {
     this.cache = engine.cache();
     this.binder = engine.binder();
     this.status = engine.status();
+  }
+
+  /**
+   * Runs at least {@code cycles} cycles even once one binds nothing: a backlog's cost is that of every cycle it is
+   * pending for, not only of those that bind.
+   */
+  public BenchRun minCycles(int cycles) {
+    this.minCycles = cycles;
+    return this;
   }
 
   /** Runs the round; peak heap is whatever the pools recorded since their last reset (see {@link #resetPeakHeap}). */
@@ -58,7 +68,7 @@ public final class BenchRun {
     int cycles = 0;
     int idle = 0;
     boolean bound = true;
-    while (cycles < batches.size() || (bound && idle < MAX_IDLE_CYCLES)) {
+    while (cycles < batches.size() || cycles < minCycles || (bound && idle < MAX_IDLE_CYCLES)) {
       if (cycles < batches.size()) {
         submit(batches.get(cycles));
       } else {

@@ -165,4 +165,42 @@ class BenchCommandTest {
       assertEquals(run.binder().bound().size(), r.bound());
     }
   }
+
+  @Test
+  void backlogSubmitsTheWholeBacklogBeforeTheFirstCycleAndRunsTheCyclesAsked() {
+    Run run = bench("--nodes", "50", "--backlog", "600", "--backlog-cycles", "7", "--warmup", "0", "--output", "json");
+    assertEquals(0, run.exit(), run.err());
+    JsonObject o = JsonParser.parseString(run.out()).getAsJsonObject();
+    int pods = o.get("pods").getAsInt();
+    assertTrue(pods >= 600 && pods < 600 + 16, "the first 600 pods, whole gangs: " + pods);
+    assertTrue(o.get("pending").getAsInt() > pods / 2, "far more than 50 nodes hold stays pending: " + run.out());
+    assertTrue(o.get("cycles").getAsInt() >= 7, run.out());
+    assertEquals(600, o.get("backlog").getAsInt());
+    Run bare = bench("--nodes", "50", "--backlog", "--backlog-cycles", "1", "--warmup", "0", "--output", "json");
+    assertEquals(0, bare.exit(), bare.err());
+    assertEquals(50_000, JsonParser.parseString(bare.out()).getAsJsonObject().get("backlog").getAsInt(),
+        "--backlog alone means 50,000 pods");
+  }
+
+  @Test
+  void floorRunsTheSameWorkloadAndBindsGangsWhole() {
+    Run run = bench("--nodes", "50", "--batch", "40", "--warmup", "0", "--floor", "--output", "json");
+    assertEquals(0, run.exit(), run.err());
+    JsonObject o = JsonParser.parseString(run.out()).getAsJsonObject();
+    assertTrue(o.get("floorPodsPerSecond").getAsDouble() > 0, run.out());
+    assertTrue(o.get("floorBound").getAsInt() > 0 && o.get("floorBound").getAsInt() <= o.get("pods").getAsInt());
+    assertEquals(100 * o.get("podsPerSecond").getAsDouble() / o.get("floorPodsPerSecond").getAsDouble(),
+        o.get("percentOfFloor").getAsDouble(), 0.5);
+
+    Workload w = new WorkloadGenerator(20, 5, 300).generate();
+    FloorScheduler floor = new FloorScheduler(w);
+    FloorScheduler.Result r = floor.run(w, 25);
+    assertTrue(r.bound() > 0 && r.bound() < w.podCount(), "three times the GPUs asked: some work stays pending");
+    long gpusHeld = 0;
+    for (int n = 0; n < 20; n++) {
+      assertTrue(floor.freeGpus(n) >= 0 && floor.freePods(n) >= 0, "node " + n + " over capacity");
+      gpusHeld += WorkloadGenerator.GPUS_PER_NODE - floor.freeGpus(n);
+    }
+    assertEquals(r.gpusBound(), gpusHeld, "a gang that did not fit whole gave back what it took");
+  }
 }

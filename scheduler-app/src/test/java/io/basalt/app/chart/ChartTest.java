@@ -166,8 +166,24 @@ class ChartTest {
     assertEquals(8080, port.getContainerPort());
     Map<String, String> env = new LinkedHashMap<>();
     c.getEnv().forEach(e -> env.put(e.getName(), e.getValue()));
-    assertTrue(env.get("JAVA_TOOL_OPTIONS").contains("-XX:MaxRAMPercentage="), env.toString());
+    assertEquals("-Xmx512m -XX:+ExitOnOutOfMemoryError -Djava.io.tmpdir=/tmp", env.get("JAVA_TOOL_OPTIONS"),
+        "an explicit heap: a 5,000-node cluster's 50,000-pod backlog fits in 512m");
     assertNotNull(d.getSpec().getTemplate().getMetadata().getAnnotations().get("checksum/config"));
+  }
+
+  @Test
+  void jvmHeapSetsXmxOrLeavesTheHeapToTheMemoryLimit() {
+    assertEquals("-Xmx2g -XX:+ExitOnOutOfMemoryError -Djava.io.tmpdir=/tmp",
+        javaToolOptions(HelmChart.template(RELEASE, NAMESPACE, "heap-2g", "--set", "jvm.heap=2g")));
+    assertEquals("-XX:MaxRAMPercentage=70 -XX:+ExitOnOutOfMemoryError -Djava.io.tmpdir=/tmp",
+        javaToolOptions(HelmChart.template(RELEASE, NAMESPACE, "heap-unset", "--set", "jvm.heap=")));
+    assertNotEquals(0, HelmChart.run(List.of("template", RELEASE, HelmChart.CHART, "--set", "jvm.heap=lots")).exit(),
+        "a heap that is not a JVM size is refused");
+  }
+
+  private static String javaToolOptions(Rendered r) {
+    return scheduler(r.one(V1Deployment.class)).getEnv().stream()
+        .filter(e -> e.getName().equals("JAVA_TOOL_OPTIONS")).findFirst().orElseThrow().getValue();
   }
 
   @Test

@@ -1,0 +1,147 @@
+package io.basalt.actions;
+
+import io.basalt.api.FreeIndex;
+import io.basalt.api.NodeInfo;
+import io.basalt.api.TaskInfo;
+import io.basalt.session.Session;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * The shapes that found no node this session, each forgotten only when a node that gave something back since now
+ * takes it: filters and fit read one node at a time, so a node that did not change still refuses, and placing pods
+ * never makes room. Freeing room on a few nodes (a discarded gang, an eviction) thus costs a check of those nodes,
+ * not a new search per shape.
+ *
+ * <p>A remembered failure's message is the one worked out after the session last gave something back (the counter of
+ * {@link Session#resourcesFreed()}): once more is freed it is worked out again, from the shape's {@link Diagnosis}
+ * when the search covered the whole cluster.
+ */
+final class NoFitMemo {
+  /** One remembered failure: the change count it was checked at, and its message with the free count it is from. */
+  private static final class Entry {
+    /** A task of the shape, to try changed nodes with. */
+    TaskInfo task;
+    int checked;
+    String reason;
+    long reasonFreed;
+
+    Entry copy() {
+      Entry e = new Entry();
+      e.task = task;
+      e.checked = checked;
+      e.reason = reason;
+      e.reasonFreed = reasonFreed;
+      return e;
+    }
+  }
+
+  /** The memo as a trial found it, for {@link #restore}. */
+  static final class Saved {
+    private final Map<Object, Entry> entries;
+    private final long freed;
+
+    private Saved(Map<Object, Entry> entries, long freed) {
+      this.entries = entries;
+      this.freed = freed;
+    }
+  }
+
+  private final Map<Object, Entry> entries = new HashMap<>();
+  private final Map<Diagnosis.Key, Diagnosis> diagnoses = new HashMap<>();
+
+  /** Whether {@code shape} (of {@code task}) is known to fit nowhere, forgetting it when a freed node now takes it. */
+  boolean knows(Session session, Object shape, TaskInfo task) {
+    Entry e = entries.get(shape);
+    if (e == null) {
+      return false;
+    }
+    if (!stillHolds(session, e)) {
+      entries.remove(shape);
+      return false;
+    }
+    return true;
+  }
+
+  /** The message for a known shape, worked out again when the session gave something back since it was. */
+  String reason(Session session, Object shape, TaskInfo task, NodeSearch.Scope scope) {
+    Entry e = entries.get(shape);
+    if (e.reason == null || e.reasonFreed != session.resourcesFreed()) {
+      e.reason = diagnose(session, task, scope);
+      e.reasonFreed = session.resourcesFreed();
+    }
+    return e.reason;
+  }
+
+  /** Remembers that {@code shape} found no node, with its message when the search worked it out (else null). */
+  void remember(Session session, Object shape, TaskInfo task, String reason) {
+    Entry e = new Entry();
+    e.task = task;
+    e.checked = session.freeIndex().changes();
+    e.reason = reason;
+    e.reasonFreed = session.resourcesFreed();
+    entries.put(shape, e);
+  }
+
+  /** Why no node takes {@code task}: from its kind's diagnosis for whole-cluster searches, else a pass. */
+  String diagnose(Session session, TaskInfo task, NodeSearch.Scope scope) {
+    if (scope != null) {
+      return NodeSearch.diagnose(session, task, scope.nodes());
+    }
+    Diagnosis.Key key = Diagnosis.Key.of(task);
+    Diagnosis d = diagnoses.get(key);
+    if (d == null) {
+      diagnoses.put(key, Diagnosis.of(session, task));
+      d = diagnoses.get(key);
+    }
+    return d.message(session, task);
+  }
+
+  /** Every entry checked against the nodes changed since, as a trial is about to start. */
+  Saved save(Session session) {
+    Map<Object, Entry> copy = new HashMap<>();
+    for (Iterator<Map.Entry<Object, Entry>> it = entries.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<Object, Entry> me = it.next();
+      Entry e = me.getValue();
+      if (!stillHolds(session, e)) {
+        it.remove();
+      } else {
+        copy.put(me.getKey(), e.copy());
+      }
+    }
+    return new Saved(copy, session.resourcesFreed());
+  }
+
+  /**
+   * Back to {@code saved} once the trial was discarded and the nodes are as they were: its entries hold again (what
+   * the trial learnt is dropped); a message that was current then still is.
+   */
+  void restore(Session session, Saved saved) {
+    entries.clear();
+    int now = session.freeIndex().changes();
+    saved.entries.forEach((shape, e) -> {
+      Entry r = e.copy();
+      r.checked = now;
+      r.reasonFreed = e.reasonFreed == saved.freed ? session.resourcesFreed() : -1;
+      entries.put(shape, r);
+    });
+  }
+
+  /** Whether no node that gave something back since {@code e} was checked takes its shape now; marks it checked. */
+  private static boolean stillHolds(Session session, Entry e) {
+    FreeIndex index = session.freeIndex();
+    int changes = index.changes();
+    boolean[] skip = session.callbacks().deviceManagedResources();
+    for (int i = e.checked; i < changes; i++) {
+      if (index.freedAt(i)) {
+        NodeInfo node = index.node(index.changedAt(i));
+        if (node.firstShortOfFuture(e.task.request(), skip) < 0 && session.callbacks().filter(e.task, node).ok()) {
+          return false;
+        }
+      }
+    }
+    e.checked = changes;
+    return true;
+  }
+}
