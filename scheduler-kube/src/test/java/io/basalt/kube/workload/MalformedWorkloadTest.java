@@ -1,6 +1,7 @@
 package io.basalt.kube.workload;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basalt.kube.Manifests;
 import java.util.List;
@@ -36,6 +37,17 @@ class MalformedWorkloadTest {
     assertError(job.replace("REPLICAS", "'3'"), "Job ml/j: spec.tasks[1].replicas: not a number (\"3\")");
     assertError(job.replace("REPLICAS", "1.5"),
         "Job ml/j: spec.tasks[1].replicas: not a whole number of at most 2^31-1 (1.5)");
+  }
+
+  @Test
+  void aBadValueIsQuotedOnOneShortLine() {
+    String nested = "[" + "[x, x], ".repeat(500) + "[x, x]]";
+    Manifests m = Workloads.read("{apiVersion: batch/v1, kind: Job, metadata: {name: j}, spec: {completions: "
+        + nested + ", template: {spec: {containers: [{name: c}]}}}}");
+    String error = m.errors().get(0);
+    assertTrue(error.startsWith("w.yaml doc 1: Job default/j: spec.completions: not a number ([[\"x\",\"x\"]"),
+        error);
+    assertTrue(error.endsWith("...") && error.length() < 300, error);
   }
 
   @Test
