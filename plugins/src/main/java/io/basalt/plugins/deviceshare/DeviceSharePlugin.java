@@ -98,7 +98,9 @@ public final class DeviceSharePlugin implements Plugin {
   public void onSessionOpen(SessionView session, Registrar registrar) {
     registrar.addDeviceResources(resources.perDevice());
     registrar.addFilter(this::filter);
-    registrar.addScorer(this::score);
+    if (weight != 0) { // weight 0: the filter and the device choice without a node score
+      registrar.addScorer(this::score);
+    }
     registrar.addDeviceChooser(this::choose);
   }
 

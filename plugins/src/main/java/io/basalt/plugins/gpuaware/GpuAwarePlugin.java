@@ -97,7 +97,9 @@ public final class GpuAwarePlugin implements Plugin {
   public void onSessionOpen(SessionView session, Registrar registrar) {
     gpuSlots = resources.stream().mapToInt(ResourceNames::indexIfKnown).filter(i -> i >= 0).toArray();
     registrar.addFilter(this::filter);
-    registrar.addScorer(this::score);
+    if (weight != 0) { // weight 0 (e.g. config/gpu-cluster.conf): the device choice without a node score
+      registrar.addScorer(this::score);
+    }
     registrar.addDeviceChooser(this::choose);
   }
 
