@@ -16,6 +16,7 @@ import java.util.Map;
  * @param nominations pending pod uid to the node a preemption freed for it (kube's {@code status.nominatedNodeName})
  * @param fabric the network domains over the nodes (HyperNodes, a MetaX node_group, node labels); empty without
  * @param deviceProtocol how chosen devices are told to nodes (the {@code --device-protocol} setting)
+ * @param totals what the nodes offer and use together; summed here from {@code nodes} when null
  */
 public record ClusterSnapshot(
     List<NodeInfo> nodes,
@@ -26,9 +27,11 @@ public record ClusterSnapshot(
     String defaultQueue,
     Map<String, String> nominations,
     Fabric fabric,
-    DeviceProtocol deviceProtocol) {
+    DeviceProtocol deviceProtocol,
+    ClusterTotals totals) {
   public ClusterSnapshot {
     fabric = fabric == null ? Fabric.EMPTY : fabric;
     deviceProtocol = deviceProtocol == null ? DeviceProtocol.AUTO : deviceProtocol;
+    totals = totals == null ? ClusterTotals.of(nodes, io.basalt.model.ResourceNames.count()) : totals;
   }
 }

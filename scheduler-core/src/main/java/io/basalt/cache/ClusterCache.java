@@ -81,6 +81,7 @@ public final class ClusterCache {
   }
 
   private final GpuInventory gpuInventory;
+  private final NodeTotals totals = new NodeTotals();
 
   /**
    * @param schedulerNames pods naming one of these are ours to schedule; all assigned pods count as used
@@ -105,7 +106,10 @@ public final class ClusterCache {
     CachedNode c = nodes.computeIfAbsent(node.name(), n -> new CachedNode());
     if (c.node == null) {
       nodeOrder = null;
+    } else {
+      totals.node(c.node, c.used, -1);
     }
+    totals.node(node, c.used, 1);
     c.node = node;
     c.gpus = gpuInventory.topologyOf(node);
     c.generation = ++generation;
@@ -114,6 +118,9 @@ public final class ClusterCache {
   public synchronized void removeNode(String name) {
     CachedNode c = nodes.get(name);
     if (c != null) {
+      if (c.node != null) {
+        totals.node(c.node, c.used, -1);
+      }
       c.node = null;
       c.generation = ++generation;
       nodeOrder = null;
@@ -409,6 +416,9 @@ public final class ClusterCache {
       c.pods.remove(pod.uid());
     }
     c.used = add(c.used, pod.request(), sign);
+    if (c.node != null) {
+      totals.used(pod.request(), sign);
+    }
     if (pod.terminating()) {
       c.releasing = add(c.releasing, pod.request(), sign);
     }
@@ -457,6 +467,6 @@ public final class ClusterCache {
     }
     return new ClusterSnapshot(list, List.copyOf(ownPods.values()), Map.copyOf(groups),
         new TreeMap<>(queues), Map.copyOf(priorityClasses), defaultQueue, Map.copyOf(liveNominations()), fabric,
-        deviceProtocol);
+        deviceProtocol, totals.totals());
   }
 }

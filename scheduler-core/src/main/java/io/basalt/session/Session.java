@@ -1,6 +1,7 @@
 package io.basalt.session;
 
 import io.basalt.api.ClusterSnapshot;
+import io.basalt.api.ClusterTotals;
 import io.basalt.api.FreeIndex;
 import io.basalt.api.JobInfo;
 import io.basalt.api.NodeInfo;
@@ -38,6 +39,7 @@ public final class Session implements SessionView {
   private final List<NodeInfo> nodes;
   private final Map<String, NodeInfo> nodesByName;
   private final FreeIndex freeIndex;
+  private final ClusterTotals totals;
   private final Map<String, JobInfo> jobs = new LinkedHashMap<>();
   private final Map<String, QueueInfo> queues = new LinkedHashMap<>();
   private final Map<String, PriorityClass> priorityClasses;
@@ -65,6 +67,7 @@ public final class Session implements SessionView {
       nodesByName.put(n.name(), n);
     }
     this.freeIndex = FreeIndex.over(nodes, ResourceNames.count());
+    this.totals = snapshot.totals();
     this.priorityClasses = snapshot.priorityClasses();
     this.fabric = snapshot.fabric();
     this.deviceProtocol = protocol(snapshot.deviceProtocol(), conf);
@@ -141,13 +144,13 @@ public final class Session implements SessionView {
 
   @Override
   public long[] clusterAllocatable() {
-    long[] total = new long[ResourceNames.count()];
-    for (NodeInfo n : nodes) {
-      for (int r = 0; r < total.length; r++) {
-        total[r] += n.allocatable(r);
-      }
-    }
-    return total;
+    return totals.allocatable(ResourceNames.count());
+  }
+
+  /** The snapshot's sums, which the cache keeps as nodes change: no pass over the nodes per plugin. */
+  @Override
+  public ClusterTotals totalsAtOpen() {
+    return totals;
   }
 
   /** The network domains over the nodes; {@link Fabric#EMPTY} when the cluster declares none. */
