@@ -67,17 +67,24 @@ public final class ClusterCache {
   private volatile DeviceProtocol deviceProtocol = DeviceProtocol.AUTO;
   private LongSupplier clock = System::nanoTime;
   private long generation;
-  private Map<String, NodeInfo> lastCopies = Map.of();
-  private List<String> nodeOrder;
+  /** The present nodes by name, their positions and the last snapshot's copies at those positions. */
+  private List<CachedNode> nodeOrder;
+  private Map<String, Integer> positions = Map.of();
+  private NodeInfo[] lastCopies = new NodeInfo[0];
 
   /** Accounting for one node; may exist before its Node object when pods arrive first. */
   private static final class CachedNode {
+    final String name;
     Node node;
     GpuTopology gpus;
     long[] used = new long[0];
     long[] releasing = new long[0];
     long generation;
     final Map<String, Pod> pods = new LinkedHashMap<>();
+
+    CachedNode(String name) {
+      this.name = name;
+    }
   }
 
   private final GpuInventory gpuInventory;
@@ -103,7 +110,7 @@ public final class ClusterCache {
   }
 
   public synchronized void putNode(Node node) {
-    CachedNode c = nodes.computeIfAbsent(node.name(), n -> new CachedNode());
+    CachedNode c = nodes.computeIfAbsent(node.name(), CachedNode::new);
     if (c.node == null) {
       nodeOrder = null;
     } else {
@@ -409,7 +416,7 @@ public final class ClusterCache {
     if (!pod.isAssigned() || pod.isFinished()) {
       return;
     }
-    CachedNode c = nodes.computeIfAbsent(pod.nodeName(), n -> new CachedNode());
+    CachedNode c = nodes.computeIfAbsent(pod.nodeName(), CachedNode::new);
     if (sign > 0) {
       c.pods.put(pod.uid(), pod);
     } else {
@@ -439,27 +446,18 @@ public final class ClusterCache {
    */
   public synchronized ClusterSnapshot snapshot() {
     if (nodeOrder == null) {
-      List<String> names = new ArrayList<>();
-      for (Map.Entry<String, CachedNode> e : nodes.entrySet()) {
-        if (e.getValue().node != null) {
-          names.add(e.getKey());
-        }
+      order();
+    }
+    NodeInfo[] copies = lastCopies;
+    for (int i = 0; i < copies.length; i++) {
+      CachedNode c = nodeOrder.get(i);
+      NodeInfo prev = copies[i];
+      if (prev == null || prev.generation() != c.generation || prev.touched()) {
+        copies[i] = new NodeInfo(c.node, c.generation, c.used, c.releasing, c.gpus,
+            gpuInventory.deviceUsage(c.name, c.gpus, c.pods.values()));
       }
-      names.sort(null);
-      nodeOrder = names;
     }
-    Map<String, NodeInfo> copies = new HashMap<>(nodeOrder.size() * 2);
-    List<NodeInfo> list = new ArrayList<>(nodeOrder.size());
-    for (String name : nodeOrder) {
-      CachedNode c = nodes.get(name);
-      NodeInfo prev = lastCopies.get(name);
-      NodeInfo copy = prev != null && prev.generation() == c.generation && !prev.touched()
-          ? prev : new NodeInfo(c.node, c.generation, c.used, c.releasing, c.gpus,
-              gpuInventory.deviceUsage(name, c.gpus, c.pods.values()));
-      copies.put(name, copy);
-      list.add(copy);
-    }
-    lastCopies = copies;
+    List<NodeInfo> list = List.of(copies);
     Map<String, PodGroup> groups = podGroups;
     if (!inferredGroups.isEmpty()) {
       groups = new HashMap<>(inferredGroups);
@@ -467,6 +465,31 @@ public final class ClusterCache {
     }
     return new ClusterSnapshot(list, List.copyOf(ownPods.values()), Map.copyOf(groups),
         new TreeMap<>(queues), Map.copyOf(priorityClasses), defaultQueue, Map.copyOf(liveNominations()), fabric,
-        deviceProtocol, totals.totals());
+        deviceProtocol, totals.totals(), positions);
+  }
+
+  /**
+   * Sorts the present nodes by name after one came or went, keeping the copies of those that stay (a snapshot
+   * reuses them while unchanged).
+   */
+  private void order() {
+    List<CachedNode> present = new ArrayList<>();
+    for (CachedNode c : nodes.values()) {
+      if (c.node != null) {
+        present.add(c);
+      }
+    }
+    present.sort((a, b) -> a.name.compareTo(b.name));
+    Map<String, Integer> at = new HashMap<>(present.size() * 2);
+    NodeInfo[] copies = new NodeInfo[present.size()];
+    for (int i = 0; i < copies.length; i++) {
+      String name = present.get(i).name;
+      at.put(name, i);
+      Integer was = positions.get(name);
+      copies[i] = was == null ? null : lastCopies[was];
+    }
+    nodeOrder = present;
+    positions = Map.copyOf(at);
+    lastCopies = copies;
   }
 }

@@ -37,7 +37,7 @@ public final class Session implements SessionView {
   private final ExplainRecorder explain;
   private final Callbacks callbacks;
   private final List<NodeInfo> nodes;
-  private final Map<String, NodeInfo> nodesByName;
+  private final Map<String, Integer> positions;
   private final FreeIndex freeIndex;
   private final ClusterTotals totals;
   private final Map<String, JobInfo> jobs = new LinkedHashMap<>();
@@ -62,10 +62,7 @@ public final class Session implements SessionView {
     this.explain = explain;
     this.callbacks = new Callbacks(explain);
     this.nodes = List.copyOf(snapshot.nodes());
-    this.nodesByName = new HashMap<>(nodes.size() * 2);
-    for (NodeInfo n : nodes) {
-      nodesByName.put(n.name(), n);
-    }
+    this.positions = snapshot.positions();
     this.freeIndex = FreeIndex.over(nodes, ResourceNames.count());
     this.totals = snapshot.totals();
     this.priorityClasses = snapshot.priorityClasses();
@@ -93,7 +90,7 @@ public final class Session implements SessionView {
   /** Builds jobs and queues from {@code snapshot}, then lets every configured plugin register its callbacks. */
   public static Session open(ClusterSnapshot snapshot, SessionProfile profile, ExplainRecorder explain) {
     Session s = new Session(profile.conf(), snapshot, explain);
-    new JobsBuilder(snapshot, s.queues, s.jobs, s.tasksByNode, s.invalidJobs, s.nodesByName).build();
+    new JobsBuilder(snapshot, s.queues, s.jobs, s.tasksByNode, s.invalidJobs, s::node).build();
     for (ConfiguredPlugin<?> entry : profile.plugins()) {
       Plugin plugin = entry.newInstance();
       s.plugins.add(plugin);
@@ -171,7 +168,8 @@ public final class Session implements SessionView {
 
   @Override
   public NodeInfo node(String name) {
-    return name == null ? null : nodesByName.get(name);
+    Integer at = name == null ? null : positions.get(name);
+    return at == null ? null : nodes.get(at);
   }
 
   /** Tasks on {@code node}: running, releasing, and placed this session. */
