@@ -4,7 +4,6 @@ import io.basalt.api.ClusterSnapshot;
 import io.basalt.api.NodeInfo;
 import io.basalt.fabric.Fabric;
 import io.basalt.gpu.DeviceProtocol;
-import io.basalt.gpu.GpuTopology;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
@@ -67,25 +66,7 @@ public final class ClusterCache {
   private volatile DeviceProtocol deviceProtocol = DeviceProtocol.AUTO;
   private LongSupplier clock = System::nanoTime;
   private long generation;
-  /** The present nodes by name, their positions and the last snapshot's copies at those positions. */
-  private List<CachedNode> nodeOrder;
-  private Map<String, Integer> positions = Map.of();
-  private NodeInfo[] lastCopies = new NodeInfo[0];
-
-  /** Accounting for one node; may exist before its Node object when pods arrive first. */
-  private static final class CachedNode {
-    final String name;
-    Node node;
-    GpuTopology gpus;
-    long[] used = new long[0];
-    long[] releasing = new long[0];
-    long generation;
-    final Map<String, Pod> pods = new LinkedHashMap<>();
-
-    CachedNode(String name) {
-      this.name = name;
-    }
-  }
+  private final NodeCopies copies = new NodeCopies();
 
   private final GpuInventory gpuInventory;
   private final NodeTotals totals = new NodeTotals();
@@ -112,7 +93,7 @@ public final class ClusterCache {
   public synchronized void putNode(Node node) {
     CachedNode c = nodes.computeIfAbsent(node.name(), CachedNode::new);
     if (c.node == null) {
-      nodeOrder = null;
+      copies.reorder();
     } else {
       totals.node(c.node, c.used, -1);
     }
@@ -130,7 +111,7 @@ public final class ClusterCache {
       }
       c.node = null;
       c.generation = ++generation;
-      nodeOrder = null;
+      copies.reorder();
     }
   }
 
@@ -445,19 +426,8 @@ public final class ClusterCache {
    * nor a session changed them, so a quiet cluster costs almost nothing per cycle.
    */
   public synchronized ClusterSnapshot snapshot() {
-    if (nodeOrder == null) {
-      order();
-    }
-    NodeInfo[] copies = lastCopies;
-    for (int i = 0; i < copies.length; i++) {
-      CachedNode c = nodeOrder.get(i);
-      NodeInfo prev = copies[i];
-      if (prev == null || prev.generation() != c.generation || prev.touched()) {
-        copies[i] = new NodeInfo(c.node, c.generation, c.used, c.releasing, c.gpus,
-            gpuInventory.deviceUsage(c.name, c.gpus, c.pods.values()));
-      }
-    }
-    List<NodeInfo> list = List.of(copies);
+    List<NodeInfo> list = copies.refresh(nodes.values(), c -> new NodeInfo(c.node, c.generation, c.used,
+        c.releasing, c.gpus, gpuInventory.deviceUsage(c.name, c.gpus, c.pods.values())));
     Map<String, PodGroup> groups = podGroups;
     if (!inferredGroups.isEmpty()) {
       groups = new HashMap<>(inferredGroups);
@@ -465,31 +435,6 @@ public final class ClusterCache {
     }
     return new ClusterSnapshot(list, List.copyOf(ownPods.values()), Map.copyOf(groups),
         new TreeMap<>(queues), Map.copyOf(priorityClasses), defaultQueue, Map.copyOf(liveNominations()), fabric,
-        deviceProtocol, totals.totals(), positions);
-  }
-
-  /**
-   * Sorts the present nodes by name after one came or went, keeping the copies of those that stay (a snapshot
-   * reuses them while unchanged).
-   */
-  private void order() {
-    List<CachedNode> present = new ArrayList<>();
-    for (CachedNode c : nodes.values()) {
-      if (c.node != null) {
-        present.add(c);
-      }
-    }
-    present.sort((a, b) -> a.name.compareTo(b.name));
-    Map<String, Integer> at = new HashMap<>(present.size() * 2);
-    NodeInfo[] copies = new NodeInfo[present.size()];
-    for (int i = 0; i < copies.length; i++) {
-      String name = present.get(i).name;
-      at.put(name, i);
-      Integer was = positions.get(name);
-      copies[i] = was == null ? null : lastCopies[was];
-    }
-    nodeOrder = present;
-    positions = Map.copyOf(at);
-    lastCopies = copies;
+        deviceProtocol, totals.totals(), copies.positions());
   }
 }
