@@ -16,6 +16,9 @@ import java.util.Map;
  * @param nominations pending pod uid to the node a preemption freed for it (kube's {@code status.nominatedNodeName})
  * @param fabric the network domains over the nodes (HyperNodes, a MetaX node_group, node labels); empty without
  * @param deviceProtocol how chosen devices are told to nodes (the {@code --device-protocol} setting)
+ * @param totals what the nodes offer and use together; summed here from {@code nodes} when null
+ * @param positions each node's position in {@code nodes} by name; worked out here when null. The cache hands the same
+ *     map to every snapshot until a node comes or goes, so a session does not index the nodes itself
  */
 public record ClusterSnapshot(
     List<NodeInfo> nodes,
@@ -26,9 +29,21 @@ public record ClusterSnapshot(
     String defaultQueue,
     Map<String, String> nominations,
     Fabric fabric,
-    DeviceProtocol deviceProtocol) {
+    DeviceProtocol deviceProtocol,
+    ClusterTotals totals,
+    Map<String, Integer> positions) {
   public ClusterSnapshot {
     fabric = fabric == null ? Fabric.EMPTY : fabric;
     deviceProtocol = deviceProtocol == null ? DeviceProtocol.AUTO : deviceProtocol;
+    totals = totals == null ? ClusterTotals.of(nodes, io.basalt.model.ResourceNames.count()) : totals;
+    positions = positions == null ? positionsOf(nodes) : positions;
+  }
+
+  private static Map<String, Integer> positionsOf(List<NodeInfo> nodes) {
+    Map<String, Integer> at = new java.util.HashMap<>(nodes.size() * 2);
+    for (int i = 0; i < nodes.size(); i++) {
+      at.put(nodes.get(i).name(), i);
+    }
+    return Map.copyOf(at);
   }
 }

@@ -31,8 +31,55 @@ public final class FreeIndex {
     }
     this.leaves = size;
     this.trees = new long[slots][];
+    carryOver(previous(this.nodes));
     for (int i = 0; i < this.nodes.length; i++) {
       this.nodes[i].indexIn(this, i);
+    }
+  }
+
+  /** The index of the last session that held these nodes (a reused node still points at it), or null. */
+  private static FreeIndex previous(NodeInfo[] nodes) {
+    for (NodeInfo n : nodes) {
+      if (n.index() != null) {
+        return n.index();
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Starts from the trees the last session built over the same positions: a node copy the cache reused was never
+   * changed (a changed one is {@link NodeInfo#touched} and copied again), so its leaf still holds; only the positions
+   * whose node is another object are read again. Worth it when few differ, as between the cycles of a busy scheduler
+   * (a tree costs a read of every node otherwise). Any other case leaves the trees to be built on first use.
+   */
+  private void carryOver(FreeIndex previous) {
+    if (previous == null || previous.nodes.length != nodes.length || nodes.length == 0) {
+      return;
+    }
+    int[] differ = new int[16];
+    int count = 0;
+    for (int i = 0; i < nodes.length; i++) {
+      if (previous.nodes[i] != nodes[i] || nodes[i].touched()) {
+        if (count == differ.length) {
+          if (count * 8 > nodes.length) {
+            return;
+          }
+          differ = Arrays.copyOf(differ, count * 2);
+        }
+        differ[count++] = i;
+      }
+    }
+    for (int slot = 0; slot < Math.min(trees.length, previous.trees.length); slot++) {
+      long[] t = previous.trees[slot];
+      if (t == null) {
+        continue;
+      }
+      t = t.clone();
+      for (int k = 0; k < count; k++) {
+        set(t, differ[k], nodes[differ[k]].futureIdle(slot));
+      }
+      trees[slot] = t;
     }
   }
 
@@ -124,6 +171,11 @@ public final class FreeIndex {
     if (t == null || position >= nodes.length || nodes[position] != node) {
       return;
     }
+    set(t, position, value);
+  }
+
+  /** Sets a leaf and the maxima above it, stopping where a maximum stays the same. */
+  private void set(long[] t, int position, long value) {
     int i = position + leaves;
     t[i] = value;
     for (i >>= 1; i > 0; i >>= 1) {
@@ -135,7 +187,13 @@ public final class FreeIndex {
     }
   }
 
-  private long[] tree(int slot) {
+  /** Whether the tree of {@code slot} exists yet (for tests). */
+  boolean built(int slot) {
+    return trees[slot] != null;
+  }
+
+  /** The tree of {@code slot}, built now if no search asked before (package-private for tests). */
+  long[] tree(int slot) {
     long[] t = trees[slot];
     if (t == null) {
       t = new long[2 * leaves];

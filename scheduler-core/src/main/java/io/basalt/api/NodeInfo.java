@@ -76,6 +76,11 @@ public final class NodeInfo {
     }
   }
 
+  /** The index this node last joined, or null. */
+  FreeIndex index() {
+    return index;
+  }
+
   /** Joins {@code index} at {@code position}, leaving the index of an earlier session. */
   void indexIn(FreeIndex index, int position) {
     this.index = index;

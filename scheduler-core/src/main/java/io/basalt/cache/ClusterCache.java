@@ -4,7 +4,6 @@ import io.basalt.api.ClusterSnapshot;
 import io.basalt.api.NodeInfo;
 import io.basalt.fabric.Fabric;
 import io.basalt.gpu.DeviceProtocol;
-import io.basalt.gpu.GpuTopology;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
@@ -67,20 +66,10 @@ public final class ClusterCache {
   private volatile DeviceProtocol deviceProtocol = DeviceProtocol.AUTO;
   private LongSupplier clock = System::nanoTime;
   private long generation;
-  private Map<String, NodeInfo> lastCopies = Map.of();
-  private List<String> nodeOrder;
-
-  /** Accounting for one node; may exist before its Node object when pods arrive first. */
-  private static final class CachedNode {
-    Node node;
-    GpuTopology gpus;
-    long[] used = new long[0];
-    long[] releasing = new long[0];
-    long generation;
-    final Map<String, Pod> pods = new LinkedHashMap<>();
-  }
+  private final NodeCopies copies = new NodeCopies();
 
   private final GpuInventory gpuInventory;
+  private final NodeTotals totals = new NodeTotals();
 
   /**
    * @param schedulerNames pods naming one of these are ours to schedule; all assigned pods count as used
@@ -102,10 +91,13 @@ public final class ClusterCache {
   }
 
   public synchronized void putNode(Node node) {
-    CachedNode c = nodes.computeIfAbsent(node.name(), n -> new CachedNode());
+    CachedNode c = nodes.computeIfAbsent(node.name(), CachedNode::new);
     if (c.node == null) {
-      nodeOrder = null;
+      copies.reorder();
+    } else {
+      totals.node(c.node, c.used, -1);
     }
+    totals.node(node, c.used, 1);
     c.node = node;
     c.gpus = gpuInventory.topologyOf(node);
     c.generation = ++generation;
@@ -114,9 +106,12 @@ public final class ClusterCache {
   public synchronized void removeNode(String name) {
     CachedNode c = nodes.get(name);
     if (c != null) {
+      if (c.node != null) {
+        totals.node(c.node, c.used, -1);
+      }
       c.node = null;
       c.generation = ++generation;
-      nodeOrder = null;
+      copies.reorder();
     }
   }
 
@@ -402,13 +397,16 @@ public final class ClusterCache {
     if (!pod.isAssigned() || pod.isFinished()) {
       return;
     }
-    CachedNode c = nodes.computeIfAbsent(pod.nodeName(), n -> new CachedNode());
+    CachedNode c = nodes.computeIfAbsent(pod.nodeName(), CachedNode::new);
     if (sign > 0) {
       c.pods.put(pod.uid(), pod);
     } else {
       c.pods.remove(pod.uid());
     }
     c.used = add(c.used, pod.request(), sign);
+    if (c.node != null) {
+      totals.used(pod.request(), sign);
+    }
     if (pod.terminating()) {
       c.releasing = add(c.releasing, pod.request(), sign);
     }
@@ -428,28 +426,8 @@ public final class ClusterCache {
    * nor a session changed them, so a quiet cluster costs almost nothing per cycle.
    */
   public synchronized ClusterSnapshot snapshot() {
-    if (nodeOrder == null) {
-      List<String> names = new ArrayList<>();
-      for (Map.Entry<String, CachedNode> e : nodes.entrySet()) {
-        if (e.getValue().node != null) {
-          names.add(e.getKey());
-        }
-      }
-      names.sort(null);
-      nodeOrder = names;
-    }
-    Map<String, NodeInfo> copies = new HashMap<>(nodeOrder.size() * 2);
-    List<NodeInfo> list = new ArrayList<>(nodeOrder.size());
-    for (String name : nodeOrder) {
-      CachedNode c = nodes.get(name);
-      NodeInfo prev = lastCopies.get(name);
-      NodeInfo copy = prev != null && prev.generation() == c.generation && !prev.touched()
-          ? prev : new NodeInfo(c.node, c.generation, c.used, c.releasing, c.gpus,
-              gpuInventory.deviceUsage(name, c.gpus, c.pods.values()));
-      copies.put(name, copy);
-      list.add(copy);
-    }
-    lastCopies = copies;
+    List<NodeInfo> list = copies.refresh(nodes.values(), c -> new NodeInfo(c.node, c.generation, c.used,
+        c.releasing, c.gpus, gpuInventory.deviceUsage(c.name, c.gpus, c.pods.values())));
     Map<String, PodGroup> groups = podGroups;
     if (!inferredGroups.isEmpty()) {
       groups = new HashMap<>(inferredGroups);
@@ -457,6 +435,6 @@ public final class ClusterCache {
     }
     return new ClusterSnapshot(list, List.copyOf(ownPods.values()), Map.copyOf(groups),
         new TreeMap<>(queues), Map.copyOf(priorityClasses), defaultQueue, Map.copyOf(liveNominations()), fabric,
-        deviceProtocol);
+        deviceProtocol, totals.totals(), copies.positions());
   }
 }

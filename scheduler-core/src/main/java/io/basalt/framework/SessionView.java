@@ -35,6 +35,12 @@ public interface SessionView {
   /** What all nodes offer together, per resource slot (a fresh array). */
   long[] clusterAllocatable();
 
+  /**
+   * What all nodes offered and used together when the session opened (before any placement), shared by every plugin
+   * so none has to sum over the nodes itself.
+   */
+  io.basalt.api.ClusterTotals totalsAtOpen();
+
   /** Why the job cannot be scheduled at all (missing PodGroup or queue, too few pods for its gang), or null. */
   String jobInvalidReason(JobInfo job);
 

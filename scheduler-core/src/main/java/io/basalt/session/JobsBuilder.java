@@ -31,11 +31,12 @@ final class JobsBuilder {
   private final Map<String, JobInfo> jobs;
   private final Map<String, List<TaskInfo>> tasksByNode;
   private final Map<String, String> invalidJobs;
-  private final Map<String, NodeInfo> nodes;
+  private final java.util.function.Function<String, NodeInfo> nodes;
   private final Map<String, PriorityClass> priorityClasses;
 
   JobsBuilder(ClusterSnapshot snapshot, Map<String, QueueInfo> queues, Map<String, JobInfo> jobs,
-      Map<String, List<TaskInfo>> tasksByNode, Map<String, String> invalidJobs, Map<String, NodeInfo> nodes) {
+      Map<String, List<TaskInfo>> tasksByNode, Map<String, String> invalidJobs,
+      java.util.function.Function<String, NodeInfo> nodes) {
     this.snapshot = snapshot;
     this.queues = queues;
     this.jobs = jobs;
@@ -183,7 +184,7 @@ final class JobsBuilder {
    */
   private void reserveNominated(TaskInfo task) {
     String nominated = snapshot.nominations().get(task.uid());
-    NodeInfo node = nominated == null ? null : nodes.get(nominated);
+    NodeInfo node = nominated == null ? null : nodes.apply(nominated);
     if (node != null && task.status() == TaskStatus.PENDING) {
       node.adjustPipelined(task.request(), 1);
       task.reserve(node);

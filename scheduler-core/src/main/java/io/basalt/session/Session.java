@@ -1,6 +1,7 @@
 package io.basalt.session;
 
 import io.basalt.api.ClusterSnapshot;
+import io.basalt.api.ClusterTotals;
 import io.basalt.api.FreeIndex;
 import io.basalt.api.JobInfo;
 import io.basalt.api.NodeInfo;
@@ -36,8 +37,9 @@ public final class Session implements SessionView {
   private final ExplainRecorder explain;
   private final Callbacks callbacks;
   private final List<NodeInfo> nodes;
-  private final Map<String, NodeInfo> nodesByName;
+  private final Map<String, Integer> positions;
   private final FreeIndex freeIndex;
+  private final ClusterTotals totals;
   private final Map<String, JobInfo> jobs = new LinkedHashMap<>();
   private final Map<String, QueueInfo> queues = new LinkedHashMap<>();
   private final Map<String, PriorityClass> priorityClasses;
@@ -60,11 +62,9 @@ public final class Session implements SessionView {
     this.explain = explain;
     this.callbacks = new Callbacks(explain);
     this.nodes = List.copyOf(snapshot.nodes());
-    this.nodesByName = new HashMap<>(nodes.size() * 2);
-    for (NodeInfo n : nodes) {
-      nodesByName.put(n.name(), n);
-    }
+    this.positions = snapshot.positions();
     this.freeIndex = FreeIndex.over(nodes, ResourceNames.count());
+    this.totals = snapshot.totals();
     this.priorityClasses = snapshot.priorityClasses();
     this.fabric = snapshot.fabric();
     this.deviceProtocol = protocol(snapshot.deviceProtocol(), conf);
@@ -90,7 +90,7 @@ public final class Session implements SessionView {
   /** Builds jobs and queues from {@code snapshot}, then lets every configured plugin register its callbacks. */
   public static Session open(ClusterSnapshot snapshot, SessionProfile profile, ExplainRecorder explain) {
     Session s = new Session(profile.conf(), snapshot, explain);
-    new JobsBuilder(snapshot, s.queues, s.jobs, s.tasksByNode, s.invalidJobs, s.nodesByName).build();
+    new JobsBuilder(snapshot, s.queues, s.jobs, s.tasksByNode, s.invalidJobs, s::node).build();
     for (ConfiguredPlugin<?> entry : profile.plugins()) {
       Plugin plugin = entry.newInstance();
       s.plugins.add(plugin);
@@ -141,13 +141,13 @@ public final class Session implements SessionView {
 
   @Override
   public long[] clusterAllocatable() {
-    long[] total = new long[ResourceNames.count()];
-    for (NodeInfo n : nodes) {
-      for (int r = 0; r < total.length; r++) {
-        total[r] += n.allocatable(r);
-      }
-    }
-    return total;
+    return totals.allocatable(ResourceNames.count());
+  }
+
+  /** The snapshot's sums, which the cache keeps as nodes change: no pass over the nodes per plugin. */
+  @Override
+  public ClusterTotals totalsAtOpen() {
+    return totals;
   }
 
   /** The network domains over the nodes; {@link Fabric#EMPTY} when the cluster declares none. */
@@ -168,7 +168,8 @@ public final class Session implements SessionView {
 
   @Override
   public NodeInfo node(String name) {
-    return name == null ? null : nodesByName.get(name);
+    Integer at = name == null ? null : positions.get(name);
+    return at == null ? null : nodes.get(at);
   }
 
   /** Tasks on {@code node}: running, releasing, and placed this session. */

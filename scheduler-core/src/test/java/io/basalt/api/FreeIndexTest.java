@@ -78,4 +78,55 @@ class FreeIndexTest {
     assertEquals(1, current.next(GPU, 1, 0)); // node n2, at position 1 of the current index
     assertEquals(-1, current.next(GPU, 9, 0));
   }
+
+  /** A max-tree over {@code nodes}' free {@code slot}, built the plain way. */
+  private static long[] expected(List<NodeInfo> nodes, int slot, int length) {
+    long[] t = new long[length];
+    java.util.Arrays.fill(t, Long.MIN_VALUE);
+    int leaves = length / 2;
+    for (int i = 0; i < nodes.size(); i++) {
+      t[leaves + i] = nodes.get(i).futureIdle(slot);
+    }
+    for (int i = leaves - 1; i > 0; i--) {
+      t[i] = Math.max(t[2 * i], t[2 * i + 1]);
+    }
+    return t;
+  }
+
+  @Test
+  void nextSessionStartsFromTheLastOnesTreesAndReadsOnlyNodesThatAreNew() {
+    Random random = new Random(11);
+    List<NodeInfo> nodes = nodes(100);
+    FreeIndex first = FreeIndex.over(nodes, ResourceNames.count());
+    first.max(GPU);
+    for (int round = 0; round < 20; round++) {
+      for (int k = 0; k < 3; k++) {
+        nodes.get(random.nextInt(nodes.size())).adjustUsed(ResourceVector.of(gpus(1 + random.nextInt(2))), 1);
+      }
+      List<NodeInfo> next = new ArrayList<>(nodes);
+      for (int i = 0; i < next.size(); i++) {
+        if (next.get(i).touched() || random.nextInt(50) == 0) { // as the cache: a changed node is copied again
+          NodeInfo old = next.get(i);
+          long[] used = new long[ResourceNames.count()];
+          used[GPU] = random.nextInt(9);
+          next.set(i, new NodeInfo(old.node(), round + 1, used, new long[0]));
+        }
+      }
+      FreeIndex index = FreeIndex.over(next, ResourceNames.count());
+      assertEquals(true, index.built(GPU), "carried over from the last session");
+      assertEquals(false, index.built(ResourceNames.CPU), "never asked for, so not built");
+      long[] tree = index.tree(GPU);
+      assertEquals(java.util.Arrays.toString(expected(next, GPU, tree.length)), java.util.Arrays.toString(tree));
+      for (int q = 0; q <= 9; q++) {
+        assertEquals(scan(next, GPU, q, 0), index.next(GPU, q, 0));
+      }
+      nodes = next;
+    }
+  }
+
+  private static long[] gpus(int n) {
+    long[] r = new long[ResourceNames.count()];
+    r[GPU] = n;
+    return r;
+  }
 }

@@ -1,7 +1,6 @@
 package io.basalt.plugins.overcommit;
 
 import io.basalt.api.JobInfo;
-import io.basalt.api.NodeInfo;
 import io.basalt.api.PodGroupPhase;
 import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
@@ -53,12 +52,7 @@ public final class OvercommitPlugin implements Plugin {
   @Override
   public void onSessionOpen(SessionView session, Registrar registrar) {
     long[] total = session.clusterAllocatable();
-    long[] used = new long[total.length];
-    for (NodeInfo n : session.nodes()) {
-      for (int r = 0; r < used.length; r++) {
-        used[r] += n.used(r);
-      }
-    }
+    long[] used = session.totalsAtOpen().used(total.length);
     idle = ResourceVector.of(total).times(factor).minus(ResourceVector.of(used));
     inqueue = ResourceVector.ZERO;
     for (JobInfo job : session.jobs()) {
