@@ -7,7 +7,6 @@ import io.basalt.api.JobInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.api.TaskStatus;
 import io.basalt.config.Arguments;
-import io.basalt.framework.FilterResult;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.PluginRegistry;
@@ -46,15 +45,7 @@ class JobPlacerTest {
     public void onSessionOpen(SessionView session, Registrar registrar) {
       registrar.addJobReady(job -> enough(job, false));
       registrar.addJobPipelined(job -> enough(job, true) ? Vote.PERMIT : Vote.reject("gang not pipelined"));
-      registrar.addFilter((task, node) -> {
-        filterCalls.merge(task.key(), 1, Integer::sum);
-        for (Map.Entry<String, String> e : task.pod().nodeSelector().entrySet()) {
-          if (!e.getValue().equals(node.node().labels().get(e.getKey()))) {
-            return FilterResult.unfit("node(s) didn't match Pod's node affinity/selector");
-          }
-        }
-        return FilterResult.OK;
-      });
+      registrar.addFilter(CountingSelector.counting(filterCalls));
     }
   }
 

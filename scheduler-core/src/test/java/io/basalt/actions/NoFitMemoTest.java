@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
-import io.basalt.framework.FilterResult;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.PluginRegistry;
@@ -36,15 +35,7 @@ class NoFitMemoTest {
 
     @Override
     public void onSessionOpen(SessionView session, Registrar registrar) {
-      registrar.addFilter((task, node) -> {
-        filterCalls.merge(task.key(), 1, Integer::sum);
-        for (Map.Entry<String, String> e : task.pod().nodeSelector().entrySet()) {
-          if (!e.getValue().equals(node.node().labels().get(e.getKey()))) {
-            return FilterResult.unfit("node(s) didn't match Pod's node affinity/selector");
-          }
-        }
-        return FilterResult.OK;
-      });
+      registrar.addFilter(CountingSelector.counting(filterCalls));
     }
   }
 
