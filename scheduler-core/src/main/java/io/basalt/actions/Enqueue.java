@@ -6,7 +6,6 @@ import io.basalt.api.QueueInfo;
 import io.basalt.framework.Vote;
 import io.basalt.session.Session;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -27,13 +26,9 @@ final class Enqueue implements Action {
         pending.add(job);
       }
     }
-    Comparator<QueueInfo> queueOrder = session.callbacks().queueOrder();
-    pending.sort((a, b) -> {
-      int c = queueOrder.compare(session.queue(a.queue()), session.queue(b.queue()));
-      return c != 0 ? c : session.callbacks().jobOrder().compare(a, b);
-    });
-    for (JobInfo job : pending) {
-      QueueInfo queue = session.queue(job.queue());
+    for (JobsInQueueOrder.Entry e : JobsInQueueOrder.sorted(session, pending)) {
+      JobInfo job = e.job();
+      QueueInfo queue = e.queue();
       if (!queue.queue().isOpen()) {
         session.rejectEnqueue(job, "queue " + queue.name() + " is " + queue.queue().state());
         continue;

@@ -65,10 +65,7 @@ final class Evictions {
         starving.add(job);
       }
     }
-    starving.sort((a, b) -> {
-      int c = session.callbacks().queueOrder().compare(session.queue(a.queue()), session.queue(b.queue()));
-      return c != 0 ? c : session.callbacks().jobOrder().compare(a, b);
-    });
+    JobsInQueueOrder.sort(session, starving);
     for (JobInfo job : starving) {
       if (isStarving(job)) {
         freeRoomFor(session, job, scope, gate, reason, running, hopeless);

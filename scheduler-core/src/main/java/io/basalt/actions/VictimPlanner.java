@@ -60,8 +60,19 @@ final class VictimPlanner {
   /** Units {@code preemptor} may evict among {@code running} (pods not opted out), cheapest first. */
   static List<Unit> units(Session session, TaskInfo preemptor, Scope scope, List<TaskInfo> running) {
     List<TaskInfo> inScope = new ArrayList<>();
+    // A job's pods come one after another in running: the scope is asked once per job, not once per pod (reclaim's
+    // answer costs two queue lookups), and it depends only on the two queues.
+    JobInfo lastJob = null;
+    boolean lastInScope = false;
     for (TaskInfo t : running) {
-      if (t.job() != preemptor.job() && isRunning(t) && scope.inScope(preemptor.job().queue(), t.job().queue())) {
+      if (t.job() == preemptor.job() || !isRunning(t)) {
+        continue;
+      }
+      if (t.job() != lastJob) {
+        lastJob = t.job();
+        lastInScope = scope.inScope(preemptor.job().queue(), lastJob.queue());
+      }
+      if (lastInScope) {
         inScope.add(t);
       }
     }

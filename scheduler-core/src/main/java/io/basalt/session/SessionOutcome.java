@@ -22,6 +22,13 @@ import java.util.Map;
 final class SessionOutcome {
   private final Session session;
   private final Map<String, String> enqueueRejections;
+  /**
+   * The job whose job-wide reasons below were worked out: its pods are asked one after another, and with a backlog
+   * there are tens of thousands, so the plugins' validity check and the admission text run once per job, not per pod.
+   */
+  private JobInfo reasonsOf;
+  private String invalid;
+  private String admission;
 
   private SessionOutcome(Session session, Map<String, String> enqueueRejections) {
     this.session = session;
@@ -130,7 +137,11 @@ final class SessionOutcome {
   }
 
   private String pendingReason(JobInfo job, TaskInfo task) {
-    String invalid = session.jobInvalidReason(job);
+    if (job != reasonsOf) {
+      reasonsOf = job;
+      invalid = session.jobInvalidReason(job);
+      admission = null;
+    }
     if (invalid != null) {
       return invalid;
     }
@@ -141,10 +152,13 @@ final class SessionOutcome {
       return "reserved on node " + task.nodeName() + ": waiting for the rest of its gang";
     }
     if (job.phase() == PodGroupPhase.PENDING) {
-      String r = enqueueRejections.get(job.key());
-      String who = job.isImplicit() ? "pod" : "PodGroup " + job.key();
-      return r != null ? who + " not admitted to queue " + job.queue() + ": " + r
-          : who + " is waiting to be admitted (enqueue)";
+      if (admission == null) {
+        String r = enqueueRejections.get(job.key());
+        String who = job.isImplicit() ? "pod" : "PodGroup " + job.key();
+        admission = r != null ? who + " not admitted to queue " + job.queue() + ": " + r
+            : who + " is waiting to be admitted (enqueue)";
+      }
+      return admission;
     }
     String own = ownReason(job, task);
     if (job.unschedulableSummary() != null) {
