@@ -7,20 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.gson.JsonObject;
 import io.basalt.kube.fake.FakeApiServer;
 import io.basalt.kube.fake.Resources;
+import io.basalt.testing.LogCapture;
 import io.basalt.testing.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,32 +38,12 @@ class HamiRunTest {
       - plugins: [{name: drf}, {name: predicates}, {name: nodeorder}, {name: deviceshare}, {name: gpu-aware}]
       """;
 
-  /** Held strongly: java.util.logging keeps loggers weakly, and a collected one would drop the handler. */
-  private final Logger inventoryLog = Logger.getLogger("io.basalt.cache.GpuInventory");
-  private final List<String> warnings = new CopyOnWriteArrayList<>();
-  private final Handler capture = new Handler() {
-    @Override
-    public void publish(LogRecord r) {
-      if (r.getLevel().intValue() >= Level.WARNING.intValue()) {
-        warnings.add(r.getMessage());
-      }
-    }
-
-    @Override
-    public void flush() {}
-
-    @Override
-    public void close() {}
-  };
-
-  @BeforeEach
-  void captureWarnings() {
-    inventoryLog.addHandler(capture);
-  }
+  private final LogCapture inventoryLog = LogCapture.warnings("io.basalt.cache.GpuInventory");
+  private final List<String> warnings = inventoryLog.messages();
 
   @AfterEach
   void release() {
-    inventoryLog.removeHandler(capture);
+    inventoryLog.close();
   }
 
   /** A node with HAMi's NVIDIA inventory: {@code gpus} 80 GiB GPUs {@code <prefix>0..}, each 10 vGPUs. */

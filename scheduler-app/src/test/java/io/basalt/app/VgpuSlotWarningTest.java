@@ -8,16 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.basalt.kube.fake.FakeApiServer;
+import io.basalt.testing.LogCapture;
 import io.basalt.testing.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -84,24 +80,9 @@ class VgpuSlotWarningTest {
 
   @Test
   void runLogsItOnceWhenTheNodesArrive(@TempDir Path dir) throws Exception {
-    Logger runLog = Logger.getLogger(RunCommand.class.getName());
-    List<String> warnings = new CopyOnWriteArrayList<>();
-    Handler capture = new Handler() {
-      @Override
-      public void publish(LogRecord r) {
-        if (r.getLevel().intValue() >= Level.WARNING.intValue()) {
-          warnings.add(r.getMessage());
-        }
-      }
-
-      @Override
-      public void flush() {}
-
-      @Override
-      public void close() {}
-    };
-    runLog.addHandler(capture);
-    try (FakeApiServer server = FakeApiServer.start()) {
+    try (LogCapture runLog = LogCapture.warnings(RunCommand.class.getName());
+        FakeApiServer server = FakeApiServer.start()) {
+      List<String> warnings = runLog.messages();
       server.seed(nodeJson("t4-0"));
       Path conf = Files.writeString(dir.resolve("basalt.conf"), WITHOUT);
       try (LiveRun run = LiveRun.start(server, dir, "--config", conf.toString())) {
@@ -111,8 +92,6 @@ class VgpuSlotWarningTest {
         assertEquals(1, warnings.stream().filter(w -> w.contains("offer vGPU slots")).count(), warnings::toString);
         assertEquals(0, run.stop());
       }
-    } finally {
-      runLog.removeHandler(capture);
     }
   }
 }

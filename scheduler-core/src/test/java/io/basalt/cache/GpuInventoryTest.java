@@ -9,39 +9,18 @@ import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
+import io.basalt.testing.LogCapture;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class GpuInventoryTest {
   private final ClusterCache cache = new ClusterCache(Set.of("basalt-scheduler"), "default");
-  private final Logger log = Logger.getLogger(GpuInventory.class.getName());
-  private final List<String> warnings = new CopyOnWriteArrayList<>();
-  private final Handler capture = new Handler() {
-    @Override
-    public void publish(LogRecord r) {
-      warnings.add(r.getMessage());
-    }
-
-    @Override
-    public void flush() {}
-
-    @Override
-    public void close() {}
-  };
-
-  @BeforeEach
-  void captureWarnings() {
-    log.addHandler(capture);
-  }
+  private final LogCapture log = LogCapture.all(GpuInventory.class.getName());
+  private final List<String> warnings = log.messages();
 
   @AfterEach
   void release() {
-    log.removeHandler(capture);
+    log.close();
   }
 
   private NodeInfo node() {
