@@ -34,6 +34,19 @@ public final class DeviceUsage {
     return memoryMiB[device];
   }
 
+  /**
+   * Whether {@code device} can take one more share of {@code cores} percent and {@code memoryMiB}: not held whole,
+   * fewer than {@code maxShares} sharers, compute summing to at most 100, memory to at most {@code deviceMemoryMiB}
+   * (not checked when the device's memory is unknown, 0). The one rule the engine's own accounting and the plugins
+   * that choose a share's device all apply.
+   */
+  public boolean canShare(int device, long cores, long memoryMiB, long deviceMemoryMiB, int maxShares) {
+    if ((exclusive >>> device & 1) != 0 || shares[device] >= maxShares || this.cores[device] + cores > 100) {
+      return false;
+    }
+    return deviceMemoryMiB <= 0 || this.memoryMiB[device] + memoryMiB <= deviceMemoryMiB;
+  }
+
   /** Devices nobody holds or shares: what a whole-GPU pod can take. */
   public long untouched() {
     long all = size == 64 ? -1L : (1L << size) - 1;

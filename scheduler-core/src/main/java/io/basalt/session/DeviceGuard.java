@@ -104,12 +104,8 @@ final class DeviceGuard {
   private static int shareDevice(Want want, GpuTopology gpus, DeviceUsage usage) {
     long allowed = want.constraints().isNone() ? -1L : want.constraints().allowed(gpus);
     for (int d = 0; d < gpus.size() && d < 64; d++) {
-      if ((allowed & (1L << d)) == 0 || (usage.exclusive() & (1L << d)) != 0
-          || usage.coresUsed(d) + want.cores() > 100) {
-        continue;
-      }
-      long memory = gpus.device(d).memoryMiB();
-      if (memory <= 0 || usage.memoryUsedMiB(d) + want.memoryMiB() <= memory) {
+      if ((allowed & (1L << d)) != 0
+          && usage.canShare(d, want.cores(), want.memoryMiB(), gpus.device(d).memoryMiB(), Integer.MAX_VALUE)) {
         return d;
       }
     }

@@ -45,11 +45,7 @@ final class ShareFit {
    * summing to at most 100, and memory to at most the device's (not checked when its memory is unknown, 0).
    */
   static boolean fits(GpuTopology gpus, DeviceUsage usage, int d, ShareRequest r, int maxShares) {
-    if (usage.shares(d) >= maxShares || usage.coresUsed(d) + r.cores() > 100) {
-      return false;
-    }
-    long memory = gpus.device(d).memoryMiB();
-    return memory <= 0 || usage.memoryUsedMiB(d) + r.memoryMiB() <= memory;
+    return usage.canShare(d, r.cores(), r.memoryMiB(), gpus.device(d).memoryMiB(), maxShares);
   }
 
   /**

@@ -153,12 +153,8 @@ final class PlacementFinder {
 
   private static boolean canShare(GpuTopology gpus, DeviceUsage usage, int d, Shape s, long accepted,
       int maxShares) {
-    if ((accepted >>> d & 1) == 0 || (usage.exclusive() >>> d & 1) != 0 || usage.shares(d) >= maxShares
-        || usage.coresUsed(d) + s.cores() > 100) {
-      return false;
-    }
-    long memory = gpus.device(d).memoryMiB();
-    return memory <= 0 || usage.memoryUsedMiB(d) + s.memoryMiB() <= memory;
+    return (accepted >>> d & 1) != 0
+        && usage.canShare(d, s.cores(), s.memoryMiB(), gpus.device(d).memoryMiB(), maxShares);
   }
 
   /** What a share's fit reads beyond free compute: sharers per device, and device memory used where it is known. */
