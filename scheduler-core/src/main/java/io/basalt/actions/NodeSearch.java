@@ -61,6 +61,7 @@ final class NodeSearch {
   /** What every search of one session shares: where the next search starts, and which task shapes found no node. */
   private static final class Scratch {
     final NoFitMemo noFit = new NoFitMemo();
+    final NodeVerdicts verdicts = new NodeVerdicts();
     int nextStartNode;
 
     static Scratch of(Session session) {
@@ -162,7 +163,9 @@ final class NodeSearch {
       return new Result(null, false, explainFailure ? scratch.noFit.reason(session, shape, task, scope) : null);
     }
     int toFind = feasibleNodesToFind(n);
-    Best best = new Best(session, task, skip, explaining ? explain : null);
+    Object verdictKey = session.callbacks().verdictKey(task);
+    Best best = new Best(session, task, skip, explaining ? explain : null,
+        verdictKey == null ? null : scratch.verdicts.of(verdictKey));
     if (scope == null) {
       int start = scratch.nextStartNode % n;
       scratch.nextStartNode = explaining ? scanFrom(nodes, start, toFind, best) : seek(session, start, toFind, best);
@@ -268,45 +271,72 @@ final class NodeSearch {
     final TaskInfo task;
     final boolean[] skip;
     final ExplainRecorder explain;
+    final java.util.function.ToDoubleFunction<NodeInfo> scoring;
+    /** Verdicts kept for the task's key, or null when some filter or scorer depends on more than the node. */
+    final NodeVerdicts.Table verdicts;
     NodeInfo now;
     NodeInfo later;
     double nowScore = Double.NEGATIVE_INFINITY;
     double laterScore = Double.NEGATIVE_INFINITY;
     int found;
 
-    Best(Session session, TaskInfo task, boolean[] skip, ExplainRecorder explain) {
+    Best(Session session, TaskInfo task, boolean[] skip, ExplainRecorder explain, NodeVerdicts.Table verdicts) {
       this.session = session;
       this.task = task;
       this.skip = skip;
       this.explain = explain;
+      this.verdicts = verdicts;
+      this.scoring = session.callbacks().scoring(task);
     }
 
     void visit(NodeInfo node) {
+      if (verdicts != null) {
+        byte kept = verdicts.outcome(node);
+        if (kept != NodeVerdicts.UNKNOWN) {
+          take(node, kept, kept >= NodeVerdicts.NOW ? verdicts.score(node) : 0);
+          return;
+        }
+      }
+      byte outcome;
+      double score = 0;
       ResourceVector request = task.request();
       int missing = node.firstShortOfFuture(request, skip);
       if (missing >= 0) {
         if (explain != null) {
           explain.filtered(task, node, "Insufficient " + ResourceNames.name(missing));
         }
-        return;
-      }
-      FilterResult verdict = session.callbacks().filter(task, node);
-      if (!verdict.ok()) {
-        if (explain != null) {
-          explain.filtered(task, node, verdict.reason());
+        outcome = NodeVerdicts.SHORT;
+      } else {
+        FilterResult verdict = session.callbacks().filter(task, node);
+        if (!verdict.ok()) {
+          if (explain != null) {
+            explain.filtered(task, node, verdict.reason());
+          }
+          outcome = NodeVerdicts.FILTERED;
+        } else {
+          score = scoring.applyAsDouble(node);
+          outcome = node.firstShortOfIdle(request, skip) < 0 ? NodeVerdicts.NOW : NodeVerdicts.LATER;
         }
-        return;
       }
-      found++;
-      double score = session.callbacks().score(task, node);
-      if (node.firstShortOfIdle(request, skip) < 0) {
+      if (verdicts != null) {
+        verdicts.put(node, outcome, score);
+      }
+      take(node, outcome, score);
+    }
+
+    private void take(NodeInfo node, byte outcome, double score) {
+      if (outcome == NodeVerdicts.NOW) {
+        found++;
         if (score > nowScore) {
           nowScore = score;
           now = node;
         }
-      } else if (score > laterScore) {
-        laterScore = score;
-        later = node;
+      } else if (outcome == NodeVerdicts.LATER) {
+        found++;
+        if (score > laterScore) {
+          laterScore = score;
+          later = node;
+        }
       }
     }
   }

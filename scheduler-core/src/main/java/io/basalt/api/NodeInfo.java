@@ -23,6 +23,8 @@ public final class NodeInfo {
   private long[] idle;
   private long[] future;
   private boolean touched;
+  /** Counts this copy's changes, so an answer worked out from its state can tell whether it still holds. */
+  private int version;
   /** The index of the session this node serves, told of every change to {@link #futureIdle}. */
   private FreeIndex index;
   private int position;
@@ -71,6 +73,7 @@ public final class NodeInfo {
   }
 
   private void logChange(boolean freed) {
+    version++;
     if (index != null) {
       index.touched(this, position, freed);
     }
@@ -97,6 +100,19 @@ public final class NodeInfo {
 
   public long generation() {
     return generation;
+  }
+
+  /**
+   * How many times this copy was changed: equal versions of one copy mean an equal state, so an answer worked out
+   * from it (a node-local score) still holds.
+   */
+  public int version() {
+    return version;
+  }
+
+  /** The node's place in its session's node list (0 for a node no session indexed). */
+  public int position() {
+    return position;
   }
 
   /** True once a session changed this copy; the next snapshot then takes a fresh one from the cache. */
@@ -246,6 +262,7 @@ public final class NodeInfo {
     pipelined = Arrays.copyOf(pipelined, size);
     idle = Arrays.copyOf(idle, size);
     future = Arrays.copyOf(future, size);
+    version++;
     for (int i = 0; i < size; i++) {
       refresh(i);
     }

@@ -50,6 +50,16 @@ public final class DeviceConstraints {
 
   public static final DeviceConstraints NONE = new DeviceConstraints(List.of());
 
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof DeviceConstraints c && rules.equals(c.rules);
+  }
+
+  @Override
+  public int hashCode() {
+    return rules.hashCode();
+  }
+
   public boolean isNone() {
     return rules.isEmpty();
   }

@@ -26,6 +26,7 @@ import java.util.function.BiPredicate;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The callbacks the session's plugins registered, in tier order, and the one place that combines their answers,
@@ -63,6 +64,7 @@ public final class Callbacks {
   private TaskFilter[] filterFns = new TaskFilter[0];
   private NodeScorer[] scorerFns = new NodeScorer[0];
   private String[] scorerNames = new String[0];
+  private ScoreMemo scoreMemo = new ScoreMemo(scorerFns);
   private final Comparator<JobInfo> jobComparator = this::compareJobs;
   private final Comparator<TaskInfo> taskComparator = this::compareTasks;
   private final Comparator<QueueInfo> queueComparator = this::compareQueues;
@@ -82,6 +84,7 @@ public final class Callbacks {
     filterFns = filters.stream().map(Entry::fn).toArray(TaskFilter[]::new);
     scorerFns = scorers.stream().map(Entry::fn).toArray(NodeScorer[]::new);
     scorerNames = scorers.stream().map(Entry::plugin).toArray(String[]::new);
+    scoreMemo = new ScoreMemo(scorerFns);
   }
 
   // ---- combined answers ----
@@ -148,6 +151,45 @@ public final class Callbacks {
       total += s;
     }
     return total;
+  }
+
+  /**
+   * {@link #score} for {@code task} across the nodes of one search, keeping node-local scorers' answers per node
+   * version ({@link NodeScorer#taskKey}): the same sums, without asking those scorers again for nodes that did not
+   * change since a task of the same key was scored there. Asks every time when explaining (each plugin's score is
+   * recorded) or when no scorer keeps answers.
+   */
+  public ToDoubleFunction<NodeInfo> scoring(TaskInfo task) {
+    ScoreMemo.TaskScoring memo = explain.enabled() ? null : scoreMemo.forTask(task);
+    return memo != null ? memo::score : node -> score(task, node);
+  }
+
+  /**
+   * What every filter's verdict and every scorer's score for {@code task} depend on besides the node's own state,
+   * when each of them says ({@link TaskFilter#taskKey}, {@link NodeScorer#taskKey}; the request and the engine's
+   * device check always count): two tasks with equal keys get the same {@link #filter} and {@link #score} on a node
+   * whose {@link NodeInfo#version} did not change. Null when some filter or scorer depends on more, or when
+   * explaining (every verdict is recorded as it is asked).
+   */
+  public Object verdictKey(TaskInfo task) {
+    if (explain.enabled()) {
+      return null;
+    }
+    Object[] keys = new Object[2 + filterFns.length + scorerFns.length];
+    int k = 0;
+    keys[k++] = task.request();
+    keys[k++] = devices.taskKey(task);
+    for (TaskFilter f : filterFns) {
+      if ((keys[k++] = f.taskKey(task)) == null) {
+        return null;
+      }
+    }
+    for (NodeScorer f : scorerFns) {
+      if ((keys[k++] = f.taskKey(task)) == null) {
+        return null;
+      }
+    }
+    return List.of(keys);
   }
 
   public boolean hasScorers() {

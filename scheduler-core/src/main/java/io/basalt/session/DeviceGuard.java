@@ -46,6 +46,11 @@ final class DeviceGuard {
     lastTask = null;
   }
 
+  /** What {@link #check} reads of {@code task}: equal keys get equal verdicts on an unchanged node. */
+  Object taskKey(TaskInfo task) {
+    return want(task);
+  }
+
   /** Whether {@code node}'s devices can take {@code task} now; OK for nodes without a GPU inventory. */
   FilterResult check(TaskInfo task, NodeInfo node) {
     GpuTopology gpus = node.gpus();

@@ -156,6 +156,12 @@ public final class BinpackPlugin implements Plugin {
       this.maxGpuWeight = max;
     }
 
+    /** The score reads the request and the node's own state only. */
+    @Override
+    public Object taskKey(TaskInfo task) {
+      return task.request();
+    }
+
     @Override
     public double score(TaskInfo task, NodeInfo node) {
       ResourceVector request = task.request();

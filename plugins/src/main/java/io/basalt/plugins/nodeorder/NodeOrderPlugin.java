@@ -116,6 +116,12 @@ public final class NodeOrderPlugin implements Plugin {
       this.gpu = gpu;
     }
 
+    /** The score reads the request and the node's own state only. */
+    @Override
+    public Object taskKey(TaskInfo task) {
+      return task.request();
+    }
+
     @Override
     public double score(TaskInfo task, NodeInfo node) {
       ResourceVector request = task.request();

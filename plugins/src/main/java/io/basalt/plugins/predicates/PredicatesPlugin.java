@@ -8,6 +8,7 @@ import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
+import io.basalt.framework.TaskFilter;
 import io.basalt.model.Node;
 import io.basalt.model.NodeSelectorTerm;
 import io.basalt.model.Pod;
@@ -69,8 +70,23 @@ public final class PredicatesPlugin implements Plugin {
 
   @Override
   public void onSessionOpen(SessionView session, Registrar registrar) {
-    registrar.addFilter(this::filter);
+    registrar.addFilter(new TaskFilter() {
+      @Override
+      public FilterResult filter(TaskInfo task, NodeInfo node) {
+        return PredicatesPlugin.this.filter(task, node);
+      }
+
+      /** The verdict reads the node and these three of the pod only. */
+      @Override
+      public Object taskKey(TaskInfo task) {
+        Pod pod = task.pod();
+        return new Key(pod.nodeSelector(), pod.requiredNodeAffinity(), pod.tolerations());
+      }
+    });
   }
+
+  /** What {@link #filter} reads of a pod. */
+  private record Key(Map<String, String> nodeSelector, List<NodeSelectorTerm> affinity, List<Toleration> tolerations) {}
 
   FilterResult filter(TaskInfo task, NodeInfo nodeInfo) {
     Node node = nodeInfo.node();

@@ -1,0 +1,144 @@
+package io.basalt.actions;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.basalt.api.NodeInfo;
+import io.basalt.api.TaskInfo;
+import io.basalt.framework.FilterResult;
+import io.basalt.framework.NodeScorer;
+import io.basalt.framework.Plugin;
+import io.basalt.framework.PluginDescriptor;
+import io.basalt.framework.PluginRegistry;
+import io.basalt.framework.Registrar;
+import io.basalt.framework.SessionView;
+import io.basalt.framework.TaskFilter;
+import io.basalt.model.ResourceNames;
+import io.basalt.session.Session;
+import io.basalt.session.Statement;
+import io.basalt.testing.TestNodes;
+import io.basalt.testing.TestPods;
+import io.basalt.testing.TestSessions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A search keeps each node's verdict for tasks of one key: the next task of that key asks the filters and scorers
+ * again only on nodes that changed, and chooses what asking every node would choose; one plugin that names no key
+ * turns the keeping off.
+ */
+class NodeVerdictsTest {
+  private int filterCalls;
+  private int scoreCalls;
+
+  /** A filter and a most-free-cpu scorer, both counting their calls; {@code keyed} says whether they name a key. */
+  private final class Counting implements Plugin {
+    private final boolean keyed;
+    private final boolean scoresKeyed;
+
+    Counting(boolean keyed, boolean scoresKeyed) {
+      this.keyed = keyed;
+      this.scoresKeyed = scoresKeyed;
+    }
+
+    @Override
+    public String name() {
+      return "test";
+    }
+
+    @Override
+    public void onSessionOpen(SessionView session, Registrar registrar) {
+      registrar.addFilter(new TaskFilter() {
+        @Override
+        public FilterResult filter(TaskInfo task, NodeInfo node) {
+          filterCalls++;
+          return FilterResult.OK;
+        }
+
+        @Override
+        public Object taskKey(TaskInfo task) {
+          return keyed ? task.request() : null;
+        }
+      });
+      registrar.addScorer(new NodeScorer() {
+        @Override
+        public double score(TaskInfo task, NodeInfo node) {
+          scoreCalls++;
+          return node.idle(ResourceNames.CPU);
+        }
+
+        @Override
+        public Object taskKey(TaskInfo task) {
+          return scoresKeyed ? task.request() : null;
+        }
+      });
+    }
+  }
+
+  private Session open(boolean keyed) {
+    return open(keyed, keyed);
+  }
+
+  private Session open(boolean keyed, boolean scoresKeyed) {
+    TestSessions cluster = TestSessions.cluster();
+    for (int i = 0; i < 6; i++) {
+      cluster.node(TestNodes.node("n" + i).cpu(String.valueOf(8 + i)).build());
+    }
+    for (int i = 0; i < 4; i++) {
+      cluster.pod(TestPods.pod("ns/p" + i).cpu("4").build());
+    }
+    return cluster.open(PluginRegistry.of(PluginDescriptor.of("test", () -> new Counting(keyed, scoresKeyed))),
+        "actions: \"allocate\"\ntiers:\n- plugins:\n  - name: test\n");
+  }
+
+  /** Places p0..p3 one after another, each on the node the search picks; returns the nodes' names. */
+  private static String place(Session s) {
+    NodeSearch search = new NodeSearch(100);
+    Statement stmt = s.newStatement();
+    StringBuilder chosen = new StringBuilder();
+    for (int i = 0; i < 4; i++) {
+      TaskInfo task = TestSessions.task(s, "ns/p" + i);
+      NodeInfo node = search.find(s, task).node();
+      stmt.allocate(task, node);
+      chosen.append(node.name()).append(' ');
+    }
+    return chosen.toString().trim();
+  }
+
+  @Test
+  void theNextTaskOfAKeyAsksOnlyTheNodeThatChanged() {
+    String chosen = place(open(true));
+    // 6 nodes for the first task, then only the node the previous task went to.
+    assertEquals(6 + 3, filterCalls);
+    assertEquals(6 + 3, scoreCalls);
+    assertEquals("n5 n4 n3 n2", chosen, "most free cpu first, as a full pass chooses");
+  }
+
+  @Test
+  void aPluginWithoutAKeyIsAskedOnEveryNode() {
+    String chosen = place(open(false));
+    assertEquals(4 * 6, filterCalls);
+    assertEquals(4 * 6, scoreCalls);
+    assertEquals("n5 n4 n3 n2", chosen);
+  }
+
+  @Test
+  void scoresAreKeptWhenOnlyAFilterNamesNoKey() {
+    String chosen = place(open(false, true));
+    assertEquals(4 * 6, filterCalls);
+    assertEquals(6 + 3, scoreCalls);
+    assertEquals("n5 n4 n3 n2", chosen);
+  }
+
+  @Test
+  void aKeptVerdictIsTheFullPassVerdict() {
+    Session kept = open(true);
+    Session asked = open(false);
+    NodeSearch search = new NodeSearch(100);
+    for (int i = 0; i < 4; i++) {
+      NodeInfo a = search.find(kept, TestSessions.task(kept, "ns/p" + i)).node();
+      NodeInfo b = search.find(asked, TestSessions.task(asked, "ns/p" + i)).node();
+      assertEquals(b.name(), a.name());
+      kept.newStatement().allocate(TestSessions.task(kept, "ns/p" + i), a);
+      asked.newStatement().allocate(TestSessions.task(asked, "ns/p" + i), b);
+    }
+  }
+}
