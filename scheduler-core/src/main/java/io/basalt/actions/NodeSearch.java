@@ -44,6 +44,8 @@ final class NodeSearch {
   private record ScopedShape(String scope, TaskShape shape) {}
 
   private final int percentageOfNodesToScore;
+  /** Nodes' verdicts per task key, kept from session to session while the node copies are unchanged. */
+  private final NodeVerdicts verdicts = new NodeVerdicts();
 
   /** @param percentageOfNodesToScore 1..100, or 0 for the adaptive default */
   NodeSearch(int percentageOfNodesToScore) {
@@ -61,7 +63,6 @@ final class NodeSearch {
   /** What every search of one session shares: where the next search starts, and which task shapes found no node. */
   private static final class Scratch {
     final NoFitMemo noFit = new NoFitMemo();
-    final NodeVerdicts verdicts = new NodeVerdicts();
     int nextStartNode;
 
     static Scratch of(Session session) {
@@ -165,7 +166,7 @@ final class NodeSearch {
     int toFind = feasibleNodesToFind(n);
     Object verdictKey = session.callbacks().verdictKey(task);
     Best best = new Best(session, task, skip, explaining ? explain : null,
-        verdictKey == null ? null : scratch.verdicts.of(verdictKey));
+        verdictKey == null ? null : verdicts.of(session, verdictKey));
     if (scope == null) {
       int start = scratch.nextStartNode % n;
       scratch.nextStartNode = explaining ? scanFrom(nodes, start, toFind, best) : seek(session, start, toFind, best);

@@ -1,6 +1,9 @@
 package io.basalt.actions;
 
 import io.basalt.api.NodeInfo;
+import io.basalt.model.ResourceNames;
+import io.basalt.session.Session;
+import java.lang.ref.WeakReference;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -11,6 +14,12 @@ import java.util.Map;
  * while the node copy and its {@link NodeInfo#version} are the ones it was found at, since then every filter and
  * scorer would answer the same. A placement changes one node, so the next pod of the same kind re-asks one node
  * instead of the few hundred a search visits.
+ *
+ * <p>The verdicts outlive the session: a node copy the cache hands to the next session unchanged is the same object at
+ * the same version, and keyed filters and scorers answer from the config, the task key and the node alone (see
+ * {@link io.basalt.framework.NodeScorer#taskKey}). A new resource name (which re-slots what plugins resolve at session
+ * open) drops them all; a key no search of the last session asked for is dropped, so rare shapes hold no memory.
+ * One search owns them, and a search serves one scheduling loop.
  */
 final class NodeVerdicts {
   static final byte UNKNOWN = 0;
@@ -20,14 +29,33 @@ final class NodeVerdicts {
   static final byte LATER = 4;
 
   private final Map<Object, Table> tables = new HashMap<>();
+  private WeakReference<Session> session = new WeakReference<>(null);
+  private int resources = -1;
 
-  /** The verdicts kept for {@code key}. */
-  Table of(Object key) {
-    return tables.computeIfAbsent(key, k -> new Table());
+  /** The verdicts kept for {@code key}, as {@code session} may use them. */
+  Table of(Session session, Object key) {
+    if (this.session.get() != session) {
+      this.session = new WeakReference<>(session);
+      if (resources != ResourceNames.count()) {
+        resources = ResourceNames.count();
+        tables.clear();
+      }
+      tables.values().removeIf(t -> !t.used);
+      tables.values().forEach(t -> t.used = false);
+    }
+    Table t = tables.computeIfAbsent(key, k -> new Table());
+    t.used = true;
+    return t;
+  }
+
+  /** Keys kept, for tests. */
+  int size() {
+    return tables.size();
   }
 
   /** Verdicts by node position. */
   static final class Table {
+    private boolean used;
     private NodeInfo[] nodes = new NodeInfo[0];
     private int[] versions = new int[0];
     private byte[] outcomes = new byte[0];

@@ -9,10 +9,10 @@ public interface NodeScorer {
   double score(TaskInfo task, NodeInfo node);
 
   /**
-   * What of {@code task} this scorer's answer depends on besides the node's own state, for a scorer that reads
-   * nothing else (no other node, no job placed so far, no state of its own that changes within a session): two tasks
-   * with equal keys get equal scores on a node that did not change, so the session keeps the answer and asks again
-   * only when the node changed. A search visits hundreds of nodes per pod and most of them did not change since the
+   * What of {@code task} this scorer's answer depends on besides the node's own state and the config, for a scorer
+   * that reads nothing else (no other node, no job placed so far, no state of its own that changes from session to
+   * session): two tasks with equal keys get equal scores on a node that did not change, so searches keep the answer,
+   * across sessions too, and ask again only when the node changed. A search visits hundreds of nodes per pod and most of them did not change since the
    * last pod of the same request, which made scoring the largest share of a placement.
    *
    * <p>Null, the default, means the answer may depend on anything: it is asked for every node every time.

@@ -9,9 +9,10 @@ public interface TaskFilter {
   FilterResult filter(TaskInfo task, NodeInfo node);
 
   /**
-   * What of {@code task} this filter's verdict depends on besides the node's own state, for a filter that reads
-   * nothing else (no other node, no job placed so far): equal keys get equal verdicts on a node that did not change,
-   * so a search may keep a node's verdict for the next task of the same key (see {@link NodeScorer#taskKey}). Null,
+   * What of {@code task} this filter's verdict depends on besides the node's own state and the config, for a filter
+   * that reads nothing else (no other node, no job placed so far, nothing that changes from session to session):
+   * equal keys get equal verdicts on a node that did not change, so searches may keep a node's verdict for the next
+   * task of the same key (see {@link NodeScorer#taskKey}). Null,
    * the default, means the verdict may depend on anything and is asked every time.
    */
   default Object taskKey(TaskInfo task) {

@@ -78,6 +78,10 @@ class NodeVerdictsTest {
   }
 
   private Session open(boolean keyed, boolean scoresKeyed) {
+    return open(cluster(), keyed, scoresKeyed);
+  }
+
+  private static TestSessions cluster() {
     TestSessions cluster = TestSessions.cluster();
     for (int i = 0; i < 6; i++) {
       cluster.node(TestNodes.node("n" + i).cpu(String.valueOf(8 + i)).build());
@@ -85,6 +89,10 @@ class NodeVerdictsTest {
     for (int i = 0; i < 4; i++) {
       cluster.pod(TestPods.pod("ns/p" + i).cpu("4").build());
     }
+    return cluster;
+  }
+
+  private Session open(TestSessions cluster, boolean keyed, boolean scoresKeyed) {
     return cluster.open(PluginRegistry.of(PluginDescriptor.of("test", () -> new Counting(keyed, scoresKeyed))),
         "actions: \"allocate\"\ntiers:\n- plugins:\n  - name: test\n");
   }
@@ -118,6 +126,25 @@ class NodeVerdictsTest {
     assertEquals(4 * 6, filterCalls);
     assertEquals(4 * 6, scoreCalls);
     assertEquals("n5 n4 n3 n2", chosen);
+  }
+
+  @Test
+  void verdictsOutliveTheSessionOnNodesTheCacheHandsOnUnchanged() {
+    TestSessions cluster = cluster();
+    NodeSearch search = new NodeSearch(100);
+    Session first = open(cluster, true, true);
+    NodeInfo chosen = search.find(first, TestSessions.task(first, "ns/p0")).node();
+    assertEquals(6, filterCalls);
+    first.newStatement().allocate(TestSessions.task(first, "ns/p0"), chosen); // the session changes that copy
+
+    Session second = open(cluster, true, true);
+    assertEquals("n5", search.find(second, TestSessions.task(second, "ns/p1")).node().name());
+    assertEquals(6 + 1, filterCalls, "only the copy the first session changed is asked again");
+    assertEquals(6 + 1, scoreCalls);
+
+    Session third = open(cluster, true, true);
+    search.find(third, TestSessions.task(third, "ns/p2"));
+    assertEquals(6 + 1, filterCalls, "nothing changed since the second session");
   }
 
   @Test
