@@ -3,6 +3,7 @@ package io.basalt.actions;
 import io.basalt.api.JobInfo;
 import io.basalt.api.PodGroupPhase;
 import io.basalt.api.TaskInfo;
+import io.basalt.api.TaskStatus;
 import io.basalt.config.Arguments;
 import io.basalt.session.Session;
 import java.util.ArrayList;
@@ -28,9 +29,10 @@ final class Backfill implements Action {
 
   @Override
   public void execute(Session session) {
+    // Only jobs with a best-effort task waiting are sorted: in a busy cluster that is a handful, not every job.
     List<JobInfo> jobs = new ArrayList<>();
     for (JobInfo job : session.jobs()) {
-      if (job.phase() != PodGroupPhase.PENDING && session.jobInvalidReason(job) == null) {
+      if (job.phase() != PodGroupPhase.PENDING && hasPendingBestEffort(job) && session.jobInvalidReason(job) == null) {
         jobs.add(job);
       }
     }
@@ -39,5 +41,14 @@ final class Backfill implements Action {
       List<TaskInfo> tasks = JobPlacer.pendingTasks(session, job, t -> t.request().isBestEffort());
       placer.place(session, job, tasks, false);
     }
+  }
+
+  private static boolean hasPendingBestEffort(JobInfo job) {
+    for (TaskInfo t : job.tasks()) {
+      if (t.status() == TaskStatus.PENDING && t.request().isBestEffort()) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -130,8 +130,9 @@ public class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--floor",
       description = "Also run the floor scheduler (sampled fit, binpack + least-requested + balanced scores, gangs "
-          + "all or nothing, nothing else) on the same workload in this JVM after Basalt, and print Basalt's rate as "
-          + "a percentage of the floor's.")
+          + "all or nothing, nothing else) on the same workload in this JVM after Basalt (median of at least 9 "
+          + "rounds after 3 warm-ups: a round lasts milliseconds), and print Basalt's rate as a percentage of the "
+          + "floor's.")
   boolean floor;
 
   /** The floor's median round, when --floor ran it. */
@@ -226,14 +227,18 @@ public class BenchCommand implements Callable<Integer> {
     return new BenchRun(profile, workload, workload.podCount()).minCycles(backlogCycles).run();
   }
 
+  /** Rounds and warm-ups the floor runs at least: a round lasts tens of milliseconds, so a few vary by 3x. */
+  private static final int FLOOR_ROUNDS = 9;
+  private static final int FLOOR_WARMUP = 3;
+
   /** The floor on the same workloads: warm-up runs, then the round with the median rate. */
   FloorScheduler.Result measureFloor() {
-    for (int w = 0; w < warmup; w++) {
+    for (int w = 0; w < Math.max(warmup, FLOOR_WARMUP); w++) {
       Workload workload = workload(seed + 1 + w);
       new FloorScheduler(workload).run(workload, floorBatch(workload));
     }
     List<FloorScheduler.Result> results = new ArrayList<>();
-    for (int r = 0; r < rounds; r++) {
+    for (int r = 0; r < Math.max(rounds, FLOOR_ROUNDS); r++) {
       Workload workload = workload(seed);
       results.add(new FloorScheduler(workload).run(workload, floorBatch(workload)));
     }
