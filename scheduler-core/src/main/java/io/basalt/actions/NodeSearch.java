@@ -164,9 +164,14 @@ final class NodeSearch {
       return new Result(null, false, explainFailure ? scratch.noFit.reason(session, shape, task, scope) : null);
     }
     int toFind = feasibleNodesToFind(n);
-    Object verdictKey = session.callbacks().verdictKey(task);
+    // Verdicts with scores when every scorer names a key; else verdicts alone, the scores asked on feasible nodes.
+    Object verdictKey = session.callbacks().verdictKey(task, true);
+    boolean scoresKept = verdictKey != null;
+    if (verdictKey == null) {
+      verdictKey = session.callbacks().verdictKey(task, false);
+    }
     Best best = new Best(session, task, skip, explaining ? explain : null,
-        verdictKey == null ? null : verdicts.of(session, verdictKey));
+        verdictKey == null ? null : verdicts.of(session, verdictKey), scoresKept);
     if (scope == null) {
       int start = scratch.nextStartNode % n;
       scratch.nextStartNode = explaining ? scanFrom(nodes, start, toFind, best) : seek(session, start, toFind, best);
@@ -275,26 +280,31 @@ final class NodeSearch {
     final java.util.function.ToDoubleFunction<NodeInfo> scoring;
     /** Verdicts kept for the task's key, or null when some filter or scorer depends on more than the node. */
     final NodeVerdicts.Table verdicts;
+    /** Whether {@link #verdicts} hold the scores too (every scorer named a key). */
+    final boolean scoresKept;
     NodeInfo now;
     NodeInfo later;
     double nowScore = Double.NEGATIVE_INFINITY;
     double laterScore = Double.NEGATIVE_INFINITY;
     int found;
 
-    Best(Session session, TaskInfo task, boolean[] skip, ExplainRecorder explain, NodeVerdicts.Table verdicts) {
+    Best(Session session, TaskInfo task, boolean[] skip, ExplainRecorder explain, NodeVerdicts.Table verdicts,
+        boolean scoresKept) {
       this.session = session;
       this.task = task;
       this.skip = skip;
       this.explain = explain;
       this.verdicts = verdicts;
-      this.scoring = session.callbacks().scoring(task);
+      this.scoresKept = scoresKept;
+      this.scoring = scoresKept ? node -> session.callbacks().score(task, node) : session.callbacks().scoring(task);
     }
 
     void visit(NodeInfo node) {
       if (verdicts != null) {
         byte kept = verdicts.outcome(node);
         if (kept != NodeVerdicts.UNKNOWN) {
-          take(node, kept, kept >= NodeVerdicts.NOW ? verdicts.score(node) : 0);
+          double score = kept < NodeVerdicts.NOW ? 0 : scoresKept ? verdicts.score(node) : scoring.applyAsDouble(node);
+          take(node, kept, score);
           return;
         }
       }

@@ -2,6 +2,7 @@ package io.basalt.framework;
 
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
+import java.util.function.Function;
 
 /** Score phase (Volcano's node order): higher is better; scores of all plugins are summed. */
 @FunctionalInterface
@@ -19,5 +20,20 @@ public interface NodeScorer {
    */
   default Object taskKey(TaskInfo task) {
     return null;
+  }
+
+  /** {@code scorer} with {@code key} as its {@link #taskKey}. */
+  static NodeScorer keyed(NodeScorer scorer, Function<TaskInfo, Object> key) {
+    return new NodeScorer() {
+      @Override
+      public double score(TaskInfo task, NodeInfo node) {
+        return scorer.score(task, node);
+      }
+
+      @Override
+      public Object taskKey(TaskInfo task) {
+        return key.apply(task);
+      }
+    };
   }
 }

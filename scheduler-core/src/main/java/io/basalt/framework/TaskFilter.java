@@ -2,6 +2,7 @@ package io.basalt.framework;
 
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
+import java.util.function.Function;
 
 /** Filter phase (Volcano's predicate): may this task run on this node? All registered filters must pass. */
 @FunctionalInterface
@@ -17,5 +18,20 @@ public interface TaskFilter {
    */
   default Object taskKey(TaskInfo task) {
     return null;
+  }
+
+  /** {@code filter} with {@code key} as its {@link #taskKey}. */
+  static TaskFilter keyed(TaskFilter filter, Function<TaskInfo, Object> key) {
+    return new TaskFilter() {
+      @Override
+      public FilterResult filter(TaskInfo task, NodeInfo node) {
+        return filter.filter(task, node);
+      }
+
+      @Override
+      public Object taskKey(TaskInfo task) {
+        return key.apply(task);
+      }
+    };
   }
 }

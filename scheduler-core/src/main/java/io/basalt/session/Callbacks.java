@@ -19,6 +19,7 @@ import io.basalt.gpu.DeviceClaim;
 import io.basalt.model.ResourceNames;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -165,18 +166,19 @@ public final class Callbacks {
   }
 
   /**
-   * What every filter's verdict and every scorer's score for {@code task} depend on besides the node's own state,
-   * when each of them says ({@link TaskFilter#taskKey}, {@link NodeScorer#taskKey}; the request and the engine's
-   * device check always count): two tasks with equal keys get the same {@link #filter} and {@link #score} on a node
-   * whose {@link NodeInfo#version} did not change. Null when some filter or scorer depends on more, or when
-   * explaining (every verdict is recorded as it is asked).
+   * What every filter's verdict for {@code task} depends on besides the node's own state, and every scorer's score
+   * too when {@code withScores}, when each of them says ({@link TaskFilter#taskKey}, {@link NodeScorer#taskKey}; the
+   * request and the engine's device check always count): two tasks with equal keys get the same {@link #filter} (and
+   * {@link #score}) on a node whose {@link NodeInfo#version} did not change. Null when one of them depends on more,
+   * or when explaining (every verdict is recorded as it is asked).
    */
-  public Object verdictKey(TaskInfo task) {
+  public Object verdictKey(TaskInfo task, boolean withScores) {
     if (explain.enabled()) {
       return null;
     }
-    Object[] keys = new Object[2 + filterFns.length + scorerFns.length];
+    Object[] keys = new Object[3 + filterFns.length + (withScores ? scorerFns.length : 0)];
     int k = 0;
+    keys[k++] = withScores;
     keys[k++] = task.request();
     keys[k++] = devices.taskKey(task);
     for (TaskFilter f : filterFns) {
@@ -184,12 +186,12 @@ public final class Callbacks {
         return null;
       }
     }
-    for (NodeScorer f : scorerFns) {
-      if ((keys[k++] = f.taskKey(task)) == null) {
+    for (int i = 0; withScores && i < scorerFns.length; i++) {
+      if ((keys[k++] = scorerFns[i].taskKey(task)) == null) {
         return null;
       }
     }
-    return List.of(keys);
+    return Arrays.asList(keys);
   }
 
   public boolean hasScorers() {

@@ -156,6 +156,14 @@ class NodeVerdictsTest {
   }
 
   @Test
+  void verdictsAreKeptWithoutScoresWhenOnlyAScorerNamesNoKey() {
+    String chosen = place(open(true, false));
+    assertEquals(6 + 3, filterCalls);
+    assertEquals(4 * 6, scoreCalls, "every feasible node is scored every time");
+    assertEquals("n5 n4 n3 n2", chosen);
+  }
+
+  @Test
   void aKeptVerdictIsTheFullPassVerdict() {
     Session kept = open(true);
     Session asked = open(false);

@@ -4,13 +4,16 @@ import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.FilterResult;
+import io.basalt.framework.NodeScorer;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
+import io.basalt.framework.TaskFilter;
 import io.basalt.gpu.DeviceClaim;
 import io.basalt.gpu.DeviceConstraints;
 import io.basalt.model.ResourceNames;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -97,9 +100,10 @@ public final class DeviceSharePlugin implements Plugin {
   @Override
   public void onSessionOpen(SessionView session, Registrar registrar) {
     registrar.addDeviceResources(resources.perDevice());
-    registrar.addFilter(this::filter);
+    // Both read the share asked for, the pod's device annotations and the node only.
+    registrar.addFilter(TaskFilter.keyed(this::filter, this::shareKey));
     if (weight != 0) { // weight 0: the filter and the device choice without a node score
-      registrar.addScorer(this::score);
+      registrar.addScorer(NodeScorer.keyed(this::score, this::shareKey));
     }
     registrar.addDeviceChooser(this::choose);
   }
@@ -160,6 +164,11 @@ public final class DeviceSharePlugin implements Plugin {
   }
 
   /** The share and constraints of the task last asked about: one node search asks for one task, node after node. */
+  /** What {@link #filter} and {@link #score} read of {@code task}: the share and the device constraints. */
+  private Object shareKey(TaskInfo task) {
+    return Arrays.asList(request(task), lastConstraints);
+  }
+
   private ShareRequest request(TaskInfo task) {
     if (task != lastTask) {
       lastTask = task;

@@ -70,19 +70,9 @@ public final class PredicatesPlugin implements Plugin {
 
   @Override
   public void onSessionOpen(SessionView session, Registrar registrar) {
-    registrar.addFilter(new TaskFilter() {
-      @Override
-      public FilterResult filter(TaskInfo task, NodeInfo node) {
-        return PredicatesPlugin.this.filter(task, node);
-      }
-
-      /** The verdict reads the node and these three of the pod only. */
-      @Override
-      public Object taskKey(TaskInfo task) {
-        Pod pod = task.pod();
-        return new Key(pod.nodeSelector(), pod.requiredNodeAffinity(), pod.tolerations());
-      }
-    });
+    // The verdict reads the node and these three of the pod only.
+    registrar.addFilter(TaskFilter.keyed(this::filter,
+        t -> new Key(t.pod().nodeSelector(), t.pod().requiredNodeAffinity(), t.pod().tolerations())));
   }
 
   /** What {@link #filter} reads of a pod. */
