@@ -170,11 +170,19 @@ final class NodeSearch {
     if (verdictKey == null) {
       verdictKey = session.callbacks().verdictKey(task, false);
     }
-    Best best = new Best(session, task, skip, explaining ? explain : null,
-        verdictKey == null ? null : verdicts.of(session, verdictKey), scoresKept);
+    NodeVerdicts.Table kept = verdictKey == null ? null : verdicts.of(session, verdictKey);
+    Best best = new Best(session, task, skip, explaining ? explain : null, kept, scoresKept);
     if (scope == null) {
       int start = scratch.nextStartNode % n;
-      scratch.nextStartNode = explaining ? scanFrom(nodes, start, toFind, best) : seek(session, start, toFind, best);
+      if (explaining) {
+        scratch.nextStartNode = scanFrom(nodes, start, toFind, best);
+      } else if (scoresKept && kept.wantsTree()) {
+        VerdictTree tree = kept.tree(n);
+        tree.refresh(session, best);
+        scratch.nextStartNode = tree.search(nodes, start, toFind, best);
+      } else {
+        scratch.nextStartNode = seek(session, start, toFind, best);
+      }
     } else {
       scanFrom(nodes, 0, toFind, best);
     }
@@ -269,87 +277,6 @@ final class NodeSearch {
       }
     }
     return key;
-  }
-
-  /** The best node seen so far, now and once releasing pods are gone, and how many feasible nodes were seen. */
-  private static final class Best {
-    final Session session;
-    final TaskInfo task;
-    final boolean[] skip;
-    final ExplainRecorder explain;
-    final java.util.function.ToDoubleFunction<NodeInfo> scoring;
-    /** Verdicts kept for the task's key, or null when some filter or scorer depends on more than the node. */
-    final NodeVerdicts.Table verdicts;
-    /** Whether {@link #verdicts} hold the scores too (every scorer named a key). */
-    final boolean scoresKept;
-    NodeInfo now;
-    NodeInfo later;
-    double nowScore = Double.NEGATIVE_INFINITY;
-    double laterScore = Double.NEGATIVE_INFINITY;
-    int found;
-
-    Best(Session session, TaskInfo task, boolean[] skip, ExplainRecorder explain, NodeVerdicts.Table verdicts,
-        boolean scoresKept) {
-      this.session = session;
-      this.task = task;
-      this.skip = skip;
-      this.explain = explain;
-      this.verdicts = verdicts;
-      this.scoresKept = scoresKept;
-      this.scoring = scoresKept ? node -> session.callbacks().score(task, node) : session.callbacks().scoring(task);
-    }
-
-    void visit(NodeInfo node) {
-      if (verdicts != null) {
-        byte kept = verdicts.outcome(node);
-        if (kept != NodeVerdicts.UNKNOWN) {
-          double score = kept < NodeVerdicts.NOW ? 0 : scoresKept ? verdicts.score(node) : scoring.applyAsDouble(node);
-          take(node, kept, score);
-          return;
-        }
-      }
-      byte outcome;
-      double score = 0;
-      ResourceVector request = task.request();
-      int missing = node.firstShortOfFuture(request, skip);
-      if (missing >= 0) {
-        if (explain != null) {
-          explain.filtered(task, node, "Insufficient " + ResourceNames.name(missing));
-        }
-        outcome = NodeVerdicts.SHORT;
-      } else {
-        FilterResult verdict = session.callbacks().filter(task, node);
-        if (!verdict.ok()) {
-          if (explain != null) {
-            explain.filtered(task, node, verdict.reason());
-          }
-          outcome = NodeVerdicts.FILTERED;
-        } else {
-          score = scoring.applyAsDouble(node);
-          outcome = node.firstShortOfIdle(request, skip) < 0 ? NodeVerdicts.NOW : NodeVerdicts.LATER;
-        }
-      }
-      if (verdicts != null) {
-        verdicts.put(node, outcome, score);
-      }
-      take(node, outcome, score);
-    }
-
-    private void take(NodeInfo node, byte outcome, double score) {
-      if (outcome == NodeVerdicts.NOW) {
-        found++;
-        if (score > nowScore) {
-          nowScore = score;
-          now = node;
-        }
-      } else if (outcome == NodeVerdicts.LATER) {
-        found++;
-        if (score > laterScore) {
-          laterScore = score;
-          later = node;
-        }
-      }
-    }
   }
 
   /**

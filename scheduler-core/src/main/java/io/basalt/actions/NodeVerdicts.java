@@ -40,11 +40,11 @@ final class NodeVerdicts {
         resources = ResourceNames.count();
         tables.clear();
       }
-      tables.values().removeIf(t -> !t.used);
-      tables.values().forEach(t -> t.used = false);
+      tables.values().removeIf(t -> t.searches == 0);
+      tables.values().forEach(Table::newSession);
     }
     Table t = tables.computeIfAbsent(key, k -> new Table());
-    t.used = true;
+    t.searches++;
     return t;
   }
 
@@ -53,9 +53,36 @@ final class NodeVerdicts {
     return tables.size();
   }
 
+  /** Searches of one key in a session from which a tree pays for asking again every node that changed. */
+  static final int TREE_AFTER = 64;
+
   /** Verdicts by node position. */
   static final class Table {
-    private boolean used;
+    private int searches;
+    private int lastSearches;
+    private VerdictTree tree;
+
+    private void newSession() {
+      lastSearches = searches;
+      searches = 0;
+    }
+
+    /**
+     * Whether searches of this key should use a {@link VerdictTree}: it was searched often, in this session or the
+     * last one. A tree asks again every node that changed, a scan only those it visits, so a rare key scans.
+     */
+    boolean wantsTree() {
+      return searches >= TREE_AFTER || lastSearches >= TREE_AFTER;
+    }
+
+    /** The key's tree over {@code n} nodes, new when there was none or the node count changed. */
+    VerdictTree tree(int n) {
+      if (tree == null || tree.size() != n) {
+        tree = new VerdictTree(n);
+      }
+      return tree;
+    }
+
     private NodeInfo[] nodes = new NodeInfo[0];
     private int[] versions = new int[0];
     private byte[] outcomes = new byte[0];

@@ -18,6 +18,8 @@ import io.basalt.session.Statement;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -153,6 +155,49 @@ class NodeVerdictsTest {
     assertEquals(4 * 6, filterCalls);
     assertEquals(6 + 3, scoreCalls);
     assertEquals("n5 n4 n3 n2", chosen);
+  }
+
+  /** Many pods of one key: after {@link NodeVerdicts#TREE_AFTER} searches the search goes through a tree. */
+  private static TestSessions busyCluster() {
+    TestSessions cluster = TestSessions.cluster();
+    for (int i = 0; i < 130; i++) { // more than 100: a search stops after 100 feasible nodes
+      cluster.node(TestNodes.node("n" + i).cpu(String.valueOf(1 + i % 4)).build());
+    }
+    for (int i = 0; i < 400; i++) {
+      cluster.pod(TestPods.pod("ns/q" + i).cpu("500m").build());
+    }
+    return cluster;
+  }
+
+  private static List<String> placeAll(Session s, NodeSearch search, int from, int to) {
+    Statement stmt = s.newStatement();
+    List<String> chosen = new ArrayList<>();
+    for (int i = from; i < to; i++) {
+      TaskInfo task = TestSessions.task(s, "ns/q" + i);
+      NodeInfo node = search.find(s, task).node();
+      chosen.add(node == null ? "-" : node.name());
+      if (node != null) {
+        stmt.allocate(task, node);
+      }
+    }
+    stmt.commit();
+    return chosen;
+  }
+
+  @Test
+  void aTreeChoosesWhatScansChooseWithinAndAcrossSessions() {
+    TestSessions keyedCluster = busyCluster();
+    TestSessions askedCluster = busyCluster();
+    NodeSearch keyed = new NodeSearch(20);
+    NodeSearch asked = new NodeSearch(20);
+    // Within a session: the first 64 searches scan, the rest read the tree kept current from the change log.
+    Session k1 = open(keyedCluster, true, true);
+    Session a1 = open(askedCluster, false, false);
+    assertEquals(placeAll(a1, asked, 0, 200), placeAll(k1, keyed, 0, 200));
+    // A new session (the placements were not bound, so the cache hands on fresh copies of the nodes that took them).
+    Session k2 = open(keyedCluster, true, true);
+    Session a2 = open(askedCluster, false, false);
+    assertEquals(placeAll(a2, asked, 0, 400), placeAll(k2, keyed, 0, 400));
   }
 
   @Test

@@ -1,0 +1,115 @@
+package io.basalt.actions;
+
+import io.basalt.api.NodeInfo;
+import io.basalt.api.TaskInfo;
+import io.basalt.framework.FilterResult;
+import io.basalt.model.ResourceNames;
+import io.basalt.model.ResourceVector;
+import io.basalt.session.ExplainRecorder;
+import io.basalt.session.Session;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * One node search's visits: the best node seen so far, now and once releasing pods are gone, and how many feasible
+ * nodes were seen. A visit reads the node's kept verdict for the task's key when it still holds ({@link NodeVerdicts})
+ * and asks fit, filters and scores otherwise; the same asking serves a {@link VerdictTree}.
+ */
+final class Best implements VerdictTree.Evaluator, VerdictTree.NodeSearchResult {
+  final Session session;
+  final TaskInfo task;
+  final boolean[] skip;
+  final ExplainRecorder explain;
+  final ToDoubleFunction<NodeInfo> scoring;
+  /** Verdicts kept for the task's key, or null when some filter or scorer depends on more than the node. */
+  final NodeVerdicts.Table verdicts;
+  /** Whether {@link #verdicts} hold the scores too (every scorer named a key). */
+  final boolean scoresKept;
+  NodeInfo now;
+  NodeInfo later;
+  double nowScore = Double.NEGATIVE_INFINITY;
+  double laterScore = Double.NEGATIVE_INFINITY;
+  int found;
+  private double lastScore;
+
+  Best(Session session, TaskInfo task, boolean[] skip, ExplainRecorder explain, NodeVerdicts.Table verdicts,
+      boolean scoresKept) {
+    this.session = session;
+    this.task = task;
+    this.skip = skip;
+    this.explain = explain;
+    this.verdicts = verdicts;
+    this.scoresKept = scoresKept;
+    this.scoring = scoresKept ? node -> session.callbacks().score(task, node) : session.callbacks().scoring(task);
+  }
+
+  void visit(NodeInfo node) {
+    if (verdicts != null) {
+      byte kept = verdicts.outcome(node);
+      if (kept != NodeVerdicts.UNKNOWN) {
+        double score = kept < NodeVerdicts.NOW ? 0 : scoresKept ? verdicts.score(node) : scoring.applyAsDouble(node);
+        take(node, kept, score);
+        return;
+      }
+    }
+    byte outcome = evaluate(node);
+    if (verdicts != null) {
+      verdicts.put(node, outcome, lastScore);
+    }
+    take(node, outcome, lastScore);
+  }
+
+  @Override
+  public double lastScore() {
+    return lastScore;
+  }
+
+  @Override
+  public void found(NodeInfo now, NodeInfo later) {
+    this.now = now;
+    this.later = later;
+  }
+
+  /** Fit, then filters, then scores: the verdict a visit works out when none is kept. */
+  @Override
+  public byte evaluate(NodeInfo node) {
+    byte outcome;
+    double score = 0;
+    ResourceVector request = task.request();
+    int missing = node.firstShortOfFuture(request, skip);
+    if (missing >= 0) {
+      if (explain != null) {
+        explain.filtered(task, node, "Insufficient " + ResourceNames.name(missing));
+      }
+      outcome = NodeVerdicts.SHORT;
+    } else {
+      FilterResult verdict = session.callbacks().filter(task, node);
+      if (!verdict.ok()) {
+        if (explain != null) {
+          explain.filtered(task, node, verdict.reason());
+        }
+        outcome = NodeVerdicts.FILTERED;
+      } else {
+        score = scoring.applyAsDouble(node);
+        outcome = node.firstShortOfIdle(request, skip) < 0 ? NodeVerdicts.NOW : NodeVerdicts.LATER;
+      }
+    }
+    lastScore = score;
+    return outcome;
+  }
+
+  private void take(NodeInfo node, byte outcome, double score) {
+    if (outcome == NodeVerdicts.NOW) {
+      found++;
+      if (score > nowScore) {
+        nowScore = score;
+        now = node;
+      }
+    } else if (outcome == NodeVerdicts.LATER) {
+      found++;
+      if (score > laterScore) {
+        laterScore = score;
+        later = node;
+      }
+    }
+  }
+}

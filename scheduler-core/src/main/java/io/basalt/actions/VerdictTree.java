@@ -1,0 +1,229 @@
+package io.basalt.actions;
+
+import io.basalt.api.FreeIndex;
+import io.basalt.api.NodeInfo;
+import io.basalt.session.Session;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One task key's kept verdicts as a tree over the session's node positions: how many nodes are feasible in each
+ * range and the best score there, now and once releasing pods are gone (leftmost on ties). A search then finds the
+ * window a scan from its start would visit (until enough feasible nodes were seen) and the best node in it in
+ * O(log n), where the scan visits each of the window's nodes: hundreds per pod for a common pod shape.
+ *
+ * <p>Before each search the leaves of nodes that changed are asked again: within a session from the session's change
+ * log ({@link FreeIndex#changedAt}), in a new session from the node copies (a copy the cache handed on unchanged keeps
+ * its leaf). Asking again costs what a scan's visit costs, so only keys searched often are worth a tree
+ * (see {@link NodeVerdicts.Table#wantsTree}).
+ */
+final class VerdictTree {
+  /** Asks fit, filters and scores of one node, as a scan's visit does. */
+  interface Evaluator {
+    /** {@link NodeVerdicts#SHORT}, {@link NodeVerdicts#FILTERED}, {@link NodeVerdicts#NOW} or {@link NodeVerdicts#LATER}. */
+    byte evaluate(NodeInfo node);
+
+    /** The score of the last node evaluated feasible. */
+    double lastScore();
+  }
+
+  /** The best node of a range: its score and position, -1 when none can be chosen. */
+  private record Pick(double score, int at) {
+    static final Pick NONE = new Pick(Double.NEGATIVE_INFINITY, -1);
+
+    /** The earlier range's pick unless the later one's is strictly better, as a scan in visit order keeps. */
+    Pick then(Pick later) {
+      return later.score > score ? later : this;
+    }
+  }
+
+  private final int n;
+  private final int leaves;
+  private final int[] count;
+  private final double[] now;
+  private final int[] nowAt;
+  private final double[] later;
+  private final int[] laterAt;
+  private final NodeInfo[] nodes;
+  private final int[] versions;
+  private FreeIndex index;
+  private int logSeen;
+
+  VerdictTree(int n) {
+    this.n = n;
+    int size = 1;
+    while (size < Math.max(1, n)) {
+      size <<= 1;
+    }
+    this.leaves = size;
+    this.count = new int[2 * size];
+    this.now = new double[2 * size];
+    this.later = new double[2 * size];
+    this.nowAt = new int[2 * size];
+    this.laterAt = new int[2 * size];
+    Arrays.fill(now, Double.NEGATIVE_INFINITY);
+    Arrays.fill(later, Double.NEGATIVE_INFINITY);
+    Arrays.fill(nowAt, -1);
+    Arrays.fill(laterAt, -1);
+    this.nodes = new NodeInfo[n];
+    this.versions = new int[n];
+  }
+
+  int size() {
+    return n;
+  }
+
+  /** Asks again every node whose state is not the one its leaf was worked out from. */
+  void refresh(Session session, Evaluator eval) {
+    FreeIndex idx = session.freeIndex();
+    List<NodeInfo> list = session.nodes();
+    if (idx != index) {
+      for (int p = 0; p < n; p++) {
+        NodeInfo node = list.get(p);
+        if (nodes[p] != node || versions[p] != node.version()) {
+          set(p, node, eval);
+        }
+      }
+      index = idx;
+      logSeen = idx.changes();
+      return;
+    }
+    int size = idx.changes();
+    for (int i = logSeen; i < size; i++) {
+      int p = idx.changedAt(i);
+      NodeInfo node = list.get(p);
+      if (nodes[p] != node || versions[p] != node.version()) {
+        set(p, node, eval);
+      }
+    }
+    logSeen = size;
+  }
+
+  private void set(int p, NodeInfo node, Evaluator eval) {
+    byte outcome = eval.evaluate(node);
+    put(p, node, outcome, outcome >= NodeVerdicts.NOW ? eval.lastScore() : Double.NEGATIVE_INFINITY);
+  }
+
+  /** Sets the leaf of position {@code p} (package-private for tests). */
+  void put(int p, NodeInfo node, byte outcome, double score) {
+    nodes[p] = node;
+    versions[p] = node.version();
+    int i = p + leaves;
+    count[i] = outcome >= NodeVerdicts.NOW ? 1 : 0;
+    // A scan keeps a node only for a score above the best so far, which starts at -infinity: NaN and -infinity
+    // are never chosen.
+    boolean choosable = score > Double.NEGATIVE_INFINITY;
+    now[i] = outcome == NodeVerdicts.NOW && choosable ? score : Double.NEGATIVE_INFINITY;
+    nowAt[i] = outcome == NodeVerdicts.NOW && choosable ? p : -1;
+    later[i] = outcome == NodeVerdicts.LATER && choosable ? score : Double.NEGATIVE_INFINITY;
+    laterAt[i] = outcome == NodeVerdicts.LATER && choosable ? p : -1;
+    for (i >>= 1; i > 0; i >>= 1) {
+      int l = 2 * i;
+      int r = l + 1;
+      count[i] = count[l] + count[r];
+      boolean right = now[r] > now[l];
+      now[i] = right ? now[r] : now[l];
+      nowAt[i] = right ? nowAt[r] : nowAt[l];
+      right = later[r] > later[l];
+      later[i] = right ? later[r] : later[l];
+      laterAt[i] = right ? laterAt[r] : laterAt[l];
+    }
+  }
+
+  /**
+   * What a scan from {@code start} would find: it visits positions start, start+1, ... wrapping around, until it has
+   * seen {@code toFind} feasible nodes or every node. Sets the best node now and later into {@code best}; returns the
+   * position the next search starts at (after the last feasible node seen, or {@code start} when it saw every node).
+   */
+  int search(List<NodeInfo> list, int start, int toFind, NodeSearchResult best) {
+    int total = count[1];
+    Pick firstNow;
+    Pick firstLater;
+    Pick secondNow = Pick.NONE;
+    Pick secondLater = Pick.NONE;
+    int next;
+    int before = feasibleBefore(start);
+    int after = total - before;
+    if (total < toFind) {
+      firstNow = best(now, nowAt, start, n - 1);
+      firstLater = best(later, laterAt, start, n - 1);
+      if (start > 0) {
+        secondNow = best(now, nowAt, 0, start - 1);
+        secondLater = best(later, laterAt, 0, start - 1);
+      }
+      next = start;
+    } else if (after >= toFind) {
+      int end = select(before + toFind);
+      firstNow = best(now, nowAt, start, end);
+      firstLater = best(later, laterAt, start, end);
+      next = (end + 1) % n;
+    } else {
+      int end = select(toFind - after);
+      firstNow = best(now, nowAt, start, n - 1);
+      firstLater = best(later, laterAt, start, n - 1);
+      secondNow = best(now, nowAt, 0, end);
+      secondLater = best(later, laterAt, 0, end);
+      next = (end + 1) % n;
+    }
+    int nowPos = firstNow.then(secondNow).at();
+    int laterPos = firstLater.then(secondLater).at();
+    best.found(nowPos < 0 ? null : list.get(nowPos), laterPos < 0 ? null : list.get(laterPos));
+    return next;
+  }
+
+  /** Where a search's outcome goes. */
+  interface NodeSearchResult {
+    void found(NodeInfo now, NodeInfo later);
+  }
+
+  /** Feasible nodes at positions below {@code p}. */
+  private int feasibleBefore(int p) {
+    int sum = 0;
+    for (int l = leaves, r = p + leaves; l < r; l >>= 1, r >>= 1) {
+      if ((r & 1) == 1) {
+        sum += count[--r];
+      }
+    }
+    return sum;
+  }
+
+  /** The position of the {@code k}-th feasible node (1-based), counting from position 0. */
+  private int select(int k) {
+    int i = 1;
+    while (i < leaves) {
+      int l = 2 * i;
+      if (count[l] >= k) {
+        i = l;
+      } else {
+        k -= count[l];
+        i = l + 1;
+      }
+    }
+    return i - leaves;
+  }
+
+  /** The best of positions {@code lo..hi} (inclusive), the leftmost on ties. */
+  private Pick best(double[] score, int[] at, int lo, int hi) {
+    double leftScore = Double.NEGATIVE_INFINITY;
+    int leftAt = -1;
+    double rightScore = Double.NEGATIVE_INFINITY;
+    int rightAt = -1;
+    for (int l = lo + leaves, r = hi + leaves + 1; l < r; l >>= 1, r >>= 1) {
+      if ((l & 1) == 1) {
+        if (score[l] > leftScore) {
+          leftScore = score[l];
+          leftAt = at[l];
+        }
+        l++;
+      }
+      if ((r & 1) == 1) {
+        r--;
+        if (score[r] >= rightScore && at[r] >= 0) {
+          rightScore = score[r];
+          rightAt = at[r];
+        }
+      }
+    }
+    return rightScore > leftScore ? new Pick(rightScore, rightAt) : new Pick(leftScore, leftAt);
+  }
+}

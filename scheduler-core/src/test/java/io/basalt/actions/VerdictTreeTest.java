@@ -1,0 +1,92 @@
+package io.basalt.actions;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import io.basalt.api.NodeInfo;
+import io.basalt.testing.TestNodes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The tree finds what a scan from the same start finds: the same window of feasible nodes, the same best node now
+ * and later (the first of equal scores in visit order, never a NaN or -infinity score) and the same next start, for
+ * random verdicts with many ties, every start and window sizes from 1 to more than the feasible nodes.
+ */
+class VerdictTreeTest {
+  private static final double[] SCORES = {0, 1, 2, 2, 3, 50.5, Double.NEGATIVE_INFINITY, Double.NaN};
+
+  /** The scan the tree stands for: NodeSearch's visit order and Best's rule. */
+  private static int scan(byte[] outcomes, double[] scores, int start, int toFind, int[] chosen) {
+    int n = outcomes.length;
+    int found = 0;
+    double nowScore = Double.NEGATIVE_INFINITY;
+    double laterScore = Double.NEGATIVE_INFINITY;
+    chosen[0] = -1;
+    chosen[1] = -1;
+    int i = 0;
+    for (; i < n && found < toFind; i++) {
+      int p = (start + i) % n;
+      if (outcomes[p] == NodeVerdicts.NOW) {
+        found++;
+        if (scores[p] > nowScore) {
+          nowScore = scores[p];
+          chosen[0] = p;
+        }
+      } else if (outcomes[p] == NodeVerdicts.LATER) {
+        found++;
+        if (scores[p] > laterScore) {
+          laterScore = scores[p];
+          chosen[1] = p;
+        }
+      }
+    }
+    return i == n && found < toFind ? start : (start + i) % n;
+  }
+
+  @Test
+  void findsWhatAScanFinds() {
+    Random random = new Random(42);
+    for (int round = 0; round < 300; round++) {
+      int n = 1 + random.nextInt(round < 50 ? 9 : 70);
+      List<NodeInfo> nodes = new ArrayList<>();
+      byte[] outcomes = new byte[n];
+      double[] scores = new double[n];
+      VerdictTree tree = new VerdictTree(n);
+      int feasibleShare = random.nextInt(101);
+      for (int p = 0; p < n; p++) {
+        nodes.add(new NodeInfo(TestNodes.node("n" + p).cpu("1").build(), 0, new long[0], new long[0]));
+        outcomes[p] = random.nextInt(100) < feasibleShare
+            ? (random.nextBoolean() ? NodeVerdicts.NOW : NodeVerdicts.LATER)
+            : (random.nextBoolean() ? NodeVerdicts.SHORT : NodeVerdicts.FILTERED);
+        scores[p] = outcomes[p] >= NodeVerdicts.NOW ? SCORES[random.nextInt(SCORES.length)] : 0;
+        tree.put(p, nodes.get(p), outcomes[p], scores[p]);
+      }
+      for (int start = 0; start < n; start++) {
+        for (int toFind = 1; toFind <= n + 1; toFind++) {
+          int[] expected = new int[2];
+          int next = scan(outcomes, scores, start, toFind, expected);
+          Found found = new Found();
+          int treeNext = tree.search(nodes, start, toFind, found);
+          String where = "round " + round + ", start " + start + ", toFind " + toFind;
+          assertEquals(next, treeNext, where);
+          assertSame(expected[0] < 0 ? null : nodes.get(expected[0]), found.now, where);
+          assertSame(expected[1] < 0 ? null : nodes.get(expected[1]), found.later, where);
+        }
+      }
+    }
+  }
+
+  private static final class Found implements VerdictTree.NodeSearchResult {
+    NodeInfo now;
+    NodeInfo later;
+
+    @Override
+    public void found(NodeInfo now, NodeInfo later) {
+      this.now = now;
+      this.later = later;
+    }
+  }
+}
