@@ -11,7 +11,8 @@ import java.util.Map;
 
 /**
  * A gang: the pods of one PodGroup, or one pod on its own (an implicit job with minMember 1). Keeps counts per task
- * status so readiness checks are O(1) on the hot path.
+ * status, and the ready and invalid sums of them, kept in step with every status change: job order, validity and
+ * readiness are asked of tens of thousands of jobs per cycle with a backlog, so none of them walks the tasks.
  */
 public final class JobInfo {
   private final String key;
@@ -20,6 +21,11 @@ public final class JobInfo {
   private final int priority;
   private final List<TaskInfo> tasks = new ArrayList<>();
   private final int[] statusCounts = new int[TaskStatus.values().length];
+  private final int minMember;
+  /** Tasks whose status {@link TaskStatus#isReady}. */
+  private int ready;
+  /** Tasks failed or releasing: no longer part of the gang. */
+  private int invalid;
   private PodGroupPhase phase;
   private String fitError;
   private String failedTask;
@@ -34,6 +40,7 @@ public final class JobInfo {
     this.podGroup = podGroup;
     this.implicit = implicit;
     this.priority = priority;
+    this.minMember = podGroup.minMember();
     this.phase = PodGroupPhase.of(podGroup.phase());
     this.networkTopology = podGroup.networkTopology();
   }
@@ -57,7 +64,7 @@ public final class JobInfo {
   }
 
   public int minMember() {
-    return podGroup.minMember();
+    return minMember;
   }
 
   /** Where in the network fabric the job's pods must sit (its PodGroup's ask, or a pod's group size); or null. */
@@ -110,8 +117,7 @@ public final class JobInfo {
 
   /** Tasks placed or running: what counts toward minMember. */
   public int readyTaskNum() {
-    return count(TaskStatus.ALLOCATED) + count(TaskStatus.BINDING) + count(TaskStatus.BOUND)
-        + count(TaskStatus.RUNNING) + count(TaskStatus.SUCCEEDED);
+    return ready;
   }
 
   /** Tasks reserved on nodes whose resources are still being released. */
@@ -121,7 +127,7 @@ public final class JobInfo {
 
   /** Tasks that can still be part of the gang (everything but failed and releasing). */
   public int validTaskNum() {
-    return tasks.size() - count(TaskStatus.FAILED) - count(TaskStatus.RELEASING);
+    return tasks.size() - invalid;
   }
 
   public List<TaskInfo> tasksWithStatus(TaskStatus status) {
@@ -185,12 +191,21 @@ public final class JobInfo {
   public void addTask(TaskInfo task) {
     tasks.add(task);
     task.setJob(this);
-    statusCounts[task.status().ordinal()]++;
+    counted(task.status(), 1);
   }
 
   void onStatusChange(TaskStatus from, TaskStatus to) {
-    statusCounts[from.ordinal()]--;
-    statusCounts[to.ordinal()]++;
+    counted(from, -1);
+    counted(to, 1);
+  }
+
+  private void counted(TaskStatus s, int sign) {
+    statusCounts[s.ordinal()] += sign;
+    if (s.isReady()) {
+      ready += sign;
+    } else if (s == TaskStatus.FAILED || s == TaskStatus.RELEASING) {
+      invalid += sign;
+    }
   }
 
   @Override
