@@ -3,6 +3,7 @@ package io.basalt.plugins.drf;
 import io.basalt.api.JobInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.framework.AllocationListener;
+import io.basalt.framework.JobOrderKey;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginDescriptor.Conflict;
 import io.basalt.framework.PluginDescriptor;
@@ -77,7 +78,7 @@ public final class DrfPlugin implements Plugin {
       }
       registrar.addQueueOrder((a, b) -> hierarchy.compare(a.name(), b.name()));
     }
-    registrar.addJobOrder((a, b) -> Double.compare(share(a), share(b)));
+    registrar.addJobOrder(JobOrderKey.ascending(this::share));
     registrar.addPreemptable(this::victims);
     registrar.addAllocationListener(AllocationListener.of(this::update));
   }
