@@ -2,6 +2,7 @@ package io.basalt.plugins.drf;
 
 import io.basalt.api.JobInfo;
 import io.basalt.api.TaskInfo;
+import io.basalt.api.TaskStatus;
 import io.basalt.framework.AllocationListener;
 import io.basalt.framework.JobOrderKey;
 import io.basalt.framework.Plugin;
@@ -33,9 +34,14 @@ public final class DrfPlugin implements Plugin {
   private final Map<JobInfo, Holding> holdings = new HashMap<>();
   private QueueHierarchy hierarchy;
 
-  /** What one job holds, and its dominant share of the cluster. */
+  private static final long[] NOTHING = new long[0];
+
+  /**
+   * What one job holds, and its dominant share of the cluster. Starts as the shared empty array (slots beyond an
+   * array's length are zero) and grows on the first add: a backlog's pending jobs hold nothing.
+   */
   private static final class Holding {
-    long[] allocated = new long[ResourceNames.count()];
+    long[] allocated = NOTHING;
     double share;
   }
 
@@ -59,9 +65,13 @@ public final class DrfPlugin implements Plugin {
     total = session.clusterAllocatable();
     for (JobInfo job : session.jobs()) {
       Holding h = new Holding();
-      for (TaskInfo t : job.tasks()) {
-        if (t.status().isOnNode() && t.status() != io.basalt.api.TaskStatus.RELEASING) {
-          add(h, t.request(), 1);
+      // On a node and not releasing: placed, binding, bound, running; a job with none (a backlog) is not walked.
+      if (job.count(TaskStatus.ALLOCATED) + job.count(TaskStatus.BINDING) + job.count(TaskStatus.BOUND)
+          + job.count(TaskStatus.RUNNING) > 0) {
+        for (TaskInfo t : job.tasks()) {
+          if (t.status().isOnNode() && t.status() != TaskStatus.RELEASING) {
+            add(h, t.request(), 1);
+          }
         }
       }
       h.share = share(h.allocated);
