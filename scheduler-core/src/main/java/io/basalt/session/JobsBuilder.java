@@ -60,6 +60,9 @@ final class JobsBuilder {
 
   private void buildJobs() {
     String defaultQueue = snapshot.defaultQueue();
+    JobInfo lastGang = null;
+    String lastGroup = null;
+    String lastNamespace = null;
     for (Pod pod : snapshot.pods()) {
       if (pod.isFinished() && !pod.isAssigned()) {
         continue;
@@ -68,8 +71,11 @@ final class JobsBuilder {
       String group = pod.groupName();
       JobInfo job;
       if (group != null && !group.isEmpty()) {
-        String key = pod.namespace() + "/" + group;
-        job = jobs.get(key);
+        // A gang's pods mostly come one after another: the previous pod's job, when it is the same group, saves
+        // building the key and looking it up.
+        boolean same = lastGang != null && group.equals(lastGroup) && pod.namespace().equals(lastNamespace);
+        String key = same ? lastGang.key() : pod.namespace() + "/" + group;
+        job = same ? lastGang : jobs.get(key);
         if (job == null) {
           PodGroup pg = snapshot.podGroups().get(key);
           if (pg == null) {
@@ -82,6 +88,9 @@ final class JobsBuilder {
           job = new JobInfo(key, pg, false, jobPriority(pg, pod));
           jobs.put(key, job);
         }
+        lastGang = job;
+        lastGroup = group;
+        lastNamespace = pod.namespace();
       } else {
         String queue = QueueRequest.of(pod).resolve(queues::containsKey, defaultQueue);
         // As Volcano's PodGroup controller does for a lone pod: minResources are its requests (the pod slot aside,
