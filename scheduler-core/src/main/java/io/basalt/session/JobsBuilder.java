@@ -97,8 +97,9 @@ final class JobsBuilder {
         // which is a node limit, not a resource to admit against).
         PodGroup pg = new PodGroup(pod.namespace(), pod.name(), 1, Map.of(), queue, pod.priorityClassName(),
             pod.request().minus(ONE_POD), pod.isAssigned() ? "Running" : "Pending", pod.creationTimestamp());
-        job = new JobInfo(pod.key(), pg, true, task.priority());
-        jobs.put(pod.key(), job);
+        String key = pod.key(); // built anew by every call
+        job = new JobInfo(key, pg, true, task.priority());
+        jobs.put(key, job);
       }
       job.addTask(task);
       if (task.nodeName() != null) {
@@ -107,6 +108,7 @@ final class JobsBuilder {
         reserveNominated(task);
       }
     }
+    String knownQueue = null;
     for (JobInfo job : jobs.values()) {
       if (!job.isImplicit()) {
         groupSizeFromPods(job);
@@ -116,8 +118,13 @@ final class JobsBuilder {
         // An inferred group has no status object remembering it started: its running members say so.
         job.setPhase(PodGroupPhase.RUNNING);
       }
+      if (knownQueue != null && knownQueue.equals(job.queue())) {
+        continue; // the previous job's queue, found: most jobs share a handful of queues
+      }
       if (!queues.containsKey(job.queue())) {
         invalidJobs.putIfAbsent(job.key(), "queue " + job.queue() + " not found");
+      } else {
+        knownQueue = job.queue();
       }
     }
   }

@@ -31,7 +31,7 @@ public final class DrfPlugin implements Plugin {
   static final double SHARE_DELTA = 1e-6;
 
   private long[] total = new long[0];
-  private final Map<JobInfo, Holding> holdings = new HashMap<>();
+  private Map<JobInfo, Holding> holdings = new HashMap<>();
   private QueueHierarchy hierarchy;
 
   private static final long[] NOTHING = new long[0];
@@ -63,6 +63,8 @@ public final class DrfPlugin implements Plugin {
   @Override
   public void onSessionOpen(SessionView session, Registrar registrar) {
     total = session.clusterAllocatable();
+    // Sized up front: one entry per job, 50k with a backlog.
+    holdings = new HashMap<>((int) (session.jobs().size() / 0.75) + 1);
     for (JobInfo job : session.jobs()) {
       Holding h = new Holding();
       // On a node and not releasing: placed, binding, bound, running; a job with none (a backlog) is not walked.
