@@ -20,8 +20,17 @@ public final class JobInfo {
   private final boolean implicit;
   private final int priority;
   private final List<TaskInfo> tasks = new ArrayList<>();
+  /** Read-only views made once: tasks() is called per job on every pass, a new wrapper each time added up. */
+  private final List<TaskInfo> tasksView = Collections.unmodifiableList(tasks);
   private final int[] statusCounts = new int[TaskStatus.values().length];
+  /**
+   * The PodGroup's fields read per job on every pass (queue, creation time, minMember, minTaskMember), copied here
+   * once: the PodGroup is immutable, and reading them through it costs a pointer chase per job per pass.
+   */
   private final int minMember;
+  private final String queue;
+  private final Instant created;
+  private final Map<String, Integer> minTaskMember;
   /** Tasks whose status {@link TaskStatus#isReady}. */
   private int ready;
   /** Tasks failed or releasing: no longer part of the gang. */
@@ -32,6 +41,7 @@ public final class JobInfo {
   private String unschedulableSummary;
   private String unschedulableMessage;
   private final List<JobCondition> conditions = new ArrayList<>();
+  private final List<JobCondition> conditionsView = Collections.unmodifiableList(conditions);
   private NetworkTopology networkTopology;
   private String domain;
 
@@ -41,6 +51,9 @@ public final class JobInfo {
     this.implicit = implicit;
     this.priority = priority;
     this.minMember = podGroup.minMember();
+    this.queue = podGroup.queue();
+    this.created = podGroup.creationTimestamp();
+    this.minTaskMember = podGroup.minTaskMember();
     this.phase = PodGroupPhase.of(podGroup.phase());
     this.networkTopology = podGroup.networkTopology();
   }
@@ -60,7 +73,7 @@ public final class JobInfo {
   }
 
   public String queue() {
-    return podGroup.queue();
+    return queue;
   }
 
   public int minMember() {
@@ -86,7 +99,7 @@ public final class JobInfo {
   }
 
   public Map<String, Integer> minTaskMember() {
-    return podGroup.minTaskMember();
+    return minTaskMember;
   }
 
   /** PodGroup's PriorityClass value, else the highest pod priority. */
@@ -95,11 +108,11 @@ public final class JobInfo {
   }
 
   public Instant creationTimestamp() {
-    return podGroup.creationTimestamp();
+    return created;
   }
 
   public List<TaskInfo> tasks() {
-    return Collections.unmodifiableList(tasks);
+    return tasksView;
   }
 
   /** PodGroup phase as the session sees it: Pending until enqueue admits it, then Inqueue, then Running. */
@@ -180,7 +193,7 @@ public final class JobInfo {
 
   /** Conditions plugins set on the PodGroup this session. */
   public List<JobCondition> conditions() {
-    return Collections.unmodifiableList(conditions);
+    return conditionsView;
   }
 
   public void addCondition(JobCondition condition) {
