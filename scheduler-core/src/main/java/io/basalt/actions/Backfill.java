@@ -36,7 +36,7 @@ final class Backfill implements Action {
         jobs.add(job);
       }
     }
-    jobs.sort(session.callbacks().jobOrder());
+    session.callbacks().jobSortKeys().sort(jobs);
     for (JobInfo job : jobs) {
       List<TaskInfo> tasks = JobPlacer.pendingTasks(session, job, t -> t.request().isBestEffort());
       placer.place(session, job, tasks, false);

@@ -2,19 +2,29 @@ package io.basalt.actions;
 
 import io.basalt.api.JobInfo;
 import io.basalt.api.QueueInfo;
+import io.basalt.session.JobSortKeys;
 import io.basalt.session.Session;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Sorts jobs in queue order then job order, as enqueue, preempt and reclaim walk them. Each job's queue is looked up
- * once before sorting instead of twice per comparison: with a backlog of thousands of pending jobs those lookups were
- * most of enqueue's sort. The comparisons made, and so the order, are the same.
+ * Sorts jobs in queue order then job order, as enqueue, preempt and reclaim walk them. With a backlog of tens of
+ * thousands of pending jobs the sort was most of enqueue, so everything a comparison asks is worked out before
+ * sorting: each job's queue and job-order keys ({@link JobSortKeys}) once per job, and the queue order once per pair
+ * of queues. The comparisons answer as before, so the order is the same.
  */
 final class JobsInQueueOrder {
   /** A job with its queue (null when the queue does not exist). */
   record Entry(JobInfo job, QueueInfo queue) {}
+
+  /** An entry with what its comparisons read: its queue's number among the sorted jobs' queues and its keys. */
+  private record Sortable(Entry entry, int queue, JobSortKeys.Key keys) {}
+
+  /** Above this many distinct queues the queue order is asked per comparison rather than kept per pair. */
+  private static final int MAX_MEMO_QUEUES = 256;
 
   private JobsInQueueOrder() {}
 
@@ -28,17 +38,53 @@ final class JobsInQueueOrder {
 
   /** {@code jobs} with their queues, sorted (stable, as {@link List#sort}); {@code jobs} is left as it is. */
   static List<Entry> sorted(Session session, List<JobInfo> jobs) {
-    Comparator<QueueInfo> queueOrder = session.callbacks().queueOrder();
-    Comparator<JobInfo> jobOrder = session.callbacks().jobOrder();
-    Entry[] entries = new Entry[jobs.size()];
-    for (int i = 0; i < entries.length; i++) {
+    JobSortKeys jobOrder = session.callbacks().jobSortKeys();
+    Map<QueueInfo, Integer> queueIds = new IdentityHashMap<>();
+    Sortable[] items = new Sortable[jobs.size()];
+    for (int i = 0; i < items.length; i++) {
       JobInfo job = jobs.get(i);
-      entries[i] = new Entry(job, session.queue(job.queue()));
+      QueueInfo queue = session.queue(job.queue());
+      Integer id = queueIds.get(queue);
+      if (id == null) {
+        id = queueIds.size();
+        queueIds.put(queue, id);
+      }
+      items[i] = new Sortable(new Entry(job, queue), id, jobOrder.of(job));
     }
-    Arrays.sort(entries, (a, b) -> {
-      int c = queueOrder.compare(a.queue(), b.queue());
-      return c != 0 ? c : jobOrder.compare(a.job(), b.job());
+    QueuePairs queues = new QueuePairs(session.callbacks().queueOrder(), queueIds.size());
+    Arrays.sort(items, (a, b) -> {
+      int c = queues.compare(a, b);
+      return c != 0 ? c : jobOrder.compare(a.keys(), b.keys());
     });
-    return Arrays.asList(entries);
+    Entry[] out = new Entry[items.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = items[i].entry();
+    }
+    return Arrays.asList(out);
+  }
+
+  /** The queue order's answer per pair of queues, asked once per pair (nothing changes a queue during a sort). */
+  private static final class QueuePairs {
+    private final Comparator<QueueInfo> order;
+    private final int n;
+    /** Per pair, the answer plus 2 (so 1, 2 or 3), or 0 while not asked; null with too many queues. */
+    private final byte[] memo;
+
+    QueuePairs(Comparator<QueueInfo> order, int n) {
+      this.order = order;
+      this.n = n;
+      this.memo = n <= MAX_MEMO_QUEUES ? new byte[n * n] : null;
+    }
+
+    int compare(Sortable a, Sortable b) {
+      if (memo == null) {
+        return order.compare(a.entry().queue(), b.entry().queue());
+      }
+      int at = a.queue() * n + b.queue();
+      if (memo[at] == 0) {
+        memo[at] = (byte) (Integer.signum(order.compare(a.entry().queue(), b.entry().queue())) + 2);
+      }
+      return memo[at] - 2;
+    }
   }
 }

@@ -11,7 +11,8 @@ import java.util.Map;
 
 /**
  * A gang: the pods of one PodGroup, or one pod on its own (an implicit job with minMember 1). Keeps counts per task
- * status so readiness checks are O(1) on the hot path.
+ * status, and the ready and invalid sums of them, kept in step with every status change: job order, validity and
+ * readiness are asked of tens of thousands of jobs per cycle with a backlog, so none of them walks the tasks.
  */
 public final class JobInfo {
   private final String key;
@@ -19,13 +20,28 @@ public final class JobInfo {
   private final boolean implicit;
   private final int priority;
   private final List<TaskInfo> tasks = new ArrayList<>();
+  /** Read-only views made once: tasks() is called per job on every pass, a new wrapper each time added up. */
+  private final List<TaskInfo> tasksView = Collections.unmodifiableList(tasks);
   private final int[] statusCounts = new int[TaskStatus.values().length];
+  /**
+   * The PodGroup's fields read per job on every pass (queue, creation time, minMember, minTaskMember), copied here
+   * once: the PodGroup is immutable, and reading them through it costs a pointer chase per job per pass.
+   */
+  private final int minMember;
+  private final String queue;
+  private final Instant created;
+  private final Map<String, Integer> minTaskMember;
+  /** Tasks whose status {@link TaskStatus#isReady}. */
+  private int ready;
+  /** Tasks failed or releasing: no longer part of the gang. */
+  private int invalid;
   private PodGroupPhase phase;
   private String fitError;
   private String failedTask;
   private String unschedulableSummary;
   private String unschedulableMessage;
   private final List<JobCondition> conditions = new ArrayList<>();
+  private final List<JobCondition> conditionsView = Collections.unmodifiableList(conditions);
   private NetworkTopology networkTopology;
   private String domain;
 
@@ -34,6 +50,10 @@ public final class JobInfo {
     this.podGroup = podGroup;
     this.implicit = implicit;
     this.priority = priority;
+    this.minMember = podGroup.minMember();
+    this.queue = podGroup.queue();
+    this.created = podGroup.creationTimestamp();
+    this.minTaskMember = podGroup.minTaskMember();
     this.phase = PodGroupPhase.of(podGroup.phase());
     this.networkTopology = podGroup.networkTopology();
   }
@@ -53,11 +73,11 @@ public final class JobInfo {
   }
 
   public String queue() {
-    return podGroup.queue();
+    return queue;
   }
 
   public int minMember() {
-    return podGroup.minMember();
+    return minMember;
   }
 
   /** Where in the network fabric the job's pods must sit (its PodGroup's ask, or a pod's group size); or null. */
@@ -79,7 +99,7 @@ public final class JobInfo {
   }
 
   public Map<String, Integer> minTaskMember() {
-    return podGroup.minTaskMember();
+    return minTaskMember;
   }
 
   /** PodGroup's PriorityClass value, else the highest pod priority. */
@@ -88,11 +108,11 @@ public final class JobInfo {
   }
 
   public Instant creationTimestamp() {
-    return podGroup.creationTimestamp();
+    return created;
   }
 
   public List<TaskInfo> tasks() {
-    return Collections.unmodifiableList(tasks);
+    return tasksView;
   }
 
   /** PodGroup phase as the session sees it: Pending until enqueue admits it, then Inqueue, then Running. */
@@ -110,8 +130,7 @@ public final class JobInfo {
 
   /** Tasks placed or running: what counts toward minMember. */
   public int readyTaskNum() {
-    return count(TaskStatus.ALLOCATED) + count(TaskStatus.BINDING) + count(TaskStatus.BOUND)
-        + count(TaskStatus.RUNNING) + count(TaskStatus.SUCCEEDED);
+    return ready;
   }
 
   /** Tasks reserved on nodes whose resources are still being released. */
@@ -121,7 +140,7 @@ public final class JobInfo {
 
   /** Tasks that can still be part of the gang (everything but failed and releasing). */
   public int validTaskNum() {
-    return tasks.size() - count(TaskStatus.FAILED) - count(TaskStatus.RELEASING);
+    return tasks.size() - invalid;
   }
 
   public List<TaskInfo> tasksWithStatus(TaskStatus status) {
@@ -174,7 +193,7 @@ public final class JobInfo {
 
   /** Conditions plugins set on the PodGroup this session. */
   public List<JobCondition> conditions() {
-    return Collections.unmodifiableList(conditions);
+    return conditionsView;
   }
 
   public void addCondition(JobCondition condition) {
@@ -185,12 +204,21 @@ public final class JobInfo {
   public void addTask(TaskInfo task) {
     tasks.add(task);
     task.setJob(this);
-    statusCounts[task.status().ordinal()]++;
+    counted(task.status(), 1);
   }
 
   void onStatusChange(TaskStatus from, TaskStatus to) {
-    statusCounts[from.ordinal()]--;
-    statusCounts[to.ordinal()]++;
+    counted(from, -1);
+    counted(to, 1);
+  }
+
+  private void counted(TaskStatus s, int sign) {
+    statusCounts[s.ordinal()] += sign;
+    if (s.isReady()) {
+      ready += sign;
+    } else if (s == TaskStatus.FAILED || s == TaskStatus.RELEASING) {
+      invalid += sign;
+    }
   }
 
   @Override

@@ -10,6 +10,8 @@ import io.basalt.model.ResourceVector;
 public final class TaskInfo {
   private final Pod pod;
   private final int priority;
+  /** {@link Pod#key()} builds the string anew per call; sorts and reasons ask it many times per cycle. */
+  private String key;
   private JobInfo job;
   private TaskStatus status;
   private String nodeName;
@@ -32,7 +34,12 @@ public final class TaskInfo {
   }
 
   public String key() {
-    return pod.key();
+    String k = key;
+    if (k == null) {
+      k = pod.key();
+      key = k;
+    }
+    return k;
   }
 
   public String uid() {

@@ -94,6 +94,11 @@ public final class Callbacks {
     return jobComparator;
   }
 
+  /** The same order for sorting many jobs: each keyed order's key taken once per job (see {@link JobSortKeys}). */
+  public JobSortKeys jobSortKeys() {
+    return new JobSortKeys(jobOrder);
+  }
+
   public Comparator<TaskInfo> taskOrder() {
     return taskComparator;
   }
@@ -303,10 +308,11 @@ public final class Callbacks {
 
   private int compareJobs(JobInfo a, JobInfo b) {
     int c = compare(jobOrder, a, b);
-    if (c != 0) {
-      return c;
-    }
-    c = compareTimes(a.creationTimestamp(), b.creationTimestamp());
+    return c != 0 ? c : compareJobTies(a, b);
+  }
+
+  private static int compareJobTies(JobInfo a, JobInfo b) {
+    int c = compareTimes(a.creationTimestamp(), b.creationTimestamp());
     return c != 0 ? c : a.key().compareTo(b.key());
   }
 

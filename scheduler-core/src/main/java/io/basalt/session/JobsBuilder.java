@@ -60,6 +60,9 @@ final class JobsBuilder {
 
   private void buildJobs() {
     String defaultQueue = snapshot.defaultQueue();
+    JobInfo lastGang = null;
+    String lastGroup = null;
+    String lastNamespace = null;
     for (Pod pod : snapshot.pods()) {
       if (pod.isFinished() && !pod.isAssigned()) {
         continue;
@@ -68,8 +71,11 @@ final class JobsBuilder {
       String group = pod.groupName();
       JobInfo job;
       if (group != null && !group.isEmpty()) {
-        String key = pod.namespace() + "/" + group;
-        job = jobs.get(key);
+        // A gang's pods mostly come one after another: the previous pod's job, when it is the same group, saves
+        // building the key and looking it up.
+        boolean same = lastGang != null && group.equals(lastGroup) && pod.namespace().equals(lastNamespace);
+        String key = same ? lastGang.key() : pod.namespace() + "/" + group;
+        job = same ? lastGang : jobs.get(key);
         if (job == null) {
           PodGroup pg = snapshot.podGroups().get(key);
           if (pg == null) {
@@ -82,14 +88,18 @@ final class JobsBuilder {
           job = new JobInfo(key, pg, false, jobPriority(pg, pod));
           jobs.put(key, job);
         }
+        lastGang = job;
+        lastGroup = group;
+        lastNamespace = pod.namespace();
       } else {
         String queue = QueueRequest.of(pod).resolve(queues::containsKey, defaultQueue);
         // As Volcano's PodGroup controller does for a lone pod: minResources are its requests (the pod slot aside,
         // which is a node limit, not a resource to admit against).
         PodGroup pg = new PodGroup(pod.namespace(), pod.name(), 1, Map.of(), queue, pod.priorityClassName(),
             pod.request().minus(ONE_POD), pod.isAssigned() ? "Running" : "Pending", pod.creationTimestamp());
-        job = new JobInfo(pod.key(), pg, true, task.priority());
-        jobs.put(pod.key(), job);
+        String key = pod.key(); // built anew by every call
+        job = new JobInfo(key, pg, true, task.priority());
+        jobs.put(key, job);
       }
       job.addTask(task);
       if (task.nodeName() != null) {
@@ -98,6 +108,7 @@ final class JobsBuilder {
         reserveNominated(task);
       }
     }
+    String knownQueue = null;
     for (JobInfo job : jobs.values()) {
       if (!job.isImplicit()) {
         groupSizeFromPods(job);
@@ -107,8 +118,13 @@ final class JobsBuilder {
         // An inferred group has no status object remembering it started: its running members say so.
         job.setPhase(PodGroupPhase.RUNNING);
       }
+      if (knownQueue != null && knownQueue.equals(job.queue())) {
+        continue; // the previous job's queue, found: most jobs share a handful of queues
+      }
       if (!queues.containsKey(job.queue())) {
         invalidJobs.putIfAbsent(job.key(), "queue " + job.queue() + " not found");
+      } else {
+        knownQueue = job.queue();
       }
     }
   }

@@ -40,12 +40,12 @@ public final class Session implements SessionView {
   private final Map<String, Integer> positions;
   private final FreeIndex freeIndex;
   private final ClusterTotals totals;
-  private final Map<String, JobInfo> jobs = new LinkedHashMap<>();
+  private final Map<String, JobInfo> jobs;
   private final Map<String, QueueInfo> queues = new LinkedHashMap<>();
   private final Map<String, PriorityClass> priorityClasses;
   private final Fabric fabric;
   private final DeviceProtocol deviceProtocol;
-  private final Map<String, List<TaskInfo>> tasksByNode = new HashMap<>();
+  private final Map<String, List<TaskInfo>> tasksByNode;
   private final Map<String, String> invalidJobs = new HashMap<>();
   private final Map<String, String> enqueueRejections = new HashMap<>();
   private final List<Plugin> plugins = new ArrayList<>();
@@ -62,12 +62,19 @@ public final class Session implements SessionView {
     this.explain = explain;
     this.callbacks = new Callbacks(explain);
     this.nodes = List.copyOf(snapshot.nodes());
+    // Sized for the snapshot up front: a backlog's 50k jobs otherwise rehash the map a dozen times a cycle.
+    this.jobs = new LinkedHashMap<>(capacity(snapshot.pods().size()));
+    this.tasksByNode = new HashMap<>(capacity(nodes.size()));
     this.positions = snapshot.positions();
     this.freeIndex = FreeIndex.over(nodes, ResourceNames.count());
     this.totals = snapshot.totals();
     this.priorityClasses = snapshot.priorityClasses();
     this.fabric = snapshot.fabric();
     this.deviceProtocol = protocol(snapshot.deviceProtocol(), conf);
+  }
+
+  private static int capacity(int entries) {
+    return (int) Math.min(1 << 30, entries / 0.75 + 1);
   }
 
   /**

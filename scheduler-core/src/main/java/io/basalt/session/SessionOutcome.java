@@ -44,47 +44,89 @@ final class SessionOutcome {
       t.place(TaskStatus.BINDING, t.nodeName());
     }
     List<SessionResult.PendingPod> pending = new ArrayList<>();
-    List<SessionResult.JobStatus> statuses = new ArrayList<>();
+    List<SessionResult.JobStatus> statuses = new ArrayList<>(session.jobs().size());
+    Map<String, QueueTally> tallies = new HashMap<>();
+    QueueTally tally = null;
     for (JobInfo job : session.jobs()) {
-      for (TaskInfo t : job.tasks()) {
-        if (t.status() == TaskStatus.PENDING || t.status() == TaskStatus.PIPELINED
-            || t.status() == TaskStatus.ALLOCATED) {
-          pending.add(new SessionResult.PendingPod(t.pod(), o.pendingReason(job, t), nominatedNode(t), job.queue()));
+      // The job's counts say whether any task waits: the 15k running jobs of a backlog's cluster are not walked.
+      if (job.count(TaskStatus.PENDING) + job.count(TaskStatus.PIPELINED) + job.count(TaskStatus.ALLOCATED) > 0) {
+        for (TaskInfo t : job.tasks()) {
+          if (t.status() == TaskStatus.PENDING || t.status() == TaskStatus.PIPELINED
+              || t.status() == TaskStatus.ALLOCATED) {
+            pending.add(new SessionResult.PendingPod(t.pod(), o.pendingReason(job, t), nominatedNode(t),
+                job.queue()));
+          }
         }
       }
-      statuses.add(new SessionResult.JobStatus(job.key(), job.isImplicit(), closingPhase(job), job.minMember(),
+      PodGroupPhase phase = closingPhase(job);
+      statuses.add(new SessionResult.JobStatus(job.key(), job.isImplicit(), phase, job.minMember(),
           job.readyTaskNum(), job.conditions(), job.isImplicit() ? null : job.podGroup().inferredFrom(),
           job.domain()));
+      if (tally == null || !tally.queue.equals(job.queue())) {
+        tally = tallies.computeIfAbsent(job.queue(), QueueTally::new);
+      }
+      tally.add(job, phase);
     }
-    return new SessionResult(bindings, List.copyOf(toEvict), pending, statuses, queueStatuses(session, statuses));
+    return new SessionResult(bindings, List.copyOf(toEvict), pending, statuses, queueStatuses(session, tallies));
   }
 
-  private static List<SessionResult.QueueStatus> queueStatuses(Session session,
-      List<SessionResult.JobStatus> statuses) {
-    Map<String, int[]> phases = new HashMap<>();
-    Map<String, ResourceVector> held = new HashMap<>();
-    for (JobInfo job : session.jobs()) {
-      for (TaskInfo t : job.tasks()) {
-        if (t.status() == TaskStatus.BINDING || t.status() == TaskStatus.BOUND || t.status() == TaskStatus.RUNNING) {
-          held.merge(job.queue(), t.request(), ResourceVector::plus);
-        }
-      }
-    }
-    int i = 0;
-    for (JobInfo job : session.jobs()) {
-      PodGroupPhase phase = statuses.get(i++).phase();
-      int[] counts = phases.computeIfAbsent(job.queue(), q -> new int[3]);
-      counts[phase == PodGroupPhase.PENDING ? 0 : phase == PodGroupPhase.INQUEUE ? 1 : 2] +=
-          phase == PodGroupPhase.COMPLETED ? 0 : 1;
-    }
+  /** Each queue's status from its tally (taken in the same pass over the jobs as their statuses). */
+  private static List<SessionResult.QueueStatus> queueStatuses(Session session, Map<String, QueueTally> tallies) {
     List<SessionResult.QueueStatus> out = new ArrayList<>();
     for (QueueInfo q : session.queues()) {
-      int[] c = phases.getOrDefault(q.name(), new int[3]);
-      ResourceVector allocated = held.getOrDefault(q.name(), ResourceVector.ZERO).without(ResourceNames.PODS);
+      QueueTally t = tallies.get(q.name());
+      int[] c = t == null ? new int[3] : t.phases;
+      ResourceVector allocated = (t == null ? ResourceVector.ZERO : t.held()).without(ResourceNames.PODS);
       out.add(new SessionResult.QueueStatus(q.name(), q.weight(), q.deserved(), allocated, q.overused(), c[0], c[1],
           c[2]));
     }
     return out;
+  }
+
+  /**
+   * One queue's count of jobs by phase (pending, inqueue, running) and the sum of its running pods' requests, for its
+   * status; kept in one array rather than a vector per pod.
+   */
+  private static final class QueueTally {
+    final String queue;
+    final int[] phases = new int[3];
+    long[] held = new long[0];
+    boolean holds;
+
+    QueueTally(String queue) {
+      this.queue = queue;
+    }
+
+    /**
+     * Counts the job under its closing phase (completed jobs under none) and adds what its binding, bound and running
+     * pods request; its tasks are walked only when its counts say some of them hold resources.
+     */
+    void add(JobInfo job, PodGroupPhase phase) {
+      phases[phase == PodGroupPhase.PENDING ? 0 : phase == PodGroupPhase.INQUEUE ? 1 : 2] +=
+          phase == PodGroupPhase.COMPLETED ? 0 : 1;
+      if (job.count(TaskStatus.BINDING) + job.count(TaskStatus.BOUND) + job.count(TaskStatus.RUNNING) == 0) {
+        return;
+      }
+      for (TaskInfo t : job.tasks()) {
+        if (t.status() == TaskStatus.BINDING || t.status() == TaskStatus.BOUND || t.status() == TaskStatus.RUNNING) {
+          hold(t.request());
+        }
+      }
+    }
+
+    private void hold(ResourceVector r) {
+      if (r.size() > held.length) {
+        held = java.util.Arrays.copyOf(held, r.size());
+      }
+      for (int i = 0; i < r.size(); i++) {
+        held[i] += r.get(i);
+      }
+      holds = true;
+    }
+
+    ResourceVector held() {
+      return holds ? ResourceVector.of(held) : ResourceVector.ZERO;
+    }
   }
 
   /**

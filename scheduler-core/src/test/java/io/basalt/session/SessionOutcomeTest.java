@@ -62,4 +62,32 @@ class SessionOutcomeTest {
         "ns/waiting-0", waiting, "ns/waiting-1", waiting, "ns/waiting-2", waiting), reasons);
     assertEquals(Map.of("ns/bad", 1, "ns/waiting", 1), validityAsked, "once per job, not per pod");
   }
+
+  /**
+   * A queue's status counts its jobs by closing phase and sums what its running pods hold (pods slot aside); pending
+   * jobs add nothing to it and the other queue's pods nothing at all.
+   */
+  @Test
+  void queueStatusCountsJobsByPhaseAndSumsItsRunningPods() {
+    io.basalt.model.Queue other = new io.basalt.model.Queue("other", 1, null, null, null, true, 0, null, "Open",
+        Map.of());
+    String queueKey = "scheduling.volcano.sh/queue-name";
+    io.basalt.model.Pod a = TestPods.pod("ns/run-a").cpu("2").memory("1Gi").onNode("n1").build();
+    io.basalt.model.Pod b = TestPods.pod("ns/run-b").cpu("1").onNode("n1").build();
+    Session s = TestSessions.cluster().node(TestNodes.node("n1").cpu("8").build()).queue(other)
+        .pod(a).pod(b)
+        .pod(TestPods.pod("ns/waiting").cpu("64").build())
+        .pod(TestPods.pod("ns/elsewhere").cpu("3").onNode("n1").annotation(queueKey, "other").build())
+        .podGroup(gang("gang"))
+        .pod(TestPods.pod("ns/gang-0").cpu("1").group("gang").build())
+        .open(PluginRegistry.of(), "actions: \"enqueue\"\ntiers: []\n");
+    Map<String, SessionResult.QueueStatus> byName = new TreeMap<>();
+    s.close().queues().forEach(q -> byName.put(q.name(), q));
+    SessionResult.QueueStatus def = byName.get("default");
+    assertEquals(java.util.List.of(2, 0, 2), java.util.List.of(def.pending(), def.inqueue(), def.running()));
+    assertEquals(a.request().plus(b.request()).without(io.basalt.model.ResourceNames.PODS), def.allocated());
+    SessionResult.QueueStatus o = byName.get("other");
+    assertEquals(java.util.List.of(0, 0, 1), java.util.List.of(o.pending(), o.inqueue(), o.running()));
+    assertEquals(io.basalt.model.ResourceVector.parse(Map.of("cpu", "3")), o.allocated());
+  }
 }

@@ -2,7 +2,9 @@ package io.basalt.plugins.drf;
 
 import io.basalt.api.JobInfo;
 import io.basalt.api.TaskInfo;
+import io.basalt.api.TaskStatus;
 import io.basalt.framework.AllocationListener;
+import io.basalt.framework.JobOrderKey;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginDescriptor.Conflict;
 import io.basalt.framework.PluginDescriptor;
@@ -29,12 +31,17 @@ public final class DrfPlugin implements Plugin {
   static final double SHARE_DELTA = 1e-6;
 
   private long[] total = new long[0];
-  private final Map<JobInfo, Holding> holdings = new HashMap<>();
+  private Map<JobInfo, Holding> holdings = new HashMap<>();
   private QueueHierarchy hierarchy;
 
-  /** What one job holds, and its dominant share of the cluster. */
+  private static final long[] NOTHING = new long[0];
+
+  /**
+   * What one job holds, and its dominant share of the cluster. Starts as the shared empty array (slots beyond an
+   * array's length are zero) and grows on the first add: a backlog's pending jobs hold nothing.
+   */
   private static final class Holding {
-    long[] allocated = new long[ResourceNames.count()];
+    long[] allocated = NOTHING;
     double share;
   }
 
@@ -56,11 +63,17 @@ public final class DrfPlugin implements Plugin {
   @Override
   public void onSessionOpen(SessionView session, Registrar registrar) {
     total = session.clusterAllocatable();
+    // Sized up front: one entry per job, 50k with a backlog.
+    holdings = new HashMap<>((int) (session.jobs().size() / 0.75) + 1);
     for (JobInfo job : session.jobs()) {
       Holding h = new Holding();
-      for (TaskInfo t : job.tasks()) {
-        if (t.status().isOnNode() && t.status() != io.basalt.api.TaskStatus.RELEASING) {
-          add(h, t.request(), 1);
+      // On a node and not releasing: placed, binding, bound, running; a job with none (a backlog) is not walked.
+      if (job.count(TaskStatus.ALLOCATED) + job.count(TaskStatus.BINDING) + job.count(TaskStatus.BOUND)
+          + job.count(TaskStatus.RUNNING) > 0) {
+        for (TaskInfo t : job.tasks()) {
+          if (t.status().isOnNode() && t.status() != TaskStatus.RELEASING) {
+            add(h, t.request(), 1);
+          }
         }
       }
       h.share = share(h.allocated);
@@ -77,7 +90,7 @@ public final class DrfPlugin implements Plugin {
       }
       registrar.addQueueOrder((a, b) -> hierarchy.compare(a.name(), b.name()));
     }
-    registrar.addJobOrder((a, b) -> Double.compare(share(a), share(b)));
+    registrar.addJobOrder(JobOrderKey.ascending(this::share));
     registrar.addPreemptable(this::victims);
     registrar.addAllocationListener(AllocationListener.of(this::update));
   }

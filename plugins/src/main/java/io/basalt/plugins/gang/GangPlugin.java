@@ -5,6 +5,7 @@ import io.basalt.api.JobInfo;
 import io.basalt.api.PodGroupPhase;
 import io.basalt.api.TaskInfo;
 import io.basalt.api.TaskStatus;
+import io.basalt.framework.JobOrderKey;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.Registrar;
@@ -39,7 +40,8 @@ public final class GangPlugin implements Plugin {
     registrar.addJobValid(GangPlugin::invalidReason);
     registrar.addJobReady(GangPlugin::ready);
     registrar.addJobPipelined(job -> pipelined(job) ? Vote.PERMIT : Vote.reject("gang not pipelined"));
-    registrar.addJobOrder((a, b) -> Boolean.compare(ready(a), ready(b)));
+    // Not-ready (0) before ready (1), as Boolean.compare(ready(a), ready(b)).
+    registrar.addJobOrder(JobOrderKey.ascending(job -> ready(job) ? 1 : 0));
   }
 
   static String invalidReason(JobInfo job) {

@@ -54,15 +54,35 @@ public final class OvercommitPlugin implements Plugin {
     long[] total = session.clusterAllocatable();
     long[] used = session.totalsAtOpen().used(total.length);
     idle = ResourceVector.of(total).times(factor).minus(ResourceVector.of(used));
-    inqueue = ResourceVector.ZERO;
-    for (JobInfo job : session.jobs()) {
-      if (job.phase() != PodGroupPhase.PENDING) {
-        inqueue = inqueue.plus(unplaced(job));
-      }
-    }
+    inqueue = admittedUnplaced(session.jobs());
     this.session = session;
     registrar.addJobEnqueueable(this::enqueueable);
     registrar.addJobEnqueued(job -> inqueue = inqueue.plus(unplaced(job)));
+  }
+
+  /**
+   * {@link #unplaced} summed over the admitted (not Pending) jobs, into one array: with a backlog's cluster that is
+   * 15k running jobs a cycle, and a job with no placed task is not walked.
+   */
+  static ResourceVector admittedUnplaced(Iterable<JobInfo> jobs) {
+    long[] sum = new long[0];
+    for (JobInfo job : jobs) {
+      if (job.phase() == PodGroupPhase.PENDING) {
+        continue;
+      }
+      ResourceVector min = job.podGroup().minResources();
+      if (min == null) {
+        continue;
+      }
+      if (sum.length < min.size()) {
+        sum = java.util.Arrays.copyOf(sum, min.size());
+      }
+      ResourceVector placed = job.readyTaskNum() == 0 ? ResourceVector.ZERO : placed(job);
+      for (int i = 0; i < min.size(); i++) {
+        sum[i] += Math.max(0, min.get(i) - placed.get(i));
+      }
+    }
+    return ResourceVector.of(sum);
   }
 
   /** The part of the job's minResources its placed tasks do not cover yet. */
@@ -71,17 +91,37 @@ public final class OvercommitPlugin implements Plugin {
     if (min == null) {
       return ResourceVector.ZERO;
     }
+    ResourceVector placed = placed(job);
+    long[] r = new long[min.size()];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = Math.max(0, min.get(i) - placed.get(i));
+    }
+    return ResourceVector.of(r);
+  }
+
+  /**
+   * {@code inqueue.plus(min).firstExceeding(idle, skip)} without building the sum: asked for every pending job of a
+   * backlog, most of which it rejects.
+   */
+  private int firstExceeding(ResourceVector min, boolean[] skip) {
+    int n = Math.max(inqueue.size(), min.size());
+    for (int i = 0; i < n; i++) {
+      if (inqueue.get(i) + min.get(i) > idle.get(i) && (skip == null || i >= skip.length || !skip[i])) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** What the job's placed (ready) tasks request, summed. */
+  private static ResourceVector placed(JobInfo job) {
     ResourceVector placed = ResourceVector.ZERO;
     for (TaskInfo t : job.tasks()) {
       if (t.status().isReady()) {
         placed = placed.plus(t.request());
       }
     }
-    long[] r = new long[min.size()];
-    for (int i = 0; i < r.length; i++) {
-      r[i] = Math.max(0, min.get(i) - placed.get(i));
-    }
-    return ResourceVector.of(r);
+    return placed;
   }
 
   private SessionView session;
@@ -91,14 +131,18 @@ public final class OvercommitPlugin implements Plugin {
     if (min == null) {
       return Vote.PERMIT;
     }
-    ResourceVector wanted = inqueue.plus(min);
     // Resources a device plugin accounts per GPU (shares) are not in nodes' allocatable: not admitted against.
-    int r = wanted.firstExceeding(idle, session.deviceManagedResources());
+    int r = firstExceeding(min, session.deviceManagedResources());
     if (r < 0) {
       return Vote.PERMIT;
     }
+    ResourceVector wanted = inqueue.plus(min);
+    // The one slot formatted (a backlog rejects tens of thousands of jobs a cycle), as toQuantities() would: a zero
+    // slot is absent there, so it reads "null".
+    long need = wanted.get(r);
     return Vote.reject("cluster " + ResourceNames.name(r) + " would be overcommitted: admitted jobs need "
-        + wanted.toQuantities().get(ResourceNames.name(r)) + ", capacity x " + factor + " minus used leaves "
+        + (need == 0 ? null : io.basalt.model.Quantities.format(r, need)) + ", capacity x " + factor
+        + " minus used leaves "
         + io.basalt.model.Quantities.format(r, Math.max(0, idle.get(r))));
   }
 }

@@ -1,6 +1,7 @@
 package io.basalt.plugins.priority;
 
 import io.basalt.api.TaskInfo;
+import io.basalt.framework.JobOrderKey;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.Registrar;
@@ -35,7 +36,8 @@ public final class PriorityPlugin implements Plugin {
   @Override
   public void onSessionOpen(SessionView session, Registrar registrar) {
     registrar.addQueueOrder((a, b) -> Integer.compare(b.queue().priority(), a.queue().priority()));
-    registrar.addJobOrder((a, b) -> Integer.compare(b.priority(), a.priority()));
+    // Higher first: the key is the negated priority (exact in a double), a key so enqueue's sort reads it once.
+    registrar.addJobOrder(JobOrderKey.ascending(job -> -(double) job.priority()));
     registrar.addTaskOrder((a, b) -> Integer.compare(b.priority(), a.priority()));
     VictimSelector lower = (preemptor, candidates) -> {
       if (neverPreempts(session, preemptor)) {

@@ -42,10 +42,16 @@ public abstract class QueueSharingPlugin implements Plugin {
       queues.put(q.name(), new QueueShare(q.name(), Math.max(1, q.weight()), q.queue().guarantee(),
           q.queue().capability(), slots));
     }
+    String lastQueue = null;
+    QueueShare current = null;
     for (JobInfo job : session.jobs()) {
-      QueueShare qs = queues.get(job.queue());
-      if (qs != null) {
-        account(qs, job);
+      // Jobs of one queue mostly come together: the previous job's queue saves a lookup per job.
+      if (lastQueue == null || !lastQueue.equals(job.queue())) {
+        lastQueue = job.queue();
+        current = queues.get(lastQueue);
+      }
+      if (current != null) {
+        account(current, job);
       }
     }
     divide(total, session);
@@ -100,14 +106,19 @@ public abstract class QueueSharingPlugin implements Plugin {
     return qs == null ? 0 : qs.share();
   }
 
+  /**
+   * Adds the job's tasks to its queue's allocated and requested sums, in task order as before; what the job holds is
+   * summed in one array (no vector per task), and the elastic part is added only where positive (adding zeros
+   * changes nothing).
+   */
   private static void account(QueueShare qs, JobInfo job) {
-    ResourceVector jobAllocated = ResourceVector.ZERO;
+    long[] jobAllocated = null;
     for (TaskInfo t : job.tasks()) {
       TaskStatus s = t.status();
       if (s == TaskStatus.ALLOCATED || s == TaskStatus.BINDING || s == TaskStatus.BOUND || s == TaskStatus.RUNNING) {
         QueueShare.add(qs.allocated, t.request(), 1);
         QueueShare.add(qs.request, t.request(), 1);
-        jobAllocated = jobAllocated.plus(t.request());
+        jobAllocated = plus(jobAllocated, t.request());
       } else if (s == TaskStatus.PENDING) {
         QueueShare.add(qs.request, t.request(), 1);
       }
@@ -120,11 +131,22 @@ public abstract class QueueSharingPlugin implements Plugin {
       QueueShare.add(qs.inqueue, min, 1);
     }
     // Elastic: what the job holds beyond its minimum, which it could give back.
-    long[] elastic = new long[Math.max(min.size(), jobAllocated.size())];
-    for (int i = 0; i < elastic.length; i++) {
-      elastic[i] = Math.max(0, jobAllocated.get(i) - min.get(i));
+    int held = jobAllocated == null ? 0 : jobAllocated.length;
+    for (int i = 0; i < Math.min(Math.max(held, min.size()), qs.elastic.length); i++) {
+      long elastic = Math.max(0, (i < held ? jobAllocated[i] : 0) - min.get(i));
+      if (i != ResourceNames.PODS && elastic > 0) {
+        qs.elastic[i] += elastic;
+      }
     }
-    QueueShare.add(qs.elastic, ResourceVector.of(elastic), 1);
+  }
+
+  private static long[] plus(long[] sum, ResourceVector r) {
+    long[] out = sum == null || sum.length < r.size() ? java.util.Arrays.copyOf(
+        sum == null ? new long[0] : sum, r.size()) : sum;
+    for (int i = 0; i < r.size(); i++) {
+      out[i] += r.get(i);
+    }
+    return out;
   }
 
   /** minResources + allocated + inqueue - elastic must stay within realCapability on what minResources names. */

@@ -65,4 +65,36 @@ class OvercommitPluginTest {
     assertEquals(List.of("tiers[1].plugins[0] (overcommit): argument 'overcommit-factor' must be at least 1.0, got 0.5"),
         args.problems());
   }
+
+  @Test
+  void rejectionSaysWhatAdmittedJobsNeedAndWhatIsLeft() {
+    Session s = session("");
+    s.enqueue(s.job("ml/a"));
+    s.enqueue(s.job("ml/b"));
+    assertEquals("cluster nvidia.com/gpu would be overcommitted: admitted jobs need 9, capacity x 1.2 minus used "
+        + "leaves 8", s.callbacks().jobEnqueueable(s.job("ml/c")).reason());
+  }
+
+  /** The sum taken at open in one array is the sum of each admitted job's unplaced part, as vectors. */
+  @Test
+  void admittedUnplacedIsTheSumOfEachAdmittedJobsUnplacedPart() {
+    Session s = TestSessions.cluster()
+        .node(TestNodes.node("n1").cpu("64").gpu(10).build())
+        .podGroup(new PodGroup("ml", "half", 4, Map.of(), "default", null,
+            ResourceVector.parse(Map.of("nvidia.com/gpu", "4", "cpu", "8")), "Inqueue", null))
+        .podGroup(pending("waiting", "2"))
+        .pod(TestPods.pod("ml/half-0").group("half").gpu(1).cpu("2").onNode("n1").build())
+        .pod(TestPods.pod("ml/half-1").group("half").gpu(1).cpu("2").build())
+        .pod(TestPods.pod("ml/waiting-0").group("waiting").gpu(2).build())
+        .pod(TestPods.pod("ml/solo").gpu(1).cpu("1").onNode("n1").build())
+        .open(REGISTRY, TestSessions.singlePlugin("overcommit", ""));
+    ResourceVector expected = ResourceVector.ZERO;
+    for (io.basalt.api.JobInfo job : s.jobs()) {
+      if (job.phase() != io.basalt.api.PodGroupPhase.PENDING) {
+        expected = expected.plus(OvercommitPlugin.unplaced(job));
+      }
+    }
+    assertEquals(ResourceVector.parse(Map.of("nvidia.com/gpu", "3", "cpu", "6")), expected);
+    assertEquals(expected, OvercommitPlugin.admittedUnplaced(s.jobs()));
+  }
 }
