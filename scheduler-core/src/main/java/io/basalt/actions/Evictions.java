@@ -21,18 +21,18 @@ import java.util.function.BiFunction;
 final class Evictions {
   private final NodeSearch search = new NodeSearch(0);
   /** Allowed victims by who asks (queue, priority, class), reused until an eviction commits. */
-  private final java.util.Map<PoolKey, VictimPool> pools = new java.util.HashMap<>();
+  private VictimPools pools;
+  /**
+   * {@link RunningPods#couldHold} answers by request and queues that may be taken from, while the session gave no
+   * resources back ({@link Session#resourcesFreed}): placing only takes room away, so a "no" holds until then.
+   */
+  private final java.util.Map<RoomAsk, Boolean> roomFor = new java.util.HashMap<>();
+  private long roomForFreed = -1;
 
   /** Plans with more units than this are kept as found: pruning costs a full placement trial per unit. */
   private static final int MAX_PRUNED = 256;
 
-  /** What the plugins' verdict on the whole pool depends on. */
-  private record PoolKey(String queue, int jobPriority, String priorityClass, String preemptionPolicy) {
-    static PoolKey of(TaskInfo t) {
-      return new PoolKey(t.job().queue(), t.job().priority(), t.pod().priorityClassName(),
-          t.pod().preemptionPolicy());
-    }
-  }
+  private record RoomAsk(io.basalt.model.ResourceVector request, java.util.BitSet takeable) {}
 
   /** Whether {@code queue} may evict for {@code task} at all (reclaim: the queue is below its share). */
   interface QueueGate {
@@ -48,20 +48,14 @@ final class Evictions {
 
   void run(Session session, VictimPlanner.Scope scope, QueueGate gate,
       BiFunction<TaskInfo, TaskInfo, String> reason) {
-    List<TaskInfo> running = new ArrayList<>();
-    for (JobInfo job : session.jobs()) {
-      for (TaskInfo t : job.tasks()) {
-        if (VictimPlanner.isRunning(t) && !VictimPlanner.optedOut(t)) {
-          running.add(t); // the pods that may ever be victims
-        }
-      }
-    }
+    RunningPods running = RunningPods.of(session); // the pods that may ever be victims
     // Evictions only take victims away, so a shape that found none finds none later in this run either.
     java.util.Set<Seeker> hopeless = new java.util.HashSet<>();
-    pools.clear();
+    pools = new VictimPools(scope);
     List<JobInfo> starving = new ArrayList<>();
     for (JobInfo job : session.jobs()) {
-      if (job.phase() != PodGroupPhase.PENDING && session.jobInvalidReason(job) == null && isStarving(job)) {
+      // Starving first: a few hundred jobs of thousands, and the plugins' validity check costs more.
+      if (job.phase() != PodGroupPhase.PENDING && isStarving(job) && session.jobInvalidReason(job) == null) {
         starving.add(job);
       }
     }
@@ -71,27 +65,6 @@ final class Evictions {
         freeRoomFor(session, job, scope, gate, reason, running, hopeless);
       }
     }
-  }
-
-  /**
-   * After a commit, the pools that can hold a pod of a queue it changed (the victims' queues and the job's, whose pods
-   * became busy) refresh the units of the jobs it touched; the others still hold exactly what a rebuild would give.
-   */
-  private void refreshPoolsTouching(Session session, List<VictimPlanner.Unit> victims, JobInfo job,
-      VictimPlanner.Scope scope) {
-    java.util.Set<String> queues = new java.util.HashSet<>();
-    java.util.Set<JobInfo> jobs = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    queues.add(job.queue());
-    jobs.add(job);
-    for (VictimPlanner.Unit u : victims) {
-      queues.add(u.job().queue());
-      jobs.add(u.job());
-    }
-    pools.forEach((k, pool) -> {
-      if (queues.contains(k.queue()) || queues.stream().anyMatch(q -> scope.inScope(k.queue(), q))) {
-        pool.refresh(session, scope, jobs);
-      }
-    });
   }
 
   static boolean isStarving(JobInfo job) {
@@ -106,7 +79,7 @@ final class Evictions {
    * nodes. No plan, no evictions.
    */
   private void freeRoomFor(Session session, JobInfo job, VictimPlanner.Scope scope, QueueGate gate,
-      BiFunction<TaskInfo, TaskInfo, String> reason, List<TaskInfo> running, java.util.Set<Seeker> hopeless) {
+      BiFunction<TaskInfo, TaskInfo, String> reason, RunningPods running, java.util.Set<Seeker> hopeless) {
     List<TaskInfo> pending = JobPlacer.pendingTasks(session, job, t -> true);
     if (pending.isEmpty()) {
       return;
@@ -116,8 +89,14 @@ final class Evictions {
     if (hopeless.contains(seeker) || !gate.mayEvictFor(session, session.queue(job.queue()), first)) {
       return;
     }
-    VictimPool pool = pools.computeIfAbsent(PoolKey.of(first),
-        k -> new VictimPool(first, VictimPlanner.units(session, first, scope, running)));
+    if (noPlanCanExist(session, job, first, scope, running)) {
+      // The outcome of the one trial it would get, without building its pool or trying: no plan, a hopeless shape.
+      pools.defer(first);
+      search.restore(session, search.checkpoint(session));
+      hopeless.add(seeker);
+      return;
+    }
+    VictimPool pool = pools.get(session, first);
     Statement stmt = session.newStatement();
     List<VictimPlanner.Unit> best = null;
     long[] bestCost = null;
@@ -166,11 +145,46 @@ final class Evictions {
     }
     if (!isStarving(job) && session.callbacks().jobPipelined(job)) {
       stmt.commit();
-      refreshPoolsTouching(session, best, job, scope);
+      pools.refreshTouching(session, best, job);
     } else {
       stmt.discard();
       search.restore(session, memo);
     }
+  }
+
+  /**
+   * Whether the job is known to get no plan before anything is built, in the two cases where the one trial it would
+   * get changes nothing and ends with no plan, so that trial's outcome (a hopeless shape) is had without it:
+   * <ul>
+   *   <li>its queue has no room ({@code allocatable} says no) and its own queue is out of the scope (reclaim): only
+   *   victims in that queue could make room, and a plan gives up at once;</li>
+   *   <li>its queue has room, and its first pending pod fits on no node even if every candidate pod there of the
+   *   queues it may take from (in scope, and the queue rule lets them go now) were gone: every plan places that pod
+   *   first, evicting nothing before, on a node with room once its victims are gone.</li>
+   * </ul>
+   * Only claimed where that trial is the whole story: no network domain (one reach, and its shape is marked
+   * hopeless), no reservation (a search would drop it), no {@code --explain} (a search records what it saw).
+   */
+  private boolean noPlanCanExist(Session session, JobInfo job, TaskInfo first, VictimPlanner.Scope scope,
+      RunningPods running) {
+    if (session.explain().enabled() || first.reservation() != null || DomainPlacer.applies(session, job)) {
+      return false;
+    }
+    if (!session.callbacks().allocatable(session.queue(job.queue()), first)) {
+      return !scope.inScope(job.queue(), job.queue());
+    }
+    java.util.BitSet takeable = running.inScope(scope, job.queue());
+    for (int q = takeable.nextSetBit(0); q >= 0; q = takeable.nextSetBit(q + 1)) {
+      if (!scope.mayTake(session, running.someJobOf(q))) {
+        takeable.clear(q); // refused now, refused for the whole plan (it only takes victims away)
+      }
+    }
+    if (roomForFreed != session.resourcesFreed()) {
+      roomFor.clear();
+      roomForFreed = session.resourcesFreed();
+    }
+    return !roomFor.computeIfAbsent(new RoomAsk(first.request(), takeable),
+        k -> running.couldHold(session, k.request(), k.takeable()));
   }
 
   /**
