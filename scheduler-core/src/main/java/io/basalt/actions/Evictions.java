@@ -80,11 +80,10 @@ final class Evictions {
    */
   private void freeRoomFor(Session session, JobInfo job, VictimPlanner.Scope scope, QueueGate gate,
       BiFunction<TaskInfo, TaskInfo, String> reason, RunningPods running, java.util.Set<Seeker> hopeless) {
-    List<TaskInfo> pending = JobPlacer.pendingTasks(session, job, t -> true);
-    if (pending.isEmpty()) {
+    TaskInfo first = firstPending(session, job);
+    if (first == null) {
       return;
     }
-    TaskInfo first = pending.get(0);
     Seeker seeker = Seeker.of(first);
     if (hopeless.contains(seeker) || !gate.mayEvictFor(session, session.queue(job.queue()), first)) {
       return;
@@ -97,6 +96,7 @@ final class Evictions {
       return;
     }
     VictimPool pool = pools.get(session, first);
+    List<TaskInfo> pending = JobPlacer.pendingTasks(session, job, t -> true);
     Statement stmt = session.newStatement();
     List<VictimPlanner.Unit> best = null;
     long[] bestCost = null;
@@ -150,6 +150,21 @@ final class Evictions {
       stmt.discard();
       search.restore(session, memo);
     }
+  }
+
+  /**
+   * The first of the job's pending pods in task order, as {@link JobPlacer#pendingTasks} would put it (the task order
+   * ends on the pod's key, so the least is unique), without sorting them all: most starving jobs get no further.
+   */
+  static TaskInfo firstPending(Session session, JobInfo job) {
+    java.util.Comparator<TaskInfo> order = session.callbacks().taskOrder();
+    TaskInfo first = null;
+    for (TaskInfo t : job.tasks()) {
+      if (t.status() == TaskStatus.PENDING && (first == null || order.compare(t, first) < 0)) {
+        first = t;
+      }
+    }
+    return first;
   }
 
   /**

@@ -24,8 +24,46 @@ import java.util.Map;
  * {@link #couldHold} an upper bound.
  */
 final class RunningPods {
-  /** A job's candidate pods in its task order, and the index of its queue in {@link #queues()}. */
-  record JobPods(JobInfo job, int queue, List<TaskInfo> pods) {}
+  /**
+   * A job with a pod running when the index was built, and the index of its queue in {@link #queues()}. Its candidate
+   * pods are listed when first asked for: most queues are never visited (preempt looks at one), and a pod's opt-out
+   * is two map lookups.
+   */
+  static final class JobPods {
+    private final JobInfo job;
+    private final int queue;
+    private List<TaskInfo> pods;
+
+    JobPods(JobInfo job, int queue) {
+      this.job = job;
+      this.queue = queue;
+    }
+
+    JobInfo job() {
+      return job;
+    }
+
+    int queue() {
+      return queue;
+    }
+
+    /**
+     * The job's pods not opted out that are running or releasing, in its task order: releasing ones too, so a list
+     * made after (or during) evictions still holds every pod that can run later in the session.
+     */
+    List<TaskInfo> pods() {
+      if (pods == null) {
+        List<TaskInfo> out = new ArrayList<>();
+        for (TaskInfo t : job.tasks()) {
+          if ((VictimPlanner.isRunning(t) || t.status() == TaskStatus.RELEASING) && !VictimPlanner.optedOut(t)) {
+            out.add(t);
+          }
+        }
+        pods = out;
+      }
+      return pods;
+    }
+  }
 
   private final List<JobPods> jobs = new ArrayList<>();
   private final List<String> queues = new ArrayList<>();
@@ -45,24 +83,12 @@ final class RunningPods {
       if (job.count(TaskStatus.RUNNING) + job.count(TaskStatus.BOUND) == 0) {
         continue; // the backlog: thousands of pending jobs, none with a pod running
       }
-      List<TaskInfo> pods = null;
-      for (TaskInfo t : job.tasks()) {
-        if (VictimPlanner.isRunning(t) && !VictimPlanner.optedOut(t)) {
-          if (pods == null) {
-            pods = new ArrayList<>();
-          }
-          pods.add(t);
-        }
-      }
-      if (pods == null) {
-        continue;
-      }
       int q = queueIndex.computeIfAbsent(job.queue(), name -> {
         queues.add(name);
         someJob.add(job);
         return queues.size() - 1;
       });
-      jobs.add(new JobPods(job, q, List.copyOf(pods)));
+      jobs.add(new JobPods(job, q));
     }
   }
 

@@ -131,6 +131,8 @@ class RunningPodsTest {
       pods.addAll(keys(u.tasks()));
     }
     assertEquals(List.of("ns/g1-1", "ns/g3-0"), pods, "the evicted pod is no candidate any more");
+    assertEquals(List.of("ns/g1-0", "ns/g1-1"), keys(index.jobs().get(0).pods()),
+        "listed though evicted before the list was made: a discard could make it run again");
   }
 
   @Test
