@@ -48,17 +48,17 @@ final class Evictions {
 
   void run(Session session, VictimPlanner.Scope scope, QueueGate gate,
       BiFunction<TaskInfo, TaskInfo, String> reason) {
-    RunningPods running = RunningPods.of(session); // the pods that may ever be victims
     // Evictions only take victims away, so a shape that found none finds none later in this run either.
     java.util.Set<Seeker> hopeless = new java.util.HashSet<>();
     pools = new VictimPools(scope);
     List<JobInfo> starving = new ArrayList<>();
-    for (JobInfo job : session.jobs()) {
+    // The pods that may ever be victims, indexed in the same pass as the starving jobs are found.
+    RunningPods running = RunningPods.walk(session, job -> {
       // Starving first: a few hundred jobs of thousands, and the plugins' validity check costs more.
       if (job.phase() != PodGroupPhase.PENDING && isStarving(job) && session.jobInvalidReason(job) == null) {
         starving.add(job);
       }
-    }
+    });
     JobsInQueueOrder.sort(session, starving);
     for (JobInfo job : starving) {
       if (isStarving(job)) {

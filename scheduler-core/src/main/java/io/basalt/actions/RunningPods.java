@@ -78,18 +78,18 @@ final class RunningPods {
   /** False when a pod runs on a node outside {@code session.nodes()}: then no bound is claimed. */
   private boolean bounded = true;
 
-  private RunningPods(Session session) {
-    for (JobInfo job : session.jobs()) {
-      if (job.count(TaskStatus.RUNNING) + job.count(TaskStatus.BOUND) == 0) {
-        continue; // the backlog: thousands of pending jobs, none with a pod running
-      }
-      int q = queueIndex.computeIfAbsent(job.queue(), name -> {
-        queues.add(name);
-        someJob.add(job);
-        return queues.size() - 1;
-      });
-      jobs.add(new JobPods(job, q));
+  private RunningPods() {}
+
+  private void add(JobInfo job) {
+    if (job.count(TaskStatus.RUNNING) + job.count(TaskStatus.BOUND) == 0) {
+      return; // the backlog: thousands of pending jobs, none with a pod running
     }
+    int q = queueIndex.computeIfAbsent(job.queue(), name -> {
+      queues.add(name);
+      someJob.add(job);
+      return queues.size() - 1;
+    });
+    jobs.add(new JobPods(job, q));
   }
 
   private List<long[][]> held(Session session) {
@@ -128,7 +128,26 @@ final class RunningPods {
 
   /** This session's index, built on first use. */
   static RunningPods of(Session session) {
-    return session.scratch(RunningPods.class, () -> new RunningPods(session));
+    return walk(session, job -> { });
+  }
+
+  /**
+   * This session's index, with every job of the session handed to {@code visit} in order; when the index is not
+   * built yet it is built in that same pass: the walk over a backlog's tens of thousands of jobs is paid once.
+   */
+  static RunningPods walk(Session session, java.util.function.Consumer<JobInfo> visit) {
+    boolean[] fresh = {false};
+    RunningPods index = session.scratch(RunningPods.class, () -> {
+      fresh[0] = true;
+      return new RunningPods();
+    });
+    for (JobInfo job : session.jobs()) {
+      if (fresh[0]) {
+        index.add(job);
+      }
+      visit.accept(job);
+    }
+    return index;
   }
 
   /** Jobs with a candidate pod, in the session's job order. */
