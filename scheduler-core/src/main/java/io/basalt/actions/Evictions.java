@@ -22,17 +22,11 @@ final class Evictions {
   private final NodeSearch search = new NodeSearch(0);
   /** Allowed victims by who asks (queue, priority, class), reused until an eviction commits. */
   private VictimPools pools;
-  /**
-   * {@link RunningPods#couldHold} answers by request and queues that may be taken from, while the session gave no
-   * resources back ({@link Session#resourcesFreed}): placing only takes room away, so a "no" holds until then.
-   */
-  private final java.util.Map<RoomAsk, Boolean> roomFor = new java.util.HashMap<>();
-  private long roomForFreed = -1;
+  /** Jobs that surely get no plan, told before their pool is built. */
+  private final NoPlan noPlan = new NoPlan();
 
   /** Plans with more units than this are kept as found: pruning costs a full placement trial per unit. */
   private static final int MAX_PRUNED = 256;
-
-  private record RoomAsk(io.basalt.model.ResourceVector request, java.util.BitSet takeable) {}
 
   /** Whether {@code queue} may evict for {@code task} at all (reclaim: the queue is below its share). */
   interface QueueGate {
@@ -88,10 +82,10 @@ final class Evictions {
     if (hopeless.contains(seeker) || !gate.mayEvictFor(session, session.queue(job.queue()), first)) {
       return;
     }
-    if (noPlanCanExist(session, job, first, scope, running)) {
+    if (noPlan.certain(session, job, first, scope, running)) {
       // The outcome of the one trial it would get, without building its pool or trying: no plan, a hopeless shape.
-      pools.defer(first);
-      search.restore(session, search.checkpoint(session));
+      pools.defer(first); // built, for this asker, before the next job that tries
+      search.restore(session, search.checkpoint(session)); // the "no node fits" memo as that trial leaves it
       hopeless.add(seeker);
       return;
     }
@@ -165,41 +159,6 @@ final class Evictions {
       }
     }
     return first;
-  }
-
-  /**
-   * Whether the job is known to get no plan before anything is built, in the two cases where the one trial it would
-   * get changes nothing and ends with no plan, so that trial's outcome (a hopeless shape) is had without it:
-   * <ul>
-   *   <li>its queue has no room ({@code allocatable} says no) and its own queue is out of the scope (reclaim): only
-   *   victims in that queue could make room, and a plan gives up at once;</li>
-   *   <li>its queue has room, and its first pending pod fits on no node even if every candidate pod there of the
-   *   queues it may take from (in scope, and the queue rule lets them go now) were gone: every plan places that pod
-   *   first, evicting nothing before, on a node with room once its victims are gone.</li>
-   * </ul>
-   * Only claimed where that trial is the whole story: no network domain (one reach, and its shape is marked
-   * hopeless), no reservation (a search would drop it), no {@code --explain} (a search records what it saw).
-   */
-  private boolean noPlanCanExist(Session session, JobInfo job, TaskInfo first, VictimPlanner.Scope scope,
-      RunningPods running) {
-    if (session.explain().enabled() || first.reservation() != null || DomainPlacer.applies(session, job)) {
-      return false;
-    }
-    if (!session.callbacks().allocatable(session.queue(job.queue()), first)) {
-      return !scope.inScope(job.queue(), job.queue());
-    }
-    java.util.BitSet takeable = running.inScope(scope, job.queue());
-    for (int q = takeable.nextSetBit(0); q >= 0; q = takeable.nextSetBit(q + 1)) {
-      if (!scope.mayTake(session, running.someJobOf(q))) {
-        takeable.clear(q); // refused now, refused for the whole plan (it only takes victims away)
-      }
-    }
-    if (roomForFreed != session.resourcesFreed()) {
-      roomFor.clear();
-      roomForFreed = session.resourcesFreed();
-    }
-    return !roomFor.computeIfAbsent(new RoomAsk(first.request(), takeable),
-        k -> running.couldHold(session, k.request(), k.takeable()));
   }
 
   /**
