@@ -128,7 +128,13 @@ final class RunningPods {
 
   /** This session's index, built on first use. */
   static RunningPods of(Session session) {
-    return walk(session, job -> { });
+    return session.scratch(RunningPods.class, () -> {
+      RunningPods index = new RunningPods();
+      for (JobInfo job : session.jobs()) {
+        index.add(job);
+      }
+      return index;
+    });
   }
 
   /**

@@ -112,6 +112,8 @@ class RunningPodsTest {
     assertSame(index, RunningPods.walk(s, job -> visited.add(job.key())), "built once, walked again");
     assertEquals(all, visited);
     assertEquals(3, index.jobs().size(), "not added twice");
+    assertSame(index, RunningPods.of(s));
+    assertEquals(3, index.jobs().size());
   }
 
   @Test
