@@ -21,18 +21,12 @@ import java.util.function.BiFunction;
 final class Evictions {
   private final NodeSearch search = new NodeSearch(0);
   /** Allowed victims by who asks (queue, priority, class), reused until an eviction commits. */
-  private final java.util.Map<PoolKey, VictimPool> pools = new java.util.HashMap<>();
+  private VictimPools pools;
+  /** Jobs that surely get no plan, told before their pool is built. */
+  private final NoPlan noPlan = new NoPlan();
 
   /** Plans with more units than this are kept as found: pruning costs a full placement trial per unit. */
   private static final int MAX_PRUNED = 256;
-
-  /** What the plugins' verdict on the whole pool depends on. */
-  private record PoolKey(String queue, int jobPriority, String priorityClass, String preemptionPolicy) {
-    static PoolKey of(TaskInfo t) {
-      return new PoolKey(t.job().queue(), t.job().priority(), t.pod().priorityClassName(),
-          t.pod().preemptionPolicy());
-    }
-  }
 
   /** Whether {@code queue} may evict for {@code task} at all (reclaim: the queue is below its share). */
   interface QueueGate {
@@ -48,50 +42,23 @@ final class Evictions {
 
   void run(Session session, VictimPlanner.Scope scope, QueueGate gate,
       BiFunction<TaskInfo, TaskInfo, String> reason) {
-    List<TaskInfo> running = new ArrayList<>();
-    for (JobInfo job : session.jobs()) {
-      for (TaskInfo t : job.tasks()) {
-        if (VictimPlanner.isRunning(t) && !VictimPlanner.optedOut(t)) {
-          running.add(t); // the pods that may ever be victims
-        }
-      }
-    }
     // Evictions only take victims away, so a shape that found none finds none later in this run either.
     java.util.Set<Seeker> hopeless = new java.util.HashSet<>();
-    pools.clear();
+    pools = new VictimPools(scope);
     List<JobInfo> starving = new ArrayList<>();
-    for (JobInfo job : session.jobs()) {
-      if (job.phase() != PodGroupPhase.PENDING && session.jobInvalidReason(job) == null && isStarving(job)) {
+    // The pods that may ever be victims, indexed in the same pass as the starving jobs are found.
+    RunningPods running = RunningPods.walk(session, job -> {
+      // Starving first: a few hundred jobs of thousands, and the plugins' validity check costs more.
+      if (job.phase() != PodGroupPhase.PENDING && isStarving(job) && session.jobInvalidReason(job) == null) {
         starving.add(job);
       }
-    }
+    });
     JobsInQueueOrder.sort(session, starving);
     for (JobInfo job : starving) {
       if (isStarving(job)) {
         freeRoomFor(session, job, scope, gate, reason, running, hopeless);
       }
     }
-  }
-
-  /**
-   * After a commit, the pools that can hold a pod of a queue it changed (the victims' queues and the job's, whose pods
-   * became busy) refresh the units of the jobs it touched; the others still hold exactly what a rebuild would give.
-   */
-  private void refreshPoolsTouching(Session session, List<VictimPlanner.Unit> victims, JobInfo job,
-      VictimPlanner.Scope scope) {
-    java.util.Set<String> queues = new java.util.HashSet<>();
-    java.util.Set<JobInfo> jobs = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    queues.add(job.queue());
-    jobs.add(job);
-    for (VictimPlanner.Unit u : victims) {
-      queues.add(u.job().queue());
-      jobs.add(u.job());
-    }
-    pools.forEach((k, pool) -> {
-      if (queues.contains(k.queue()) || queues.stream().anyMatch(q -> scope.inScope(k.queue(), q))) {
-        pool.refresh(session, scope, jobs);
-      }
-    });
   }
 
   static boolean isStarving(JobInfo job) {
@@ -106,18 +73,24 @@ final class Evictions {
    * nodes. No plan, no evictions.
    */
   private void freeRoomFor(Session session, JobInfo job, VictimPlanner.Scope scope, QueueGate gate,
-      BiFunction<TaskInfo, TaskInfo, String> reason, List<TaskInfo> running, java.util.Set<Seeker> hopeless) {
-    List<TaskInfo> pending = JobPlacer.pendingTasks(session, job, t -> true);
-    if (pending.isEmpty()) {
+      BiFunction<TaskInfo, TaskInfo, String> reason, RunningPods running, java.util.Set<Seeker> hopeless) {
+    TaskInfo first = firstPending(session, job);
+    if (first == null) {
       return;
     }
-    TaskInfo first = pending.get(0);
     Seeker seeker = Seeker.of(first);
     if (hopeless.contains(seeker) || !gate.mayEvictFor(session, session.queue(job.queue()), first)) {
       return;
     }
-    VictimPool pool = pools.computeIfAbsent(PoolKey.of(first),
-        k -> new VictimPool(first, VictimPlanner.units(session, first, scope, running)));
+    if (noPlan.certain(session, job, first, scope, running)) {
+      // The outcome of the one trial it would get, without building its pool or trying: no plan, a hopeless shape.
+      pools.defer(first); // built, for this asker, before the next job that tries
+      search.restore(session, search.checkpoint(session)); // the "no node fits" memo as that trial leaves it
+      hopeless.add(seeker);
+      return;
+    }
+    VictimPool pool = pools.get(session, first);
+    List<TaskInfo> pending = JobPlacer.pendingTasks(session, job, t -> true);
     Statement stmt = session.newStatement();
     List<VictimPlanner.Unit> best = null;
     long[] bestCost = null;
@@ -166,11 +139,26 @@ final class Evictions {
     }
     if (!isStarving(job) && session.callbacks().jobPipelined(job)) {
       stmt.commit();
-      refreshPoolsTouching(session, best, job, scope);
+      pools.refreshTouching(session, best, job);
     } else {
       stmt.discard();
       search.restore(session, memo);
     }
+  }
+
+  /**
+   * The first of the job's pending pods in task order, as {@link JobPlacer#pendingTasks} would put it (the task order
+   * ends on the pod's key, so the least is unique), without sorting them all: most starving jobs get no further.
+   */
+  static TaskInfo firstPending(Session session, JobInfo job) {
+    java.util.Comparator<TaskInfo> order = session.callbacks().taskOrder();
+    TaskInfo first = null;
+    for (TaskInfo t : job.tasks()) {
+      if (t.status() == TaskStatus.PENDING && (first == null || order.compare(t, first) < 0)) {
+        first = t;
+      }
+    }
+    return first;
   }
 
   /**

@@ -30,7 +30,10 @@ final class VictimPlanner {
 
     List<TaskInfo> allowed(Session session, TaskInfo preemptor, List<TaskInfo> candidates);
 
-    /** Whether {@code victim}'s pods may still be taken now, after the units taken before it (reclaim: queue share). */
+    /**
+     * Whether {@code victim}'s pods may still be taken now, after the units taken before it (reclaim: queue share).
+     * Depends on the victim's queue alone: it is asked once per queue, with any of its jobs.
+     */
     boolean mayTake(Session session, JobInfo victim);
   }
 
@@ -76,14 +79,54 @@ final class VictimPlanner {
         inScope.add(t);
       }
     }
+    return unitsAmong(session, preemptor, scope, inScope);
+  }
+
+  /**
+   * As {@link #units(Session, TaskInfo, Scope, List)} over the session's {@link RunningPods}: only the jobs of the
+   * queues in scope are visited (the scope asked once per queue, as its answer depends on the two queues alone), in
+   * the same order, so the plugins see the same candidates.
+   */
+  static List<Unit> units(Session session, TaskInfo preemptor, Scope scope, RunningPods running) {
+    java.util.BitSet queues = running.inScope(scope, preemptor.job().queue());
+    List<TaskInfo> inScope = new ArrayList<>();
+    if (!queues.isEmpty()) {
+      for (RunningPods.JobPods j : running.jobs()) {
+        if (j.job() == preemptor.job() || !queues.get(j.queue())) {
+          continue;
+        }
+        for (TaskInfo t : j.pods()) {
+          if (isRunning(t)) {
+            inScope.add(t);
+          }
+        }
+      }
+    }
+    return unitsAmong(session, preemptor, scope, inScope);
+  }
+
+  /** The units of {@code inScope} (running candidates in session order) the plugins allow, cheapest first. */
+  private static List<Unit> unitsAmong(Session session, TaskInfo preemptor, Scope scope, List<TaskInfo> inScope) {
     if (inScope.isEmpty()) {
       return List.of();
     }
     Set<TaskInfo> allowed = Collections.newSetFromMap(new IdentityHashMap<>());
     allowed.addAll(scope.allowed(session, preemptor, inScope));
+    if (allowed.isEmpty()) {
+      return List.of();
+    }
+    // Only jobs with an allowed pod: a job without one has neither a pod to spare nor all its pods allowed.
     Map<JobInfo, List<TaskInfo>> byJob = new LinkedHashMap<>();
     for (TaskInfo t : inScope) {
-      byJob.computeIfAbsent(t.job(), j -> new ArrayList<>()).add(t);
+      if (allowed.contains(t)) {
+        byJob.computeIfAbsent(t.job(), j -> new ArrayList<>());
+      }
+    }
+    for (TaskInfo t : inScope) {
+      List<TaskInfo> pods = byJob.get(t.job());
+      if (pods != null) {
+        pods.add(t);
+      }
     }
     List<Unit> units = new ArrayList<>();
     for (Map.Entry<JobInfo, List<TaskInfo>> e : byJob.entrySet()) {
