@@ -1,11 +1,11 @@
 package io.basalt.actions;
 
+import static io.basalt.testing.TestQueues.queue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.basalt.api.JobInfo;
 import io.basalt.framework.PluginRegistry;
-import io.basalt.model.Queue;
 import io.basalt.session.Session;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
@@ -13,15 +13,10 @@ import io.basalt.testing.TestSessions;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class JobsInQueueOrderTest {
   private static final String QUEUE = "scheduling.volcano.sh/queue-name";
-
-  private static Queue queue(String name) {
-    return new Queue(name, 1, null, null, null, true, 0, null, "Open", Map.of());
-  }
 
   private static Session session() {
     // Without plugins: queues by name, jobs by creation time then key.

@@ -1,9 +1,9 @@
 package io.basalt.actions;
 
+import static io.basalt.testing.TestQueues.queue;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basalt.api.JobInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginDescriptor;
@@ -15,8 +15,6 @@ import io.basalt.session.Session;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class NoPlanTest {
@@ -35,28 +33,6 @@ class NoPlanTest {
     }
   }
 
-  /** Victims from the queues {@code inScope} says, every one allowed. */
-  private record Scope(boolean ownQueue) implements VictimPlanner.Scope {
-    @Override
-    public boolean inScope(String preemptorQueue, String victimQueue) {
-      return ownQueue == victimQueue.equals(preemptorQueue);
-    }
-
-    @Override
-    public List<TaskInfo> allowed(Session session, TaskInfo preemptor, List<TaskInfo> candidates) {
-      return candidates;
-    }
-
-    @Override
-    public boolean mayTake(Session session, JobInfo victim) {
-      return true;
-    }
-  }
-
-  private static Queue queue(String name) {
-    return new Queue(name, 1, null, null, null, true, 0, null, "Open", Map.of());
-  }
-
   /** n1 (4 cpu) runs a 4-cpu pod of queue other; the pending pods ask for 3 cpu (or 5, more than any node). */
   private static Session session() {
     return TestSessions.cluster().node(TestNodes.node("n1").cpu("4").build())
@@ -71,7 +47,7 @@ class NoPlanTest {
 
   private static boolean certain(Session s, String pod, boolean ownQueue) {
     TaskInfo t = TestSessions.task(s, pod);
-    return new NoPlan().certain(s, t.job(), t, new Scope(ownQueue), RunningPods.of(s));
+    return new NoPlan().certain(s, t.job(), t, ownQueue ? TestScope.ownQueue() : TestScope.otherQueues(), RunningPods.of(s));
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.basalt.actions;
 
+import static io.basalt.testing.TestQueues.queue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.basalt.config.Arguments;
@@ -9,7 +10,6 @@ import io.basalt.framework.PluginRegistry;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
 import io.basalt.model.PodGroup;
-import io.basalt.model.Queue;
 import io.basalt.session.Session;
 import io.basalt.session.SessionResult;
 import io.basalt.testing.TestNodes;
@@ -46,10 +46,6 @@ class ReclaimRoomTest {
       registrar.addReclaimable((reclaimer, candidates) -> candidates);
       registrar.addReclaimFrom(queue -> !refused.contains(queue.queue().name()));
     }
-  }
-
-  private static Queue queue(String name) {
-    return new Queue(name, 1, null, null, null, true, 0, null, "Open", Map.of());
   }
 
   private static PodGroup gang(String name, String queue, String phase) {

@@ -1,5 +1,6 @@
 package io.basalt.actions;
 
+import static io.basalt.testing.TestQueues.queue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -9,7 +10,6 @@ import io.basalt.api.JobInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.framework.PluginRegistry;
 import io.basalt.model.PodGroup;
-import io.basalt.model.Queue;
 import io.basalt.session.Session;
 import io.basalt.session.Statement;
 import io.basalt.testing.TestNodes;
@@ -24,31 +24,6 @@ import org.junit.jupiter.api.Test;
 
 class RunningPodsTest {
   private static final String QUEUE = "scheduling.volcano.sh/queue-name";
-
-  /** Takes from queue b only, counting how often it is asked. */
-  private static class OnlyB implements VictimPlanner.Scope {
-    int asked;
-
-    @Override
-    public boolean inScope(String preemptorQueue, String victimQueue) {
-      asked++;
-      return victimQueue.equals("b");
-    }
-
-    @Override
-    public List<TaskInfo> allowed(Session session, TaskInfo preemptor, List<TaskInfo> candidates) {
-      return candidates;
-    }
-
-    @Override
-    public boolean mayTake(Session session, JobInfo victim) {
-      return true;
-    }
-  }
-
-  private static Queue queue(String name) {
-    return new Queue(name, 1, null, null, null, true, 0, null, "Open", Map.of());
-  }
 
   private static PodGroup gang(String name, String queue, int min) {
     return new PodGroup("ns", name, min, Map.of(), queue, null, null, "Running",
@@ -142,7 +117,7 @@ class RunningPodsTest {
     stmt.commit();
     assertSame(index, RunningPods.of(s));
     TaskInfo asker = TestSessions.task(s, "ns/asker");
-    OnlyB scope = new OnlyB();
+    TestScope scope = TestScope.onlyQueue("b");
     List<VictimPlanner.Unit> units = VictimPlanner.units(s, asker, scope, index);
     assertEquals(2, scope.asked, "the scope is asked once per queue with victims (b, c), not per job");
     List<String> pods = new ArrayList<>();
@@ -166,12 +141,7 @@ class RunningPodsTest {
         }
       }
     }
-    VictimPlanner.Scope all = new OnlyB() {
-      @Override
-      public boolean inScope(String preemptorQueue, String victimQueue) {
-        return !victimQueue.equals(preemptorQueue);
-      }
-    };
+    VictimPlanner.Scope all = TestScope.otherQueues();
     assertEquals(VictimPlanner.units(s, asker, all, running), VictimPlanner.units(s, asker, all, RunningPods.of(s)));
   }
 }

@@ -1,12 +1,12 @@
 package io.basalt.actions;
 
+import static io.basalt.testing.TestQueues.queue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.basalt.api.JobInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.framework.PluginRegistry;
 import io.basalt.model.PodGroup;
-import io.basalt.model.Queue;
 import io.basalt.session.Session;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
@@ -21,31 +21,6 @@ import org.junit.jupiter.api.Test;
 
 class VictimPlannerTest {
   private static final String QUEUE = "scheduling.volcano.sh/queue-name";
-
-  /** Takes from queue b only, counting how often it is asked. */
-  private static final class CountingScope implements VictimPlanner.Scope {
-    int asked;
-
-    @Override
-    public boolean inScope(String preemptorQueue, String victimQueue) {
-      asked++;
-      return victimQueue.equals("b");
-    }
-
-    @Override
-    public List<TaskInfo> allowed(Session session, TaskInfo preemptor, List<TaskInfo> candidates) {
-      return candidates;
-    }
-
-    @Override
-    public boolean mayTake(Session session, JobInfo victim) {
-      return true;
-    }
-  }
-
-  private static Queue queue(String name) {
-    return new Queue(name, 1, null, null, null, true, 0, null, "Open", Map.of());
-  }
 
   private static PodGroup gang(String name, String queue) {
     return new PodGroup("ns", name, 3, Map.of(), queue, null, null, "Running", Instant.ofEpochSecond(1_600_000_000L));
@@ -76,7 +51,7 @@ class VictimPlannerTest {
       }
     }
     assertEquals(9, running.size());
-    CountingScope scope = new CountingScope();
+    TestScope scope = TestScope.onlyQueue("b");
     List<VictimPlanner.Unit> units = VictimPlanner.units(s, asker, scope, running);
     assertEquals(3, scope.asked, "once per running job, not per pod");
     Set<String> jobs = new TreeSet<>();

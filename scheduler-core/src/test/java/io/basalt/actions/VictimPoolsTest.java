@@ -1,50 +1,22 @@
 package io.basalt.actions;
 
+import static io.basalt.testing.TestQueues.queue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import io.basalt.api.JobInfo;
-import io.basalt.api.TaskInfo;
 import io.basalt.framework.PluginRegistry;
 import io.basalt.model.PodGroup;
-import io.basalt.model.Queue;
 import io.basalt.session.Session;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class VictimPoolsTest {
   private static final String QUEUE = "scheduling.volcano.sh/queue-name";
-
-  /** Every other queue, everything allowed; records who the plugins were asked for. */
-  private static final class Recording implements VictimPlanner.Scope {
-    final List<String> askers = new ArrayList<>();
-
-    @Override
-    public boolean inScope(String preemptorQueue, String victimQueue) {
-      return !victimQueue.equals(preemptorQueue);
-    }
-
-    @Override
-    public List<TaskInfo> allowed(Session session, TaskInfo preemptor, List<TaskInfo> candidates) {
-      askers.add(preemptor.key());
-      return candidates;
-    }
-
-    @Override
-    public boolean mayTake(Session session, JobInfo victim) {
-      return true;
-    }
-  }
-
-  private static Queue queue(String name) {
-    return new Queue(name, 1, null, null, null, true, 0, null, "Open", Map.of());
-  }
 
   private static Session session() {
     TestSessions c = TestSessions.cluster().node(TestNodes.node("n1").cpu("8").build())
@@ -61,7 +33,7 @@ class VictimPoolsTest {
   @Test
   void aDeferredPoolIsBuiltForItsFirstAskerBeforeTheNextJobThatTries() {
     Session s = session();
-    Recording scope = new Recording();
+    TestScope scope = TestScope.otherQueues();
     VictimPools pools = new VictimPools(scope);
     pools.defer(TestSessions.task(s, "ns/a1"));
     pools.defer(TestSessions.task(s, "ns/a2")); // same pool: the first asker stays
@@ -78,7 +50,7 @@ class VictimPoolsTest {
   @Test
   void deferringAPoolAlreadyBuiltChangesNothing() {
     Session s = session();
-    Recording scope = new Recording();
+    TestScope scope = TestScope.otherQueues();
     VictimPools pools = new VictimPools(scope);
     VictimPool a = pools.get(s, TestSessions.task(s, "ns/a1"));
     pools.defer(TestSessions.task(s, "ns/a2"));
