@@ -176,12 +176,14 @@ final class NodeSearch {
       int start = scratch.nextStartNode % n;
       if (explaining) {
         scratch.nextStartNode = scanFrom(nodes, start, toFind, best);
-      } else if (scoresKept && kept.wantsTree()) {
-        VerdictTree tree = kept.tree(n);
-        tree.refresh(session, best);
-        scratch.nextStartNode = tree.search(nodes, start, toFind, best);
       } else {
-        scratch.nextStartNode = seek(session, start, toFind, best);
+        VerdictTree tree = kept != null && scoresKept && kept.wantsTree() ? verdicts.tree(kept, n) : null;
+        if (tree != null) {
+          tree.refresh(session, best);
+          scratch.nextStartNode = tree.search(nodes, start, toFind, best);
+        } else {
+          scratch.nextStartNode = seek(session, start, toFind, best);
+        }
       }
     } else {
       scanFrom(nodes, 0, toFind, best);

@@ -4,9 +4,15 @@ import io.basalt.api.NodeInfo;
 import io.basalt.model.ResourceNames;
 import io.basalt.session.Session;
 import java.lang.ref.WeakReference;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What node searches found on each node for tasks of one verdict key ({@link io.basalt.session.Callbacks#verdictKey}):
@@ -28,24 +34,88 @@ final class NodeVerdicts {
   static final byte NOW = 3;
   static final byte LATER = 4;
 
+  /** Node entries kept over all keys, at most: about 40 MB whatever the cluster size, so rare shapes cannot grow it. */
+  static final long MAX_ENTRIES = 2_000_000;
+  /** Tree leaves kept over all keys, at most (about 30 MB). */
+  static final long MAX_TREE_LEAVES = 1 << 19;
+
+  private final long maxEntries;
+  private final long maxTreeLeaves;
   private final Map<Object, Table> tables = new HashMap<>();
   private WeakReference<Session> session = new WeakReference<>(null);
   private int resources = -1;
+  private int maxKeys = Integer.MAX_VALUE;
+  private long treeLeaves;
 
-  /** The verdicts kept for {@code key}, as {@code session} may use them. */
+  NodeVerdicts() {
+    this(MAX_ENTRIES, MAX_TREE_LEAVES);
+  }
+
+  /** With other bounds, for tests. */
+  NodeVerdicts(long maxEntries, long maxTreeLeaves) {
+    this.maxEntries = maxEntries;
+    this.maxTreeLeaves = maxTreeLeaves;
+  }
+
+  /**
+   * The verdicts kept for {@code key}, as {@code session} may use them; null when as many keys as the memory bound
+   * allows are kept already (the search then asks every node, as without keys).
+   */
   Table of(Session session, Object key) {
     if (this.session.get() != session) {
-      this.session = new WeakReference<>(session);
-      if (resources != ResourceNames.count()) {
-        resources = ResourceNames.count();
-        tables.clear();
-      }
-      tables.values().removeIf(t -> t.searches == 0);
-      tables.values().forEach(Table::newSession);
+      newSession(session);
     }
-    Table t = tables.computeIfAbsent(key, k -> new Table());
+    Table t = tables.get(key);
+    if (t == null) {
+      if (tables.size() >= maxKeys) {
+        return null;
+      }
+      t = new Table(session.nodes().size());
+      tables.put(key, t);
+    }
     t.searches++;
     return t;
+  }
+
+  /** Drops what the last session did not use, and the least searched keys beyond the bound. */
+  private void newSession(Session session) {
+    this.session = new WeakReference<>(session);
+    if (resources != ResourceNames.count()) {
+      resources = ResourceNames.count();
+      tables.clear();
+    }
+    tables.values().removeIf(t -> t.searches == 0);
+    maxKeys = (int) Math.max(8, maxEntries / Math.max(1, session.nodes().size()));
+    if (tables.size() > maxKeys) {
+      List<Table> bySearches = new ArrayList<>(tables.values());
+      bySearches.sort(Comparator.comparingInt((Table t) -> t.searches).reversed());
+      Set<Table> keep = Collections.newSetFromMap(new IdentityHashMap<>());
+      keep.addAll(bySearches.subList(0, maxKeys));
+      tables.values().removeIf(t -> !keep.contains(t));
+    }
+    treeLeaves = 0;
+    for (Table t : tables.values()) {
+      t.newSession();
+      treeLeaves += t.tree == null ? 0 : t.tree.leaves();
+    }
+  }
+
+  /**
+   * {@code table}'s tree over {@code n} nodes, new when it had none or the node count changed; null when a new tree
+   * would pass the memory bound.
+   */
+  VerdictTree tree(Table table, int n) {
+    if (table.tree != null && table.tree.size() == n) {
+      return table.tree;
+    }
+    VerdictTree fresh = new VerdictTree(n);
+    long held = treeLeaves - (table.tree == null ? 0 : table.tree.leaves());
+    if (held + fresh.leaves() > maxTreeLeaves) {
+      return null;
+    }
+    treeLeaves = held + fresh.leaves();
+    table.tree = fresh;
+    return fresh;
   }
 
   /** Keys kept, for tests. */
@@ -61,6 +131,17 @@ final class NodeVerdicts {
     private int searches;
     private int lastSearches;
     private VerdictTree tree;
+    private NodeInfo[] nodes;
+    private int[] versions;
+    private byte[] outcomes;
+    private double[] scores;
+
+    Table(int capacity) {
+      nodes = new NodeInfo[capacity];
+      versions = new int[capacity];
+      outcomes = new byte[capacity];
+      scores = new double[capacity];
+    }
 
     private void newSession() {
       lastSearches = searches;
@@ -74,19 +155,6 @@ final class NodeVerdicts {
     boolean wantsTree() {
       return searches >= TREE_AFTER || lastSearches >= TREE_AFTER;
     }
-
-    /** The key's tree over {@code n} nodes, new when there was none or the node count changed. */
-    VerdictTree tree(int n) {
-      if (tree == null || tree.size() != n) {
-        tree = new VerdictTree(n);
-      }
-      return tree;
-    }
-
-    private NodeInfo[] nodes = new NodeInfo[0];
-    private int[] versions = new int[0];
-    private byte[] outcomes = new byte[0];
-    private double[] scores = new double[0];
 
     /** The kept verdict on {@code node}, or {@link #UNKNOWN} when none holds for its current state. */
     byte outcome(NodeInfo node) {

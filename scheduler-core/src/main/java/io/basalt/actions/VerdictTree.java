@@ -73,6 +73,11 @@ final class VerdictTree {
     return n;
   }
 
+  /** Leaves, a power of two at least the node count: what the tree's memory grows with. */
+  int leaves() {
+    return leaves;
+  }
+
   /** Asks again every node whose state is not the one its leaf was worked out from. */
   void refresh(Session session, Evaluator eval) {
     FreeIndex idx = session.freeIndex();

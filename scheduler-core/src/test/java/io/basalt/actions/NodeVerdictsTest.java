@@ -1,6 +1,8 @@
 package io.basalt.actions;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
@@ -198,6 +200,24 @@ class NodeVerdictsTest {
     Session k2 = open(keyedCluster, true, true);
     Session a2 = open(askedCluster, false, false);
     assertEquals(placeAll(a2, asked, 0, 400), placeAll(k2, keyed, 0, 400));
+  }
+
+  @Test
+  void keysAndTreesStayWithinTheMemoryBound() {
+    Session s = open(true);
+    NodeVerdicts verdicts = new NodeVerdicts(8 * 6, 8); // 6 nodes: 8 keys; 8 leaves: one tree of 6 nodes
+    for (int k = 0; k < 8; k++) {
+      assertNotNull(verdicts.of(s, "key" + k));
+    }
+    assertNull(verdicts.of(s, "key8"), "a ninth key gets no table: its searches ask every node");
+    assertNotNull(verdicts.of(s, "key0"), "a kept key still has its table");
+    assertNotNull(verdicts.tree(verdicts.of(s, "key0"), 6));
+    assertNull(verdicts.tree(verdicts.of(s, "key1"), 6), "a second tree would pass the leaves bound");
+    assertEquals(8, verdicts.size());
+    verdicts.of(open(true), "key1");
+    assertEquals(8, verdicts.size(), "every key was searched in the last session");
+    verdicts.of(open(true), "key1");
+    assertEquals(1, verdicts.size(), "keys the last session did not search are dropped with the next one");
   }
 
   @Test
