@@ -17,7 +17,6 @@ import io.basalt.framework.VictimSelector;
 import io.basalt.framework.Vote;
 import io.basalt.gpu.DeviceClaim;
 import io.basalt.model.ResourceNames;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -31,10 +30,11 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The callbacks the session's plugins registered, in tier order, and the one place that combines their answers,
- * exactly as Volcano does: orders take the first non-zero answer (then creation time, then name); filters, job
- * readiness, job validity, allocatable and preemptive must all pass; scores are summed; overused is true when any
- * plugin says so; votes are reject-wins, first-permitting-tier-decides, all-abstain-falls-through. Victims are the one
- * deliberate difference (see {@link #preemptable}). Actions ask here; plugins register through {@link Registrar}.
+ * exactly as Volcano does ({@link TierRules}): orders take the first non-zero answer (then creation time, then
+ * name); filters, job readiness, job validity, allocatable and preemptive must all pass; scores are summed; overused
+ * is true when any plugin says so; votes are reject-wins, first-permitting-tier-decides, all-abstain-falls-through.
+ * Victims are the one deliberate difference (see {@link #preemptable}). Actions ask here; plugins register through
+ * {@link Registrar}.
  */
 public final class Callbacks {
   /** One registration: which plugin, in which tier. */
@@ -205,16 +205,16 @@ public final class Callbacks {
 
   /** Every job-ready callback must agree (with none registered, any job is ready). */
   public boolean jobReady(JobInfo job) {
-    return all(jobReady, job);
+    return TierRules.all(jobReady, job);
   }
 
   public boolean jobPipelined(JobInfo job) {
-    return !vote(jobPipelined, job).isReject();
+    return !TierRules.vote(jobPipelined, job).isReject();
   }
 
   /** The combined enqueue vote; a reject carries the plugin's reason. */
   public Vote jobEnqueueable(JobInfo job) {
-    return vote(jobEnqueueable, job);
+    return TierRules.vote(jobEnqueueable, job);
   }
 
   /** The first plugin's reason why {@code job} can never be scheduled as it is, or null. */
@@ -234,21 +234,21 @@ public final class Callbacks {
    * reclaim action asks {@link #mayReclaimFrom} itself before each victim.
    */
   public List<TaskInfo> preemptable(TaskInfo preemptor, List<TaskInfo> candidates) {
-    return victims(preemptable, preemptor, candidates);
+    return TierRules.victims(preemptable, preemptor, candidates);
   }
 
   /** Which candidates (of other queues) may be evicted for {@code reclaimer}; as {@link #preemptable}. */
   public List<TaskInfo> reclaimable(TaskInfo reclaimer, List<TaskInfo> candidates) {
-    return victims(reclaimable, reclaimer, candidates);
+    return TierRules.victims(reclaimable, reclaimer, candidates);
   }
 
   /** Every preemptive callback must agree (none registered: yes). */
   public boolean preemptive(QueueInfo queue, TaskInfo task) {
-    return all(preemptive, queue, task);
+    return TierRules.all(preemptive, queue, task);
   }
 
   public boolean allocatable(QueueInfo queue, TaskInfo task) {
-    return all(allocatable, queue, task);
+    return TierRules.all(allocatable, queue, task);
   }
 
   public boolean overused(QueueInfo queue) {
@@ -307,115 +307,27 @@ public final class Callbacks {
   // ---- combination rules ----
 
   private int compareJobs(JobInfo a, JobInfo b) {
-    int c = compare(jobOrder, a, b);
+    int c = TierRules.compare(jobOrder, a, b);
     return c != 0 ? c : compareJobTies(a, b);
   }
 
   private static int compareJobTies(JobInfo a, JobInfo b) {
-    int c = compareTimes(a.creationTimestamp(), b.creationTimestamp());
+    int c = TierRules.compareTimes(a.creationTimestamp(), b.creationTimestamp());
     return c != 0 ? c : a.key().compareTo(b.key());
   }
 
   private int compareTasks(TaskInfo a, TaskInfo b) {
-    int c = compare(taskOrder, a, b);
+    int c = TierRules.compare(taskOrder, a, b);
     if (c != 0) {
       return c;
     }
-    c = compareTimes(a.pod().creationTimestamp(), b.pod().creationTimestamp());
+    c = TierRules.compareTimes(a.pod().creationTimestamp(), b.pod().creationTimestamp());
     return c != 0 ? c : a.key().compareTo(b.key());
   }
 
   private int compareQueues(QueueInfo a, QueueInfo b) {
-    int c = compare(queueOrder, a, b);
+    int c = TierRules.compare(queueOrder, a, b);
     return c != 0 ? c : a.name().compareTo(b.name());
-  }
-
-  private static int compareTimes(Instant a, Instant b) {
-    if (a == null || b == null) {
-      return a == null ? (b == null ? 0 : 1) : -1;
-    }
-    return a.compareTo(b);
-  }
-
-  /** Lexicographic over the registered comparators; 0 when all are indifferent. */
-  private static <T> int compare(List<Entry<Comparator<T>>> entries, T a, T b) {
-    for (Entry<Comparator<T>> e : entries) {
-      int c = e.fn().compare(a, b);
-      if (c != 0) {
-        return c;
-      }
-    }
-    return 0;
-  }
-
-  private static <T> boolean all(List<Entry<Predicate<T>>> entries, T t) {
-    for (Entry<Predicate<T>> e : entries) {
-      if (!e.fn().test(t)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static <T, U> boolean all(List<Entry<BiPredicate<T, U>>> entries, T t, U u) {
-    for (Entry<BiPredicate<T, U>> e : entries) {
-      if (!e.fn().test(t, u)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * Volcano's rule: within a tier the answering plugins' victims are intersected (an empty answer ends the tier with
-   * none); the first tier left with victims decides; a tier with none, or where every plugin abstained, falls through
-   * to the next.
-   */
-  private static List<TaskInfo> victims(List<Entry<VictimSelector>> entries, TaskInfo preemptor,
-      List<TaskInfo> candidates) {
-    int i = 0;
-    while (i < entries.size()) {
-      int tier = entries.get(i).tier();
-      List<TaskInfo> agreed = null;
-      boolean none = false;
-      for (; i < entries.size() && entries.get(i).tier() == tier; i++) {
-        if (none) {
-          continue;
-        }
-        List<TaskInfo> answer = entries.get(i).fn().victims(preemptor, agreed == null ? candidates : agreed);
-        if (answer == null) {
-          continue;
-        }
-        agreed = new ArrayList<>(answer);
-        none = agreed.isEmpty();
-      }
-      if (agreed != null && !agreed.isEmpty()) {
-        return agreed;
-      }
-    }
-    return List.of();
-  }
-
-  /** Reject wins at once; otherwise the first tier with a permit decides; all abstaining yields ABSTAIN. */
-  private static Vote vote(List<Entry<Function<JobInfo, Vote>>> entries, JobInfo job) {
-    int tier = -1;
-    boolean permitted = false;
-    for (Entry<Function<JobInfo, Vote>> e : entries) {
-      if (e.tier() != tier) {
-        if (permitted) {
-          return Vote.PERMIT;
-        }
-        tier = e.tier();
-      }
-      Vote v = e.fn().apply(job);
-      if (v.isReject()) {
-        return v;
-      }
-      if (v.kind() == Vote.Kind.PERMIT) {
-        permitted = true;
-      }
-    }
-    return permitted ? Vote.PERMIT : Vote.ABSTAIN;
   }
 
   void markDeviceManaged(Collection<String> names) {
