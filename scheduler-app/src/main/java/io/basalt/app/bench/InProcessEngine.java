@@ -9,6 +9,7 @@ import io.basalt.model.Queue;
 import io.basalt.scheduler.ConfValidator;
 import io.basalt.scheduler.Scheduler;
 import io.basalt.scheduler.SchedulerProfile;
+import io.basalt.session.ExplainRecorder;
 import io.basalt.session.SessionResult;
 import io.basalt.sim.InMemoryBinder;
 import io.basalt.sim.InMemoryStatus;
@@ -40,6 +41,11 @@ public final class InProcessEngine {
   /** One cycle: snapshot, session, actions, then bindings and evictions applied to the cache. */
   public SessionResult runOnce() {
     return scheduler.runOnce();
+  }
+
+  /** One cycle with {@code explain} recording why each node was filtered or scored. */
+  public SessionResult runOnce(ExplainRecorder explain) {
+    return scheduler.runOnce(explain);
   }
 
   public ClusterCache cache() {
