@@ -29,6 +29,10 @@ final class SessionOutcome {
   private JobInfo reasonsOf;
   private String invalid;
   private String admission;
+  /** A lone pod's admission text by its queue and rejection. */
+  private final Map<Admission, String> lonePodAdmission = new HashMap<>();
+
+  private record Admission(String queue, String reason) {}
 
   private SessionOutcome(Session session, Map<String, String> enqueueRejections) {
     this.session = session;
@@ -196,9 +200,16 @@ final class SessionOutcome {
     if (job.phase() == PodGroupPhase.PENDING) {
       if (admission == null) {
         String r = enqueueRejections.get(job.key());
-        String who = job.isImplicit() ? "pod" : "PodGroup " + job.key();
-        admission = r != null ? who + " not admitted to queue " + job.queue() + ": " + r
-            : who + " is waiting to be admitted (enqueue)";
+        if (job.isImplicit()) {
+          // Tens of thousands of lone pods share a few such texts (a plugin's rejection, per queue): built once each.
+          admission = lonePodAdmission.computeIfAbsent(new Admission(job.queue(), r),
+              a -> a.reason() != null ? "pod not admitted to queue " + a.queue() + ": " + a.reason()
+                  : "pod is waiting to be admitted (enqueue)");
+        } else {
+          String who = "PodGroup " + job.key();
+          admission = r != null ? who + " not admitted to queue " + job.queue() + ": " + r
+              : who + " is waiting to be admitted (enqueue)";
+        }
       }
       return admission;
     }

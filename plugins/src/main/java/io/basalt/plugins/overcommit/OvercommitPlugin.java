@@ -11,6 +11,8 @@ import io.basalt.framework.SessionView;
 import io.basalt.framework.Vote;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Admission against the whole cluster: a job is enqueued only while the minResources of all admitted-but-unplaced
@@ -126,11 +128,35 @@ public final class OvercommitPlugin implements Plugin {
 
   private SessionView session;
 
+  /**
+   * Rejections by minResources while {@link #inqueue} is the object they were worked out against: a backlog's
+   * pending jobs come in a few sizes, and a rejected job admits nothing, so the next job of its size gets the same
+   * answer (and the same text) without formatting it again.
+   */
+  private final Map<ResourceVector, Vote> rejected = new HashMap<>();
+  private ResourceVector rejectedAgainst;
+
   private Vote enqueueable(JobInfo job) {
     ResourceVector min = job.podGroup().minResources();
     if (min == null) {
       return Vote.PERMIT;
     }
+    if (rejectedAgainst != inqueue) {
+      rejected.clear();
+      rejectedAgainst = inqueue;
+    }
+    Vote known = rejected.get(min);
+    if (known != null) {
+      return known;
+    }
+    Vote vote = admit(min);
+    if (vote.isReject()) {
+      rejected.put(min, vote);
+    }
+    return vote;
+  }
+
+  private Vote admit(ResourceVector min) {
     // Resources a device plugin accounts per GPU (shares) are not in nodes' allocatable: not admitted against.
     int r = firstExceeding(min, session.deviceManagedResources());
     if (r < 0) {

@@ -75,6 +75,28 @@ class OvercommitPluginTest {
         + "leaves 8", s.callbacks().jobEnqueueable(s.job("ml/c")).reason());
   }
 
+  /** A rejection is kept for the next job of the same size only until a job is admitted. */
+  @Test
+  void aKeptRejectionIsAskedAgainOnceAJobIsAdmitted() {
+    Session s = TestSessions.cluster()
+        .node(TestNodes.node("n1").cpu("64").gpu(10).build())
+        .pod(TestPods.pod("ml/running").gpu(4).onNode("n1").build())
+        .podGroup(pending("big1", "9"))
+        .podGroup(pending("big2", "9"))
+        .podGroup(pending("small", "2"))
+        .pod(TestPods.pod("ml/big1-0").group("big1").gpu(9).build())
+        .pod(TestPods.pod("ml/big2-0").group("big2").gpu(9).build())
+        .pod(TestPods.pod("ml/small-0").group("small").gpu(2).build())
+        .open(REGISTRY, TestSessions.singlePlugin("overcommit", ""));
+    String first = s.callbacks().jobEnqueueable(s.job("ml/big1")).reason();
+    assertEquals("cluster nvidia.com/gpu would be overcommitted: admitted jobs need 9, capacity x 1.2 minus used "
+        + "leaves 8", first);
+    assertEquals(first, s.callbacks().jobEnqueueable(s.job("ml/big2")).reason());
+    s.enqueue(s.job("ml/small"));
+    assertEquals("cluster nvidia.com/gpu would be overcommitted: admitted jobs need 11, capacity x 1.2 minus used "
+        + "leaves 8", s.callbacks().jobEnqueueable(s.job("ml/big2")).reason(), "asked again against 2 admitted");
+  }
+
   /** The sum taken at open in one array is the sum of each admitted job's unplaced part, as vectors. */
   @Test
   void admittedUnplacedIsTheSumOfEachAdmittedJobsUnplacedPart() {
