@@ -72,6 +72,9 @@ public final class OvercommitPlugin implements Plugin {
       if (job.phase() == PodGroupPhase.PENDING) {
         continue;
       }
+      if (job.isImplicit() && job.readyTaskNum() == job.tasks().size()) {
+        continue; // a lone pod that holds its node: its minResources are its own request, all placed
+      }
       ResourceVector min = job.podGroup().minResources();
       if (min == null) {
         continue;
