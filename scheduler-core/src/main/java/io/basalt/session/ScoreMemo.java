@@ -18,8 +18,25 @@ final class ScoreMemo {
   private final NodeScorer[] scorers;
   private final Map<Object, Table> tables = new HashMap<>();
 
+  /** Node entries kept over all keys, at most (about 40 MB): past it a new key's scores are asked, not kept. */
+  static final long MAX_ENTRIES = 2_000_000;
+
+  private final long maxEntries;
+  private long entries;
+
   ScoreMemo(NodeScorer[] scorers) {
+    this(scorers, MAX_ENTRIES);
+  }
+
+  /** With another bound, for tests. */
+  ScoreMemo(NodeScorer[] scorers, long maxEntries) {
     this.scorers = scorers;
+    this.maxEntries = maxEntries;
+  }
+
+  /** Keys with kept scores (for tests). */
+  int keys() {
+    return tables.size();
   }
 
   /**
@@ -47,7 +64,14 @@ final class ScoreMemo {
       return null;
     }
     Key key = new Key(keep, List.of(Arrays.stream(keys).filter(Objects::nonNull).toArray()));
-    Table table = tables.computeIfAbsent(key, k -> new Table());
+    Table table = tables.get(key);
+    if (table == null) {
+      if (entries >= maxEntries) {
+        return null; // many shapes this session: a pod of a new one is scored as without keys
+      }
+      table = new Table(this);
+      tables.put(key, table);
+    }
     return new TaskScoring(task, scorers, keep, count, table);
   }
 
@@ -66,12 +90,18 @@ final class ScoreMemo {
 
   /** Kept scores by node position: {@code count} per node, with the node copy and version they hold for. */
   static final class Table {
+    private final ScoreMemo owner;
     NodeInfo[] nodes = new NodeInfo[0];
     int[] versions = new int[0];
     double[] scores = new double[0];
 
+    Table(ScoreMemo owner) {
+      this.owner = owner;
+    }
+
     void grow(int position, int stride) {
       int n = Math.max(position + 1, nodes.length * 2);
+      owner.entries += (long) (n - nodes.length) * (1 + stride);
       nodes = Arrays.copyOf(nodes, n);
       versions = Arrays.copyOf(versions, n);
       scores = Arrays.copyOf(scores, n * stride);

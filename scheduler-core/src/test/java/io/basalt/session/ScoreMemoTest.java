@@ -1,0 +1,55 @@
+package io.basalt.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.basalt.api.NodeInfo;
+import io.basalt.framework.NodeScorer;
+import io.basalt.framework.PluginRegistry;
+import io.basalt.model.ResourceNames;
+import io.basalt.testing.TestNodes;
+import io.basalt.testing.TestPods;
+import io.basalt.testing.TestSessions;
+import org.junit.jupiter.api.Test;
+
+/** Kept scores are the scorer's, asked once per node state, and a session of many shapes keeps a bounded number. */
+class ScoreMemoTest {
+  private int asked;
+
+  private final NodeScorer freeCpu = NodeScorer.keyed((task, node) -> {
+    asked++;
+    return node.idle(ResourceNames.CPU) - task.request().get(ResourceNames.CPU);
+  }, t -> t.request());
+
+  private static Session session() {
+    TestSessions cluster = TestSessions.cluster();
+    for (int i = 0; i < 4; i++) {
+      cluster.node(TestNodes.node("n" + i).cpu(String.valueOf(8 + i)).build());
+    }
+    for (int i = 0; i < 6; i++) {
+      cluster.pod(TestPods.pod("ns/p" + i).cpu((1 + i) + "").build());
+    }
+    return cluster.open(PluginRegistry.of(), "actions: \"allocate\"\ntiers:\n- plugins: []\n");
+  }
+
+  @Test
+  void scoresAreAskedOncePerNodeStateAndKeyAndStayBounded() {
+    Session s = session();
+    // 4 nodes, one kept score each: a table of 4 positions costs 8 entries; the bound lets two keys in.
+    ScoreMemo memo = new ScoreMemo(new NodeScorer[] {freeCpu}, 16);
+    for (int round = 0; round < 2; round++) {
+      for (NodeInfo node : s.nodes()) {
+        assertEquals(node.idle(ResourceNames.CPU) - 1000,
+            memo.forTask(TestSessions.task(s, "ns/p0")).score(node), 1e-9);
+      }
+    }
+    assertEquals(4, asked, "the second round reads the kept scores");
+    for (NodeInfo node : s.nodes()) {
+      memo.forTask(TestSessions.task(s, "ns/p1")).score(node);
+    }
+    assertEquals(2, memo.keys());
+    assertNull(memo.forTask(TestSessions.task(s, "ns/p2")), "a third key passes the bound: asked, not kept");
+    assertNotNull(memo.forTask(TestSessions.task(s, "ns/p0")), "kept keys keep their scores");
+  }
+}
