@@ -6,6 +6,7 @@ import io.basalt.api.TaskInfo;
 import io.basalt.framework.FilterResult;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
+import io.basalt.session.Callbacks;
 import io.basalt.session.ExplainRecorder;
 import io.basalt.session.Session;
 import java.util.List;
@@ -165,12 +166,9 @@ final class NodeSearch {
     }
     int toFind = feasibleNodesToFind(n);
     // Verdicts with scores when every scorer names a key; else verdicts alone, the scores asked on feasible nodes.
-    Object verdictKey = session.callbacks().verdictKey(task, true);
-    boolean scoresKept = verdictKey != null;
-    if (verdictKey == null) {
-      verdictKey = session.callbacks().verdictKey(task, false);
-    }
-    NodeVerdicts.Table kept = verdictKey == null ? null : verdicts.of(session, verdictKey);
+    Callbacks.VerdictKey verdictKey = session.callbacks().verdictKey(task);
+    boolean scoresKept = verdictKey != null && verdictKey.scoresKept();
+    NodeVerdicts.Table kept = verdictKey == null ? null : verdicts.of(session, verdictKey.key());
     Best best = new Best(session, task, skip, explaining ? explain : null, kept, scoresKept);
     if (scope == null) {
       int start = scratch.nextStartNode % n;

@@ -171,19 +171,25 @@ public final class Callbacks {
   }
 
   /**
-   * What every filter's verdict for {@code task} depends on besides the node's own state, and every scorer's score
-   * too when {@code withScores}, when each of them says ({@link TaskFilter#taskKey}, {@link NodeScorer#taskKey}; the
-   * request and the engine's device check always count): two tasks with equal keys get the same {@link #filter} (and
-   * {@link #score}) on a node whose {@link NodeInfo#version} did not change. Null when one of them depends on more,
-   * or when explaining (every verdict is recorded as it is asked).
+   * A task's verdict key and whether it covers the scores too (see {@link #verdictKey}).
+   *
+   * @param key equal for tasks that get the same {@link #filter} (and, when {@code scoresKept}, {@link #score}) on a
+   *     node whose {@link NodeInfo#version} did not change
    */
-  public Object verdictKey(TaskInfo task, boolean withScores) {
+  public record VerdictKey(Object key, boolean scoresKept) {}
+
+  /**
+   * What every filter's verdict for {@code task} depends on besides the node's own state, and every scorer's score
+   * too when each scorer says ({@link TaskFilter#taskKey}, {@link NodeScorer#taskKey}; the request and the engine's
+   * device check always count). Without the scores when some scorer depends on more; null when some filter does, or
+   * when explaining (every verdict is recorded as it is asked). Each plugin is asked once.
+   */
+  public VerdictKey verdictKey(TaskInfo task) {
     if (explain.enabled()) {
       return null;
     }
-    Object[] keys = new Object[3 + filterFns.length + (withScores ? scorerFns.length : 0)];
+    Object[] keys = new Object[2 + filterFns.length + scorerFns.length];
     int k = 0;
-    keys[k++] = withScores;
     keys[k++] = task.request();
     keys[k++] = devices.taskKey(task);
     for (TaskFilter f : filterFns) {
@@ -191,12 +197,13 @@ public final class Callbacks {
         return null;
       }
     }
-    for (int i = 0; withScores && i < scorerFns.length; i++) {
-      if ((keys[k++] = scorerFns[i].taskKey(task)) == null) {
-        return null;
+    int filtersEnd = k;
+    for (NodeScorer f : scorerFns) {
+      if ((keys[k++] = f.taskKey(task)) == null) {
+        return new VerdictKey(Arrays.asList(Arrays.copyOf(keys, filtersEnd)), false);
       }
     }
-    return Arrays.asList(keys);
+    return new VerdictKey(Arrays.asList(keys), true);
   }
 
   public boolean hasScorers() {
