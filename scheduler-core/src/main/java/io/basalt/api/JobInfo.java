@@ -201,6 +201,25 @@ public final class JobInfo {
     conditions.add(condition);
   }
 
+  /**
+   * Back to what the constructor leaves, without tasks, for a session that reuses this object (see
+   * {@link KeptTasks}): every field a session can set is reset from the PodGroup.
+   */
+  void reopen() {
+    tasks.clear();
+    java.util.Arrays.fill(statusCounts, 0);
+    ready = 0;
+    invalid = 0;
+    phase = PodGroupPhase.of(podGroup.phase());
+    fitError = null;
+    failedTask = null;
+    unschedulableSummary = null;
+    unschedulableMessage = null;
+    conditions.clear();
+    networkTopology = podGroup.networkTopology();
+    domain = null;
+  }
+
   public void addTask(TaskInfo task) {
     tasks.add(task);
     task.setJob(this);

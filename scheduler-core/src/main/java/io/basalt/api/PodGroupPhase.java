@@ -12,6 +12,9 @@ public enum PodGroupPhase {
   UNKNOWN("Unknown"),
   COMPLETED("Completed");
 
+  /** {@code values()} copies its array per call; {@link #of} is asked per job per cycle. */
+  private static final PodGroupPhase[] ALL = values();
+
   private final String wireName;
 
   PodGroupPhase(String wireName) {
@@ -30,7 +33,7 @@ public enum PodGroupPhase {
     if (wireName == null || wireName.isBlank()) {
       return PENDING;
     }
-    for (PodGroupPhase p : values()) {
+    for (PodGroupPhase p : ALL) {
       if (p.wireName.equals(wireName)) {
         return p;
       }

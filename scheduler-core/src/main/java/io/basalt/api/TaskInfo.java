@@ -10,6 +10,8 @@ import io.basalt.model.ResourceVector;
 public final class TaskInfo {
   private final Pod pod;
   private final int priority;
+  /** The {@link KeptTasks} session that last handed this object out, or 0. */
+  int openedIn;
   /** {@link Pod#key()} builds the string anew per call; sorts and reasons ask it many times per cycle. */
   private String key;
   private JobInfo job;
@@ -132,6 +134,22 @@ public final class TaskInfo {
     memo2 = memo;
     memo = value;
     return value;
+  }
+
+  /**
+   * Back to what {@code new TaskInfo(pod, priority, status)} holds, for a session that reuses this object (see
+   * {@link KeptTasks}): every field a session can set is cleared, memos too (some hold session objects). The job
+   * stays until the build adds the task to its job (the kept lone-pod job is found through it).
+   */
+  void reopen(TaskStatus status) {
+    this.status = status;
+    this.nodeName = pod.nodeName();
+    this.reservation = null;
+    this.devices = io.basalt.gpu.DeviceClaim.NONE;
+    this.fitError = null;
+    this.fitNode = null;
+    this.memo = null;
+    this.memo2 = null;
   }
 
   void setJob(JobInfo job) {

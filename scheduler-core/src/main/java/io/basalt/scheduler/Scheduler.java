@@ -2,6 +2,7 @@ package io.basalt.scheduler;
 
 import io.basalt.actions.Action;
 import io.basalt.api.ClusterSnapshot;
+import io.basalt.api.KeptTasks;
 import io.basalt.cache.ClusterCache;
 import io.basalt.session.ExplainRecorder;
 import io.basalt.session.Session;
@@ -20,6 +21,8 @@ public final class Scheduler {
   private final Binder binder;
   private final StatusSink status;
   private CycleObserver observer = CycleObserver.NONE;
+  /** Tasks of unchanged pods, reused by the next cycle's session; cycles run one at a time. */
+  private final KeptTasks kept = new KeptTasks();
 
   /**
    * @param profile read once per cycle, so a reloaded config takes effect at the next cycle; compiled once per
@@ -46,7 +49,8 @@ public final class Scheduler {
     long start = System.nanoTime();
     SchedulerProfile current = profile.get();
     ClusterSnapshot snapshot = cache.snapshot();
-    Session session = Session.open(snapshot, current.session(), explain);
+    // Explaining is the reference path: every object built anew, as every node is asked anew.
+    Session session = Session.open(snapshot, current.session(), explain, explain.enabled() ? new KeptTasks() : kept);
     for (Action action : current.actions()) {
       long t = System.nanoTime();
       action.execute(session);

@@ -2,6 +2,7 @@ package io.basalt.session;
 
 import io.basalt.api.ClusterSnapshot;
 import io.basalt.api.JobInfo;
+import io.basalt.api.KeptTasks;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.PodGroupPhase;
 import io.basalt.api.QueueInfo;
@@ -33,10 +34,11 @@ final class JobsBuilder {
   private final Map<String, String> invalidJobs;
   private final java.util.function.Function<String, NodeInfo> nodes;
   private final Map<String, PriorityClass> priorityClasses;
+  private final KeptTasks kept;
 
   JobsBuilder(ClusterSnapshot snapshot, Map<String, QueueInfo> queues, Map<String, JobInfo> jobs,
       Map<String, List<TaskInfo>> tasksByNode, Map<String, String> invalidJobs,
-      java.util.function.Function<String, NodeInfo> nodes) {
+      java.util.function.Function<String, NodeInfo> nodes, KeptTasks kept) {
     this.snapshot = snapshot;
     this.queues = queues;
     this.jobs = jobs;
@@ -44,11 +46,14 @@ final class JobsBuilder {
     this.invalidJobs = invalidJobs;
     this.nodes = nodes;
     this.priorityClasses = snapshot.priorityClasses();
+    this.kept = kept;
   }
 
   void build() {
     buildQueues();
+    kept.begin();
     buildJobs();
+    kept.end();
   }
 
   private void buildQueues() {
@@ -67,7 +72,7 @@ final class JobsBuilder {
       if (pod.isFinished() && !pod.isAssigned()) {
         continue;
       }
-      TaskInfo task = new TaskInfo(pod, podPriority(pod), initialStatus(pod));
+      TaskInfo task = kept.task(pod, podPriority(pod), initialStatus(pod));
       String group = pod.groupName();
       JobInfo job;
       if (group != null && !group.isEmpty()) {
@@ -93,12 +98,8 @@ final class JobsBuilder {
         lastNamespace = pod.namespace();
       } else {
         String queue = QueueRequest.of(pod).resolve(queues::containsKey, defaultQueue);
-        // As Volcano's PodGroup controller does for a lone pod: minResources are its requests (the pod slot aside,
-        // which is a node limit, not a resource to admit against).
-        PodGroup pg = new PodGroup(pod.namespace(), pod.name(), 1, Map.of(), queue, pod.priorityClassName(),
-            pod.request().minus(ONE_POD), pod.isAssigned() ? "Running" : "Pending", pod.creationTimestamp());
-        String key = pod.key(); // built anew by every call
-        job = new JobInfo(key, pg, true, task.priority());
+        job = kept.loneJob(task, queue, () -> loneJob(pod, queue, task));
+        String key = job.key();
         jobs.put(key, job);
       }
       job.addTask(task);
@@ -127,6 +128,16 @@ final class JobsBuilder {
         knownQueue = job.queue();
       }
     }
+  }
+
+  /**
+   * As Volcano's PodGroup controller does for a lone pod: minResources are its requests (the pod slot aside, which is
+   * a node limit, not a resource to admit against).
+   */
+  private static JobInfo loneJob(Pod pod, String queue, TaskInfo task) {
+    PodGroup pg = new PodGroup(pod.namespace(), pod.name(), 1, Map.of(), queue, pod.priorityClassName(),
+        pod.request().minus(ONE_POD), pod.isAssigned() ? "Running" : "Pending", pod.creationTimestamp());
+    return new JobInfo(pod.key(), pg, true, task.priority());
   }
 
   /**

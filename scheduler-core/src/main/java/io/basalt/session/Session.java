@@ -4,6 +4,7 @@ import io.basalt.api.ClusterSnapshot;
 import io.basalt.api.ClusterTotals;
 import io.basalt.api.FreeIndex;
 import io.basalt.api.JobInfo;
+import io.basalt.api.KeptTasks;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.PodGroupPhase;
 import io.basalt.api.QueueInfo;
@@ -96,8 +97,17 @@ public final class Session implements SessionView {
 
   /** Builds jobs and queues from {@code snapshot}, then lets every configured plugin register its callbacks. */
   public static Session open(ClusterSnapshot snapshot, SessionProfile profile, ExplainRecorder explain) {
+    return open(snapshot, profile, explain, new KeptTasks());
+  }
+
+  /**
+   * As {@link #open(ClusterSnapshot, SessionProfile, ExplainRecorder)}, reusing the task and lone-pod job objects
+   * {@code kept} has from the previous session for pods that did not change; that session's objects are reset.
+   */
+  public static Session open(ClusterSnapshot snapshot, SessionProfile profile, ExplainRecorder explain,
+      KeptTasks kept) {
     Session s = new Session(profile.conf(), snapshot, explain);
-    new JobsBuilder(snapshot, s.queues, s.jobs, s.tasksByNode, s.invalidJobs, s::node).build();
+    new JobsBuilder(snapshot, s.queues, s.jobs, s.tasksByNode, s.invalidJobs, s::node, kept).build();
     for (ConfiguredPlugin<?> entry : profile.plugins()) {
       Plugin plugin = entry.newInstance();
       s.plugins.add(plugin);

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * The fast paths of node search (verdicts kept per task key and node, the tree per common key, the free-capacity
  * seek, the no-fit memo) decide exactly what asking every plugin about every node decides: the bench's workload at
  * 110% GPU demand (placements, preemptions and reclaims) run through both, cycle by cycle, gives the same bindings
- * and evictions. Explaining turns every fast path off, so the explaining engine is the reference.
+ * and evictions, and the same pending reasons. Explaining turns every fast path off (tasks and jobs are built anew
+ * each cycle too, see {@code KeptTasks}), so the explaining engine is the reference.
  */
 class KeptVerdictsEquivalenceTest {
   /** Explaining, recording nothing: the engine asks every filter and scorer about every node it visits. */
@@ -112,6 +113,7 @@ class KeptVerdictsEquivalenceTest {
     List<String> out = new ArrayList<>();
     r.bindings().forEach(b -> out.add("bind " + b.pod().key() + " " + b.node() + " " + b.annotations()));
     r.evictions().forEach(e -> out.add("evict " + e.pod().key() + ": " + e.reason()));
+    r.pending().forEach(p -> out.add("pending " + p.pod().key() + " " + p.nominatedNode() + ": " + p.reason()));
     return out;
   }
 }

@@ -1,0 +1,87 @@
+package io.basalt.api;
+
+import io.basalt.model.Pod;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.function.Supplier;
+
+/**
+ * Task objects, and the jobs of lone pods, kept from one session to the next for pods that did not change: a backlog
+ * of 50,000 pending pods otherwise rebuilds 50,000 tasks, jobs and PodGroups every cycle to find them as they were.
+ * A pod is the same when the cache hands the same immutable {@link Pod} object (any change is a new record); what
+ * the session set on a kept object is reset when it is handed out again, so a session sees exactly what new objects
+ * would hold.
+ *
+ * <p>One owner opens sessions with it, one at a time (the scheduling loop); objects of the previous session must not
+ * be read once the next one began. Pods gone from the snapshot are dropped at {@link #end}.
+ */
+public final class KeptTasks {
+  private final IdentityHashMap<Pod, TaskInfo> tasks = new IdentityHashMap<>();
+  private int session;
+  private int handedOut;
+  private int reused;
+
+  /** Starts a session's build: every kept object not handed out before {@link #end} is dropped then. */
+  public void begin() {
+    session++;
+    handedOut = 0;
+    reused = 0;
+  }
+
+  /**
+   * The task for {@code pod} as a new {@code TaskInfo(pod, priority, status)} would be: the kept one, reset, when
+   * the pod object and its priority are the ones it was made for; else a new one, kept from now on.
+   */
+  public TaskInfo task(Pod pod, int priority, TaskStatus status) {
+    TaskInfo t = tasks.get(pod);
+    if (t != null && t.openedIn != session && t.priority() == priority) {
+      t.reopen(status);
+      reused++;
+    } else if (t != null && t.openedIn == session) {
+      return new TaskInfo(pod, priority, status); // the same pod twice in one snapshot: not kept
+    } else {
+      t = new TaskInfo(pod, priority, status);
+      tasks.put(pod, t);
+    }
+    t.openedIn = session;
+    handedOut++;
+    return t;
+  }
+
+  /**
+   * The lone-pod job of {@code task} (just handed out by {@link #task}): its previous session's job, reset, when it
+   * was a lone pod's job in {@code queue} of the same priority; else {@code make}'s. Everything else a lone pod's
+   * job holds comes from the pod, which is unchanged when its task was kept.
+   */
+  public JobInfo loneJob(TaskInfo task, String queue, Supplier<JobInfo> make) {
+    JobInfo job = task.job();
+    if (job != null && job.isImplicit() && job.queue().equals(queue) && job.priority() == task.priority()
+        && job.tasks().size() == 1 && job.tasks().get(0) == task) {
+      job.reopen();
+      return job;
+    }
+    return make.get();
+  }
+
+  /** Ends a session's build: drops what was not handed out (pods deleted or changed). */
+  public void end() {
+    if (tasks.size() == handedOut) {
+      return;
+    }
+    for (Iterator<TaskInfo> it = tasks.values().iterator(); it.hasNext(); ) {
+      if (it.next().openedIn != session) {
+        it.remove();
+      }
+    }
+  }
+
+  /** Tasks handed out again this session, for tests and metrics. */
+  public int reused() {
+    return reused;
+  }
+
+  /** Pods kept for the next session. */
+  public int size() {
+    return tasks.size();
+  }
+}
