@@ -44,7 +44,9 @@ final class Backfill implements Action {
   }
 
   private static boolean hasPendingBestEffort(JobInfo job) {
-    for (TaskInfo t : job.tasks()) {
+    List<TaskInfo> tasks = job.tasks();
+    for (int i = 0, n = tasks.size(); i < n; i++) { // indexed: an iterator per job per cycle adds up with a backlog
+      TaskInfo t = tasks.get(i);
       if (t.status() == TaskStatus.PENDING && t.request().isBestEffort()) {
         return true;
       }

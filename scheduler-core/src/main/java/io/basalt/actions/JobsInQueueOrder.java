@@ -17,11 +17,31 @@ import java.util.Map;
  * of queues. The comparisons answer as before, so the order is the same.
  */
 final class JobsInQueueOrder {
-  /** A job with its queue (null when the queue does not exist). */
-  record Entry(JobInfo job, QueueInfo queue) {}
+  /**
+   * A job with its queue (null when the queue does not exist), and what sorting compares: its queue's number among
+   * the sorted jobs' queues and its order keys (one object per job: a backlog sorts tens of thousands per cycle).
+   */
+  static final class Entry {
+    private final JobInfo job;
+    private final QueueInfo queue;
+    private final int queueId;
+    private final JobSortKeys.Key keys;
 
-  /** An entry with what its comparisons read: its queue's number among the sorted jobs' queues and its keys. */
-  private record Sortable(Entry entry, int queue, JobSortKeys.Key keys) {}
+    private Entry(JobInfo job, QueueInfo queue, int queueId, JobSortKeys.Key keys) {
+      this.job = job;
+      this.queue = queue;
+      this.queueId = queueId;
+      this.keys = keys;
+    }
+
+    JobInfo job() {
+      return job;
+    }
+
+    QueueInfo queue() {
+      return queue;
+    }
+  }
 
   /** Above this many distinct queues the queue order is asked per comparison rather than kept per pair. */
   private static final int MAX_MEMO_QUEUES = 256;
@@ -40,7 +60,7 @@ final class JobsInQueueOrder {
   static List<Entry> sorted(Session session, List<JobInfo> jobs) {
     JobSortKeys jobOrder = session.callbacks().jobSortKeys();
     Map<QueueInfo, Integer> queueIds = new IdentityHashMap<>();
-    Sortable[] items = new Sortable[jobs.size()];
+    Entry[] items = new Entry[jobs.size()];
     for (int i = 0; i < items.length; i++) {
       JobInfo job = jobs.get(i);
       QueueInfo queue = session.queue(job.queue());
@@ -49,18 +69,14 @@ final class JobsInQueueOrder {
         id = queueIds.size();
         queueIds.put(queue, id);
       }
-      items[i] = new Sortable(new Entry(job, queue), id, jobOrder.of(job));
+      items[i] = new Entry(job, queue, id, jobOrder.of(job));
     }
     QueuePairs queues = new QueuePairs(session.callbacks().queueOrder(), queueIds.size());
     Arrays.sort(items, (a, b) -> {
       int c = queues.compare(a, b);
-      return c != 0 ? c : jobOrder.compare(a.keys(), b.keys());
+      return c != 0 ? c : jobOrder.compare(a.keys, b.keys);
     });
-    Entry[] out = new Entry[items.length];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = items[i].entry();
-    }
-    return Arrays.asList(out);
+    return Arrays.asList(items);
   }
 
   /** The queue order's answer per pair of queues, asked once per pair (nothing changes a queue during a sort). */
@@ -76,13 +92,13 @@ final class JobsInQueueOrder {
       this.memo = n <= MAX_MEMO_QUEUES ? new byte[n * n] : null;
     }
 
-    int compare(Sortable a, Sortable b) {
+    int compare(Entry a, Entry b) {
       if (memo == null) {
-        return order.compare(a.entry().queue(), b.entry().queue());
+        return order.compare(a.queue, b.queue);
       }
-      int at = a.queue() * n + b.queue();
+      int at = a.queueId * n + b.queueId;
       if (memo[at] == 0) {
-        memo[at] = (byte) (Integer.signum(order.compare(a.entry().queue(), b.entry().queue())) + 2);
+        memo[at] = (byte) (Integer.signum(order.compare(a.queue, b.queue)) + 2);
       }
       return memo[at] - 2;
     }

@@ -40,6 +40,7 @@ public final class JobInfo {
   private String failedTask;
   private String unschedulableSummary;
   private String unschedulableMessage;
+  private String enqueueRejection;
   private final List<JobCondition> conditions = new ArrayList<>();
   private final List<JobCondition> conditionsView = Collections.unmodifiableList(conditions);
   private NetworkTopology networkTopology;
@@ -191,6 +192,15 @@ public final class JobInfo {
     this.unschedulableMessage = summary + ": " + why;
   }
 
+  /** Why enqueue left the job Pending this session (a plugin's or the queue's reason), or null. */
+  public String enqueueRejection() {
+    return enqueueRejection;
+  }
+
+  public void rejectEnqueue(String reason) {
+    this.enqueueRejection = reason;
+  }
+
   /** Conditions plugins set on the PodGroup this session. */
   public List<JobCondition> conditions() {
     return conditionsView;
@@ -215,6 +225,7 @@ public final class JobInfo {
     failedTask = null;
     unschedulableSummary = null;
     unschedulableMessage = null;
+    enqueueRejection = null;
     conditions.clear();
     networkTopology = podGroup.networkTopology();
     domain = null;

@@ -3,7 +3,6 @@ package io.basalt.api;
 import io.basalt.model.Pod;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
-import java.util.function.Supplier;
 
 /**
  * Task objects, and the jobs of lone pods, kept from one session to the next for pods that did not change: a backlog
@@ -49,18 +48,18 @@ public final class KeptTasks {
   }
 
   /**
-   * The lone-pod job of {@code task} (just handed out by {@link #task}): its previous session's job, reset, when it
-   * was a lone pod's job in {@code queue} of the same priority; else {@code make}'s. Everything else a lone pod's
-   * job holds comes from the pod, which is unchanged when its task was kept.
+   * The lone-pod job of {@code task} (just handed out by {@link #task}) as its previous session had it, reset, when it
+   * was a lone pod's job in {@code queue} of the same priority; else null (make a new one). Everything else a lone
+   * pod's job holds comes from the pod, which is unchanged when its task was kept.
    */
-  public JobInfo loneJob(TaskInfo task, String queue, Supplier<JobInfo> make) {
+  public JobInfo loneJob(TaskInfo task, String queue) {
     JobInfo job = task.job();
     if (job != null && job.isImplicit() && job.queue().equals(queue) && job.priority() == task.priority()
         && job.tasks().size() == 1 && job.tasks().get(0) == task) {
       job.reopen();
       return job;
     }
-    return make.get();
+    return null;
   }
 
   /** Ends a session's build: drops what was not handed out (pods deleted or changed). */

@@ -58,9 +58,14 @@ public final class Scheduler {
     }
     SessionResult result = session.close();
     // Holds carry over: a preemptor keeps the node its victims free, a hold the cycle found unusable is dropped.
+    // Only holds that change something: a new or kept one, or one the snapshot had that the cycle dropped (a backlog's
+    // tens of thousands of pods without one are left out).
     Map<String, String> holds = new HashMap<>();
+    Map<String, String> held = snapshot.nominations();
     for (SessionResult.PendingPod p : result.pending()) {
-      holds.put(p.pod().uid(), p.nominatedNode());
+      if (p.nominatedNode() != null || held.containsKey(p.pod().uid())) {
+        holds.put(p.pod().uid(), p.nominatedNode());
+      }
     }
     cache.nominateAll(holds);
     binder.evict(result.evictions());

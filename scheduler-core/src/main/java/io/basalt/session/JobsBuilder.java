@@ -98,9 +98,11 @@ final class JobsBuilder {
         lastNamespace = pod.namespace();
       } else {
         String queue = QueueRequest.of(pod).resolve(queues::containsKey, defaultQueue);
-        job = kept.loneJob(task, queue, () -> loneJob(pod, queue, task));
-        String key = job.key();
-        jobs.put(key, job);
+        job = kept.loneJob(task, queue);
+        if (job == null) {
+          job = loneJob(pod, queue, task);
+        }
+        jobs.put(job.key(), job);
       }
       job.addTask(task);
       if (task.nodeName() != null) {

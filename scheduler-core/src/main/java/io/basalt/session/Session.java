@@ -48,7 +48,6 @@ public final class Session implements SessionView {
   private final DeviceProtocol deviceProtocol;
   private final Map<String, List<TaskInfo>> tasksByNode;
   private final Map<String, String> invalidJobs = new HashMap<>();
-  private final Map<String, String> enqueueRejections = new HashMap<>();
   private final List<Plugin> plugins = new ArrayList<>();
   private final List<TaskInfo> toBind = new ArrayList<>();
   private final List<SessionResult.Eviction> toEvict = new ArrayList<>();
@@ -228,7 +227,7 @@ public final class Session implements SessionView {
   }
 
   public void rejectEnqueue(JobInfo job, String reason) {
-    enqueueRejections.put(job.key(), reason);
+    job.rejectEnqueue(reason);
   }
 
   /** Gives up a task's nomination at once (its node can no longer take it), freeing what was held there. */
@@ -300,6 +299,6 @@ public final class Session implements SessionView {
     for (Plugin p : plugins) {
       p.onSessionClose(this);
     }
-    return SessionOutcome.of(this, toBind, toEvict, enqueueRejections);
+    return SessionOutcome.of(this, toBind, toEvict);
   }
 }

@@ -21,7 +21,6 @@ import java.util.Map;
 /** Turns what a session decided into its {@link SessionResult}: bindings, evictions, pending reasons, statuses. */
 final class SessionOutcome {
   private final Session session;
-  private final Map<String, String> enqueueRejections;
   /**
    * The job whose job-wide reasons below were worked out: its pods are asked one after another, and with a backlog
    * there are tens of thousands, so the plugins' validity check and the admission text run once per job, not per pod.
@@ -29,19 +28,15 @@ final class SessionOutcome {
   private JobInfo reasonsOf;
   private String invalid;
   private String admission;
-  /** A lone pod's admission text by its queue and rejection. */
-  private final Map<Admission, String> lonePodAdmission = new HashMap<>();
+  /** A lone pod's admission text by its queue, then its rejection. */
+  private final Map<String, Map<String, String>> lonePodAdmission = new HashMap<>();
 
-  private record Admission(String queue, String reason) {}
-
-  private SessionOutcome(Session session, Map<String, String> enqueueRejections) {
+  private SessionOutcome(Session session) {
     this.session = session;
-    this.enqueueRejections = enqueueRejections;
   }
 
-  static SessionResult of(Session session, List<TaskInfo> toBind, List<SessionResult.Eviction> toEvict,
-      Map<String, String> enqueueRejections) {
-    SessionOutcome o = new SessionOutcome(session, enqueueRejections);
+  static SessionResult of(Session session, List<TaskInfo> toBind, List<SessionResult.Eviction> toEvict) {
+    SessionOutcome o = new SessionOutcome(session);
     List<SessionResult.Binding> bindings = new ArrayList<>(toBind.size());
     for (TaskInfo t : toBind) {
       bindings.add(new SessionResult.Binding(t.pod(), t.nodeName(), deviceAnnotations(session, t)));
@@ -54,7 +49,9 @@ final class SessionOutcome {
     for (JobInfo job : session.jobs()) {
       // The job's counts say whether any task waits: the 15k running jobs of a backlog's cluster are not walked.
       if (job.count(TaskStatus.PENDING) + job.count(TaskStatus.PIPELINED) + job.count(TaskStatus.ALLOCATED) > 0) {
-        for (TaskInfo t : job.tasks()) {
+        List<TaskInfo> tasks = job.tasks();
+        for (int i = 0, n = tasks.size(); i < n; i++) { // indexed: no iterator per waiting job
+          TaskInfo t = tasks.get(i);
           if (t.status() == TaskStatus.PENDING || t.status() == TaskStatus.PIPELINED
               || t.status() == TaskStatus.ALLOCATED) {
             pending.add(new SessionResult.PendingPod(t.pod(), o.pendingReason(job, t), nominatedNode(t),
@@ -111,7 +108,9 @@ final class SessionOutcome {
       if (job.count(TaskStatus.BINDING) + job.count(TaskStatus.BOUND) + job.count(TaskStatus.RUNNING) == 0) {
         return;
       }
-      for (TaskInfo t : job.tasks()) {
+      List<TaskInfo> tasks = job.tasks();
+      for (int i = 0, n = tasks.size(); i < n; i++) {
+        TaskInfo t = tasks.get(i);
         if (t.status() == TaskStatus.BINDING || t.status() == TaskStatus.BOUND || t.status() == TaskStatus.RUNNING) {
           hold(t.request());
         }
@@ -199,12 +198,13 @@ final class SessionOutcome {
     }
     if (job.phase() == PodGroupPhase.PENDING) {
       if (admission == null) {
-        String r = enqueueRejections.get(job.key());
+        String r = job.enqueueRejection();
         if (job.isImplicit()) {
           // Tens of thousands of lone pods share a few such texts (a plugin's rejection, per queue): built once each.
-          admission = lonePodAdmission.computeIfAbsent(new Admission(job.queue(), r),
-              a -> a.reason() != null ? "pod not admitted to queue " + a.queue() + ": " + a.reason()
-                  : "pod is waiting to be admitted (enqueue)");
+          String queue = job.queue();
+          admission = r == null ? "pod is waiting to be admitted (enqueue)"
+              : lonePodAdmission.computeIfAbsent(queue, q -> new HashMap<>()).computeIfAbsent(r,
+                  x -> "pod not admitted to queue " + queue + ": " + r);
         } else {
           String who = "PodGroup " + job.key();
           admission = r != null ? who + " not admitted to queue " + job.queue() + ": " + r

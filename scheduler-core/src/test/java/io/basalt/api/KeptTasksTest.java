@@ -30,7 +30,8 @@ class KeptTasksTest {
       "nodeName", "reservation", "devices", "fitError", "fitNode", "memo", "memo2");
   private static final Set<String> JOB_FIELDS = Set.of("key", "podGroup", "implicit", "priority", "tasks",
       "tasksView", "statusCounts", "minMember", "queue", "created", "minTaskMember", "ready", "invalid", "phase",
-      "fitError", "failedTask", "unschedulableSummary", "unschedulableMessage", "conditions", "conditionsView",
+      "fitError", "failedTask", "unschedulableSummary", "unschedulableMessage", "enqueueRejection", "conditions",
+      "conditionsView",
       "networkTopology", "domain");
 
   private static JobInfo newLoneJob(TaskInfo task, String queue) {
@@ -46,7 +47,8 @@ class KeptTasksTest {
     List<JobInfo> jobs = new ArrayList<>();
     for (Pod p : pods) {
       TaskInfo t = kept.task(p, 5, TaskStatus.PENDING);
-      JobInfo job = kept.loneJob(t, queue, () -> newLoneJob(t, queue));
+      JobInfo job = kept.loneJob(t, queue);
+      job = job != null ? job : newLoneJob(t, queue);
       job.addTask(t);
       jobs.add(job);
     }
@@ -69,6 +71,7 @@ class KeptTasksTest {
     job.addCondition(new JobCondition("Unschedulable", "True", "NotEnoughResources", "m"));
     job.setNetworkTopology(NetworkTopology.groupSize(2));
     job.setDomain("rack-1");
+    job.rejectEnqueue("queue q1 is full");
   }
 
   @Test

@@ -63,17 +63,21 @@ public final class DrfPlugin implements Plugin {
   @Override
   public void onSessionOpen(SessionView session, Registrar registrar) {
     total = session.clusterAllocatable();
-    // Sized up front: one entry per job, 50k with a backlog.
-    holdings = new HashMap<>((int) (session.jobs().size() / 0.75) + 1);
+    // Only jobs holding something get an entry (a job without one holds nothing, share 0): a backlog's 35k pending
+    // jobs would otherwise cost a map entry each per cycle. A job gets its entry on its first placement.
+    holdings = new HashMap<>();
     for (JobInfo job : session.jobs()) {
-      Holding h = new Holding();
-      // On a node and not releasing: placed, binding, bound, running; a job with none (a backlog) is not walked.
+      // On a node and not releasing: placed, binding, bound, running.
       if (job.count(TaskStatus.ALLOCATED) + job.count(TaskStatus.BINDING) + job.count(TaskStatus.BOUND)
-          + job.count(TaskStatus.RUNNING) > 0) {
-        for (TaskInfo t : job.tasks()) {
-          if (t.status().isOnNode() && t.status() != TaskStatus.RELEASING) {
-            add(h, t.request(), 1);
-          }
+          + job.count(TaskStatus.RUNNING) == 0) {
+        continue;
+      }
+      Holding h = new Holding();
+      java.util.List<TaskInfo> tasks = job.tasks();
+      for (int i = 0, n = tasks.size(); i < n; i++) {
+        TaskInfo t = tasks.get(i);
+        if (t.status().isOnNode() && t.status() != TaskStatus.RELEASING) {
+          add(h, t.request(), 1);
         }
       }
       h.share = share(h.allocated);
@@ -105,10 +109,8 @@ public final class DrfPlugin implements Plugin {
     java.util.Map<JobInfo, long[]> left = new java.util.HashMap<>();
     for (TaskInfo t : candidates) {
       Holding theirs = holdings.get(t.job());
-      if (theirs == null) {
-        continue;
-      }
-      long[] remaining = plus(left.computeIfAbsent(t.job(), j -> theirs.allocated.clone()), t.request(), -1);
+      long[] held = theirs == null ? NOTHING : theirs.allocated;
+      long[] remaining = plus(left.computeIfAbsent(t.job(), j -> held.clone()), t.request(), -1);
       left.put(t.job(), remaining);
       double theirShare = share(remaining);
       if (myShare < theirShare || Math.abs(myShare - theirShare) <= SHARE_DELTA) {
@@ -126,7 +128,7 @@ public final class DrfPlugin implements Plugin {
     return out;
   }
 
-  /** The job's dominant share now, 0 for a job this session does not know. */
+  /** The job's dominant share now, 0 for a job holding nothing. */
   double share(JobInfo job) {
     Holding h = holdings.get(job);
     return h == null ? 0 : h.share;
@@ -136,11 +138,9 @@ public final class DrfPlugin implements Plugin {
     if (hierarchy != null) {
       hierarchy.add(task.job().queue(), task.request(), sign);
     }
-    Holding h = holdings.get(task.job());
-    if (h != null) {
-      add(h, task.request(), sign);
-      h.share = share(h.allocated);
-    }
+    Holding h = holdings.computeIfAbsent(task.job(), j -> new Holding());
+    add(h, task.request(), sign);
+    h.share = share(h.allocated);
   }
 
   private static void add(Holding h, ResourceVector r, int sign) {

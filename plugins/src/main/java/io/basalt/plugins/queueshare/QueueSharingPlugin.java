@@ -113,7 +113,9 @@ public abstract class QueueSharingPlugin implements Plugin {
    */
   private static void account(QueueShare qs, JobInfo job) {
     long[] jobAllocated = null;
-    for (TaskInfo t : job.tasks()) {
+    java.util.List<TaskInfo> tasks = job.tasks();
+    for (int i = 0, n = tasks.size(); i < n; i++) { // indexed: no iterator per job per cycle
+      TaskInfo t = tasks.get(i);
       TaskStatus s = t.status();
       if (s == TaskStatus.ALLOCATED || s == TaskStatus.BINDING || s == TaskStatus.BOUND || s == TaskStatus.RUNNING) {
         QueueShare.add(qs.allocated, t.request(), 1);
