@@ -41,6 +41,11 @@ final class Allocate implements Action {
     boolean admitHere = !session.conf().actions().contains("enqueue");
     Map<String, PriorityQueue<JobInfo>> jobsByQueue = new HashMap<>();
     for (JobInfo job : session.jobs()) {
+      // The cheap counts first: a backlog's unadmitted jobs and a cluster's running ones are skipped before the
+      // plugins' validity check (which changes nothing).
+      if (job.phase() == PodGroupPhase.PENDING ? !admitHere : job.count(TaskStatus.PENDING) == 0) {
+        continue;
+      }
       if (session.jobInvalidReason(job) != null) {
         continue;
       }

@@ -32,7 +32,8 @@ final class Backfill implements Action {
     // Only jobs with a best-effort task waiting are sorted: in a busy cluster that is a handful, not every job.
     List<JobInfo> jobs = new ArrayList<>();
     for (JobInfo job : session.jobs()) {
-      if (job.phase() != PodGroupPhase.PENDING && hasPendingBestEffort(job) && session.jobInvalidReason(job) == null) {
+      if (job.phase() != PodGroupPhase.PENDING && job.count(TaskStatus.PENDING) > 0 && hasPendingBestEffort(job)
+          && session.jobInvalidReason(job) == null) {
         jobs.add(job);
       }
     }

@@ -18,6 +18,12 @@ public interface SessionView {
 
   JobInfo job(String key);
 
+  /**
+   * The jobs as they stood at open, sorted out for the plugins' opening passes (admitted, holding, pending requests
+   * by queue); for {@code onSessionOpen} only.
+   */
+  io.basalt.api.JobsAtOpen jobsAtOpen();
+
   Collection<QueueInfo> queues();
 
   QueueInfo queue(String name);

@@ -2,6 +2,7 @@ package io.basalt.session;
 
 import io.basalt.api.ClusterSnapshot;
 import io.basalt.api.JobInfo;
+import io.basalt.api.JobsAtOpen;
 import io.basalt.api.KeptTasks;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.PodGroupPhase;
@@ -35,6 +36,7 @@ final class JobsBuilder {
   private final java.util.function.Function<String, NodeInfo> nodes;
   private final Map<String, PriorityClass> priorityClasses;
   private final KeptTasks kept;
+  private JobsAtOpen atOpen;
 
   JobsBuilder(ClusterSnapshot snapshot, Map<String, QueueInfo> queues, Map<String, JobInfo> jobs,
       Map<String, List<TaskInfo>> tasksByNode, Map<String, String> invalidJobs,
@@ -49,11 +51,13 @@ final class JobsBuilder {
     this.kept = kept;
   }
 
-  void build() {
+  /** Builds the queues and jobs into the session's maps; returns the jobs sorted out for the opening passes. */
+  JobsAtOpen build() {
     buildQueues();
     kept.begin();
     buildJobs();
     kept.end();
+    return atOpen;
   }
 
   private void buildQueues() {
@@ -68,6 +72,15 @@ final class JobsBuilder {
     JobInfo lastGang = null;
     String lastGroup = null;
     String lastNamespace = null;
+    // The second pass below visits only what needs it: gangs, and lone pods asking for a queue that does not exist
+    // (a backlog's tens of thousands of lone pods are otherwise walked twice).
+    List<JobInfo> gangs = new ArrayList<>();
+    List<JobInfo> loneInMissingQueue = new ArrayList<>();
+    String knownLoneQueue = null;
+    JobsAtOpen.Builder sorted = new JobsAtOpen.Builder();
+    // A job put under the key of another, or a gang's pod joining a lone pod's job (a lone pod named like a PodGroup):
+    // then the jobs are sorted out again from the map at the end.
+    boolean irregular = false;
     for (Pod pod : snapshot.pods()) {
       if (pod.isFinished() && !pod.isAssigned()) {
         continue;
@@ -91,8 +104,10 @@ final class JobsBuilder {
                 : "waiting for its owner " + pod.controller().display() + " to be seen");
           }
           job = new JobInfo(key, pg, false, jobPriority(pg, pod));
-          jobs.put(key, job);
+          irregular |= jobs.put(key, job) != null;
+          gangs.add(job);
         }
+        irregular |= job.isImplicit();
         lastGang = job;
         lastGroup = group;
         lastNamespace = pod.namespace();
@@ -102,25 +117,45 @@ final class JobsBuilder {
         if (job == null) {
           job = loneJob(pod, queue, task);
         }
-        jobs.put(job.key(), job);
+        irregular |= jobs.put(job.key(), job) != null;
+        if (!queue.equals(knownLoneQueue)) {
+          if (queues.containsKey(queue)) {
+            knownLoneQueue = queue; // most lone pods share a handful of queues
+          } else {
+            loneInMissingQueue.add(job);
+          }
+        }
       }
       job.addTask(task);
+      if (task.status() == TaskStatus.PENDING) {
+        sorted.pending(job.queue(), pod.request());
+      }
+      if (job.isImplicit()) {
+        sorted.add(job); // complete: one task, its phase from the pod
+      }
       if (task.nodeName() != null) {
         tasksByNode.computeIfAbsent(task.nodeName(), n -> new ArrayList<>()).add(task);
       } else {
         reserveNominated(task);
       }
     }
-    String knownQueue = null;
-    for (JobInfo job : jobs.values()) {
-      if (!job.isImplicit()) {
-        groupSizeFromPods(job);
+    for (JobInfo job : loneInMissingQueue) {
+      if (jobs.get(job.key()) == job) {
+        invalidJobs.putIfAbsent(job.key(), "queue " + job.queue() + " not found");
       }
+    }
+    String knownQueue = null;
+    for (JobInfo job : gangs) {
+      if (jobs.get(job.key()) != job) {
+        continue; // a lone pod of the same key took its place
+      }
+      groupSizeFromPods(job);
       if (job.podGroup().inferred() && job.phase() == PodGroupPhase.PENDING
           && job.readyTaskNum() >= job.minMember()) {
         // An inferred group has no status object remembering it started: its running members say so.
         job.setPhase(PodGroupPhase.RUNNING);
       }
+      sorted.add(job);
       if (knownQueue != null && knownQueue.equals(job.queue())) {
         continue; // the previous job's queue, found: most jobs share a handful of queues
       }
@@ -130,6 +165,7 @@ final class JobsBuilder {
         knownQueue = job.queue();
       }
     }
+    atOpen = irregular ? JobsAtOpen.of(jobs.values()) : sorted.build();
   }
 
   /**

@@ -4,6 +4,7 @@ import io.basalt.api.ClusterSnapshot;
 import io.basalt.api.ClusterTotals;
 import io.basalt.api.FreeIndex;
 import io.basalt.api.JobInfo;
+import io.basalt.api.JobsAtOpen;
 import io.basalt.api.KeptTasks;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.PodGroupPhase;
@@ -42,6 +43,7 @@ public final class Session implements SessionView {
   private final FreeIndex freeIndex;
   private final ClusterTotals totals;
   private final Map<String, JobInfo> jobs;
+  private JobsAtOpen jobsAtOpen;
   private final Map<String, QueueInfo> queues = new LinkedHashMap<>();
   private final Map<String, PriorityClass> priorityClasses;
   private final Fabric fabric;
@@ -106,7 +108,7 @@ public final class Session implements SessionView {
   public static Session open(ClusterSnapshot snapshot, SessionProfile profile, ExplainRecorder explain,
       KeptTasks kept) {
     Session s = new Session(profile.conf(), snapshot, explain);
-    new JobsBuilder(snapshot, s.queues, s.jobs, s.tasksByNode, s.invalidJobs, s::node, kept).build();
+    s.jobsAtOpen = new JobsBuilder(snapshot, s.queues, s.jobs, s.tasksByNode, s.invalidJobs, s::node, kept).build();
     for (ConfiguredPlugin<?> entry : profile.plugins()) {
       Plugin plugin = entry.newInstance();
       s.plugins.add(plugin);
@@ -138,6 +140,11 @@ public final class Session implements SessionView {
   @Override
   public Collection<JobInfo> jobs() {
     return Collections.unmodifiableCollection(jobs.values());
+  }
+
+  @Override
+  public JobsAtOpen jobsAtOpen() {
+    return jobsAtOpen;
   }
 
   @Override

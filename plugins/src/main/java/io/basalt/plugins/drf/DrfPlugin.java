@@ -66,12 +66,8 @@ public final class DrfPlugin implements Plugin {
     // Only jobs holding something get an entry (a job without one holds nothing, share 0): a backlog's 35k pending
     // jobs would otherwise cost a map entry each per cycle. A job gets its entry on its first placement.
     holdings = new HashMap<>();
-    for (JobInfo job : session.jobs()) {
-      // On a node and not releasing: placed, binding, bound, running.
-      if (job.count(TaskStatus.ALLOCATED) + job.count(TaskStatus.BINDING) + job.count(TaskStatus.BOUND)
-          + job.count(TaskStatus.RUNNING) == 0) {
-        continue;
-      }
+    // On a node and not releasing: placed, binding, bound, running; the jobs with none are not walked.
+    for (JobInfo job : session.jobsAtOpen().holding()) {
       Holding h = new Holding();
       java.util.List<TaskInfo> tasks = job.tasks();
       for (int i = 0, n = tasks.size(); i < n; i++) {
@@ -85,7 +81,7 @@ public final class DrfPlugin implements Plugin {
     }
     if (registrar.hierarchyEnabled()) {
       hierarchy = new QueueHierarchy(total, session.queues());
-      for (JobInfo job : session.jobs()) {
+      for (JobInfo job : session.jobsAtOpen().holding()) {
         for (TaskInfo t : job.tasks()) {
           if (t.status().isOnNode() && t.status() != io.basalt.api.TaskStatus.RELEASING) {
             hierarchy.add(job.queue(), t.request(), 1);

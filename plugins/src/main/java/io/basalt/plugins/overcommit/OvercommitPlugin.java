@@ -56,7 +56,7 @@ public final class OvercommitPlugin implements Plugin {
     long[] total = session.clusterAllocatable();
     long[] used = session.totalsAtOpen().used(total.length);
     idle = ResourceVector.of(total).times(factor).minus(ResourceVector.of(used));
-    inqueue = admittedUnplaced(session.jobs());
+    inqueue = admittedUnplaced(session.jobsAtOpen().admitted());
     this.session = session;
     registrar.addJobEnqueueable(this::enqueueable);
     registrar.addJobEnqueued(job -> inqueue = inqueue.plus(unplaced(job)));

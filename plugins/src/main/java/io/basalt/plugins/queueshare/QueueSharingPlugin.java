@@ -1,6 +1,7 @@
 package io.basalt.plugins.queueshare;
 
 import io.basalt.api.JobInfo;
+import io.basalt.api.JobsAtOpen;
 import io.basalt.api.PodGroupPhase;
 import io.basalt.api.QueueInfo;
 import io.basalt.api.TaskInfo;
@@ -42,18 +43,35 @@ public abstract class QueueSharingPlugin implements Plugin {
       queues.put(q.name(), new QueueShare(q.name(), Math.max(1, q.weight()), q.queue().guarantee(),
           q.queue().capability(), slots));
     }
+    // Only the jobs that hold something or were admitted are walked; what the rest (a backlog) requests comes summed
+    // per queue. The request sums are integers well under 2^53, so adding them at once gives the same doubles as
+    // adding pod by pod.
+    JobsAtOpen open = session.jobsAtOpen();
     String lastQueue = null;
     QueueShare current = null;
-    for (JobInfo job : session.jobs()) {
+    for (JobInfo job : open.holding()) {
       // Jobs of one queue mostly come together: the previous job's queue saves a lookup per job.
       if (lastQueue == null || !lastQueue.equals(job.queue())) {
         lastQueue = job.queue();
         current = queues.get(lastQueue);
       }
       if (current != null) {
-        account(current, job);
+        accountHeld(current, job);
       }
     }
+    for (JobInfo job : open.admitted()) {
+      QueueShare qs;
+      if (job.phase() == PodGroupPhase.INQUEUE && job.podGroup().minResources() != null
+          && (qs = queues.get(job.queue())) != null) {
+        QueueShare.add(qs.inqueue, job.podGroup().minResources(), 1);
+      }
+    }
+    open.pendingRequests().forEach((queue, requested) -> {
+      QueueShare qs = queues.get(queue);
+      if (qs != null) {
+        QueueShare.add(qs.request, requested, 1);
+      }
+    });
     divide(total, session);
     for (QueueShare qs : queues.values()) {
       qs.updateShare();
@@ -107,35 +125,28 @@ public abstract class QueueSharingPlugin implements Plugin {
   }
 
   /**
-   * Adds the job's tasks to its queue's allocated and requested sums, in task order as before; what the job holds is
-   * summed in one array (no vector per task), and the elastic part is added only where positive (adding zeros
-   * changes nothing).
+   * Adds what the job's tasks hold to its queue's allocated and requested sums (one array per job, no vector per
+   * task), and what it holds beyond its minResources to the queue's elastic part (only where positive: adding zeros
+   * changes nothing). Its Pending tasks come in the per-queue sums of {@link JobsAtOpen#pendingRequests}.
    */
-  private static void account(QueueShare qs, JobInfo job) {
+  private static void accountHeld(QueueShare qs, JobInfo job) {
     long[] jobAllocated = null;
     java.util.List<TaskInfo> tasks = job.tasks();
-    for (int i = 0, n = tasks.size(); i < n; i++) { // indexed: no iterator per job per cycle
+    for (int i = 0, n = tasks.size(); i < n; i++) {
       TaskInfo t = tasks.get(i);
       TaskStatus s = t.status();
       if (s == TaskStatus.ALLOCATED || s == TaskStatus.BINDING || s == TaskStatus.BOUND || s == TaskStatus.RUNNING) {
         QueueShare.add(qs.allocated, t.request(), 1);
         QueueShare.add(qs.request, t.request(), 1);
         jobAllocated = plus(jobAllocated, t.request());
-      } else if (s == TaskStatus.PENDING) {
-        QueueShare.add(qs.request, t.request(), 1);
       }
     }
     ResourceVector min = job.podGroup().minResources();
-    if (min == null) {
+    if (min == null || jobAllocated == null) {
       return;
     }
-    if (job.phase() == PodGroupPhase.INQUEUE) {
-      QueueShare.add(qs.inqueue, min, 1);
-    }
-    // Elastic: what the job holds beyond its minimum, which it could give back.
-    int held = jobAllocated == null ? 0 : jobAllocated.length;
-    for (int i = 0; i < Math.min(Math.max(held, min.size()), qs.elastic.length); i++) {
-      long elastic = Math.max(0, (i < held ? jobAllocated[i] : 0) - min.get(i));
+    for (int i = 0; i < Math.min(Math.max(jobAllocated.length, min.size()), qs.elastic.length); i++) {
+      long elastic = Math.max(0, (i < jobAllocated.length ? jobAllocated[i] : 0) - min.get(i));
       if (i != ResourceNames.PODS && elastic > 0) {
         qs.elastic[i] += elastic;
       }
