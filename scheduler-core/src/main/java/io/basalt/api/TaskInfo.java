@@ -10,8 +10,9 @@ import io.basalt.model.ResourceVector;
 public final class TaskInfo {
   private final Pod pod;
   private final int priority;
-  /** The {@link KeptTasks} session that last handed this object out, or 0. */
+  /** The {@link KeptTasks} session that last handed this object out, or 0, and where in its order. */
   int openedIn;
+  int keptAt;
   /** {@link Pod#key()} builds the string anew per call; sorts and reasons ask it many times per cycle. */
   private String key;
   private JobInfo job;

@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Test;
 /** A kept task or lone-pod job, handed out again, holds exactly what a new one would; changed pods get new ones. */
 class KeptTasksTest {
   /** Every field of the two classes, each set by {@link #dirty}: a new field must be reset and listed here. */
-  private static final Set<String> TASK_FIELDS = Set.of("pod", "priority", "openedIn", "key", "job", "status",
-      "nodeName", "reservation", "devices", "fitError", "fitNode", "memo", "memo2");
+  private static final Set<String> TASK_FIELDS = Set.of("pod", "priority", "openedIn", "keptAt", "key", "job",
+      "status", "nodeName", "reservation", "devices", "fitError", "fitNode", "memo", "memo2");
   private static final Set<String> JOB_FIELDS = Set.of("key", "podGroup", "implicit", "priority", "tasks",
       "tasksView", "statusCounts", "minMember", "queue", "created", "minTaskMember", "ready", "invalid", "phase",
       "fitError", "failedTask", "unschedulableSummary", "unschedulableMessage", "enqueueRejection", "conditions",
@@ -91,7 +91,7 @@ class KeptTasksTest {
     JobInfo freshJob = newLoneJob(fresh, "q1");
     freshJob.addTask(fresh);
     fresh.key(); // the kept one has its key cached; the key is the pod's either way
-    assertSameFields(TaskInfo.class, TASK_FIELDS, fresh, again.tasks().get(0), Set.of("openedIn", "job"));
+    assertSameFields(TaskInfo.class, TASK_FIELDS, fresh, again.tasks().get(0), Set.of("openedIn", "keptAt", "job"));
     assertSame(again, again.tasks().get(0).job());
     assertSameFields(JobInfo.class, JOB_FIELDS, freshJob, again, Set.of("tasks", "tasksView"));
     assertEquals(1, again.tasks().size());
@@ -123,6 +123,27 @@ class KeptTasksTest {
     kept.begin();
     assertNotSame(before, kept.task(a, 7, TaskStatus.PENDING), "a priority class changed: a new task");
     kept.end();
+  }
+
+  @Test
+  void podsComingGoingOrReorderedAreStillFound() {
+    Pod a = TestPods.pod("ns/a").cpu("1").build();
+    Pod b = TestPods.pod("ns/b").cpu("1").build();
+    Pod c = TestPods.pod("ns/c").cpu("1").build();
+    Pod x = TestPods.pod("ns/x").cpu("1").build();
+    KeptTasks kept = new KeptTasks();
+    List<JobInfo> one = build(kept, "q1", a, b, c);
+    List<JobInfo> two = build(kept, "q1", x, a, b, c);
+    assertEquals(3, kept.reused(), "a pod in front shifts the others");
+    assertSame(one.get(2), two.get(3));
+    List<JobInfo> three = build(kept, "q1", c, a);
+    assertEquals(2, kept.reused(), "b gone, c and a swapped");
+    assertSame(two.get(3), three.get(0));
+    assertSame(two.get(1), three.get(1));
+    assertEquals(2, kept.size());
+    List<JobInfo> four = build(kept, "q1", c, a);
+    assertSame(three.get(0), four.get(0));
+    assertEquals(2, kept.reused());
   }
 
   @Test
