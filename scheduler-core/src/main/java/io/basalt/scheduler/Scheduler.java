@@ -45,7 +45,8 @@ public final class Scheduler {
     return runOnce(ExplainRecorder.NONE);
   }
 
-  public SessionResult runOnce(ExplainRecorder explain) {
+  /** One cycle; cycles run one at a time (a second caller waits), as the reused task objects require. */
+  public synchronized SessionResult runOnce(ExplainRecorder explain) {
     long start = System.nanoTime();
     SchedulerProfile current = profile.get();
     ClusterSnapshot snapshot = cache.snapshot();
