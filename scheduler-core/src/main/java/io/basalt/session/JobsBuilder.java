@@ -31,7 +31,6 @@ final class JobsBuilder {
   private final ClusterSnapshot snapshot;
   private final Map<String, QueueInfo> queues;
   private final Map<String, JobInfo> jobs;
-  private final Map<String, List<TaskInfo>> tasksByNode;
   private final Map<String, String> invalidJobs;
   private final java.util.function.Function<String, NodeInfo> nodes;
   private final Map<String, PriorityClass> priorityClasses;
@@ -39,12 +38,11 @@ final class JobsBuilder {
   private JobsAtOpen atOpen;
 
   JobsBuilder(ClusterSnapshot snapshot, Map<String, QueueInfo> queues, Map<String, JobInfo> jobs,
-      Map<String, List<TaskInfo>> tasksByNode, Map<String, String> invalidJobs,
+      Map<String, String> invalidJobs,
       java.util.function.Function<String, NodeInfo> nodes, KeptTasks kept) {
     this.snapshot = snapshot;
     this.queues = queues;
     this.jobs = jobs;
-    this.tasksByNode = tasksByNode;
     this.invalidJobs = invalidJobs;
     this.nodes = nodes;
     this.priorityClasses = snapshot.priorityClasses();
@@ -133,9 +131,7 @@ final class JobsBuilder {
       if (job.isImplicit()) {
         sorted.add(job); // complete: one task, its phase from the pod
       }
-      if (task.nodeName() != null) {
-        tasksByNode.computeIfAbsent(task.nodeName(), n -> new ArrayList<>()).add(task);
-      } else {
+      if (task.nodeName() == null) {
         reserveNominated(task);
       }
     }

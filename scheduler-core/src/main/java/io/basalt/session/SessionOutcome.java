@@ -43,7 +43,7 @@ final class SessionOutcome {
       t.place(TaskStatus.BINDING, t.nodeName());
     }
     List<SessionResult.PendingPod> pending = new ArrayList<>();
-    List<SessionResult.JobStatus> statuses = new ArrayList<>(session.jobs().size());
+    List<SessionResult.JobStatus> statuses = new ArrayList<>();
     Map<String, QueueTally> tallies = new HashMap<>();
     QueueTally tally = null;
     for (JobInfo job : session.jobs()) {
@@ -60,9 +60,10 @@ final class SessionOutcome {
         }
       }
       PodGroupPhase phase = closingPhase(job);
-      statuses.add(new SessionResult.JobStatus(job.key(), job.isImplicit(), phase, job.minMember(),
-          job.readyTaskNum(), job.conditions(), job.isImplicit() ? null : job.podGroup().inferredFrom(),
-          job.domain()));
+      if (!job.isImplicit()) { // a lone pod has no group status to write: a backlog's tens of thousands are left out
+        statuses.add(new SessionResult.JobStatus(job.key(), false, phase, job.minMember(), job.readyTaskNum(),
+            job.conditions(), job.podGroup().inferredFrom(), job.domain()));
+      }
       if (tally == null || !tally.queue.equals(job.queue())) {
         tally = tallies.computeIfAbsent(job.queue(), QueueTally::new);
       }

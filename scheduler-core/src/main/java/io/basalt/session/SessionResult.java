@@ -6,7 +6,10 @@ import io.basalt.model.Pod;
 import io.basalt.model.ResourceVector;
 import java.util.List;
 
-/** What a closed session decided: what to bind, what to evict, and the status to write back. */
+/**
+ * What a closed session decided: what to bind, what to evict, and the status to write back ({@code jobs}: the
+ * groups' statuses).
+ */
 public record SessionResult(
     List<Binding> bindings,
     List<Eviction> evictions,
@@ -27,9 +30,6 @@ public record SessionResult(
   public record PendingPod(Pod pod, String reason, String nominatedNode, String queue) {}
 
   /**
-   * A job's status after the session: PodGroup phase, minMember, how many tasks are placed or running, and conditions.
-   */
-  /**
    * A queue's status after the session: its share (null when no plugin divides the cluster), what it holds, and
    * its PodGroups by phase.
    */
@@ -37,7 +37,10 @@ public record SessionResult(
       boolean overused, int pending, int inqueue, int running) {}
 
   /**
-   * @param implicit a pod on its own, no group
+   * A job's status after the session: PodGroup phase, minMember, how many tasks are placed or running, and conditions.
+   * A session reports groups only (a pod on its own has no group status to write).
+   *
+   * @param implicit a pod on its own, no group (never reported by a session; writers skip such a status)
    * @param inferredFrom for a group Basalt inferred (no Volcano PodGroup object to write to), what it came from, e.g.
    *     {@code Job ml/train}; null otherwise
    * @param domain the network domain topology-aware placement put the job in during this session, or null

@@ -44,7 +44,7 @@ public final class Statement {
     node.claimDevices(booked, 1);
     task.setDevices(devices != null ? devices : DeviceClaim.NONE);
     task.place(TaskStatus.ALLOCATED, node.name());
-    session.onPlaced(task, node);
+    session.onPlaced(task);
   }
 
   /** Reserves {@code node} for {@code task} until releasing resources there are gone. */
@@ -52,7 +52,7 @@ public final class Statement {
     ops.add(new Op(Kind.PIPELINE, task, node, task.status(), task.nodeName(), null, releaseReservation(task)));
     node.adjustPipelined(task.request(), 1);
     task.place(TaskStatus.PIPELINED, node.name());
-    session.onPlaced(task, node);
+    session.onPlaced(task);
   }
 
   /** Marks a running task for eviction; its resources become releasing. */
@@ -113,11 +113,11 @@ public final class Statement {
           op.node().adjustUsed(task.request(), -1);
           op.node().claimDevices(op.devices(), -1);
           task.setDevices(DeviceClaim.NONE);
-          session.onUnplaced(task, op.node());
+          session.onUnplaced(task);
         }
         case PIPELINE -> {
           op.node().adjustPipelined(task.request(), -1);
-          session.onUnplaced(task, op.node());
+          session.onUnplaced(task);
         }
         case EVICT -> {
           if (op.node() != null) {
