@@ -21,21 +21,14 @@ final class JobsInQueueOrder {
    * A job with its queue (null when the queue does not exist), and what sorting compares: its queue's number among
    * the sorted jobs' queues and its order keys (one object per job: a backlog sorts tens of thousands per cycle).
    */
-  static final class Entry {
-    private final JobInfo job;
+  static final class Entry extends JobSortKeys.Key {
     private final QueueInfo queue;
     private final int queueId;
-    private final JobSortKeys.Key keys;
 
-    private Entry(JobInfo job, QueueInfo queue, int queueId, JobSortKeys.Key keys) {
-      this.job = job;
+    private Entry(JobSortKeys order, JobInfo job, double[] rows, int row, QueueInfo queue, int queueId) {
+      super(order, job, rows, row);
       this.queue = queue;
       this.queueId = queueId;
-      this.keys = keys;
-    }
-
-    JobInfo job() {
-      return job;
     }
 
     QueueInfo queue() {
@@ -61,6 +54,7 @@ final class JobsInQueueOrder {
     JobSortKeys jobOrder = session.callbacks().jobSortKeys();
     Map<QueueInfo, Integer> queueIds = new IdentityHashMap<>();
     Entry[] items = new Entry[jobs.size()];
+    double[] rows = jobOrder.rows(items.length);
     for (int i = 0; i < items.length; i++) {
       JobInfo job = jobs.get(i);
       QueueInfo queue = session.queue(job.queue());
@@ -69,12 +63,12 @@ final class JobsInQueueOrder {
         id = queueIds.size();
         queueIds.put(queue, id);
       }
-      items[i] = new Entry(job, queue, id, jobOrder.of(job));
+      items[i] = new Entry(jobOrder, job, rows, i, queue, id);
     }
     QueuePairs queues = new QueuePairs(session.callbacks().queueOrder(), queueIds.size());
     Arrays.sort(items, (a, b) -> {
       int c = queues.compare(a, b);
-      return c != 0 ? c : jobOrder.compare(a.keys, b.keys);
+      return c != 0 ? c : jobOrder.compare(a, b);
     });
     return Arrays.asList(items);
   }

@@ -53,16 +53,26 @@ final class RunningPods {
      */
     List<TaskInfo> pods() {
       if (pods == null) {
-        List<TaskInfo> out = new ArrayList<>();
-        for (TaskInfo t : job.tasks()) {
-          if ((VictimPlanner.isRunning(t) || t.status() == TaskStatus.RELEASING) && !VictimPlanner.optedOut(t)) {
-            out.add(t);
+        // Indexed, and a lone pod's job without a list of its own: this runs per running job per cycle.
+        List<TaskInfo> tasks = job.tasks();
+        if (tasks.size() == 1) {
+          pods = candidate(tasks.get(0)) ? List.of(tasks.get(0)) : List.of();
+        } else {
+          List<TaskInfo> out = new ArrayList<>();
+          for (int i = 0, n = tasks.size(); i < n; i++) {
+            if (candidate(tasks.get(i))) {
+              out.add(tasks.get(i));
+            }
           }
+          pods = out;
         }
-        pods = out;
       }
       return pods;
     }
+  }
+
+  private static boolean candidate(TaskInfo t) {
+    return (VictimPlanner.isRunning(t) || t.status() == TaskStatus.RELEASING) && !VictimPlanner.optedOut(t);
   }
 
   private final List<JobPods> jobs = new ArrayList<>();
@@ -84,11 +94,20 @@ final class RunningPods {
     if (job.count(TaskStatus.RUNNING) + job.count(TaskStatus.BOUND) == 0) {
       return; // the backlog: thousands of pending jobs, none with a pod running
     }
-    int q = queueIndex.computeIfAbsent(job.queue(), name -> {
-      queues.add(name);
-      someJob.add(job);
-      return queues.size() - 1;
-    });
+    // The previous job's queue, else a lookup (no capturing lambda: one per running job was allocated per cycle).
+    int q;
+    if (!jobs.isEmpty() && jobs.get(jobs.size() - 1).job.queue().equals(job.queue())) {
+      q = jobs.get(jobs.size() - 1).queue;
+    } else {
+      Integer known = queueIndex.get(job.queue());
+      if (known == null) {
+        known = queues.size();
+        queues.add(job.queue());
+        someJob.add(job);
+        queueIndex.put(job.queue(), known);
+      }
+      q = known;
+    }
     jobs.add(new JobPods(job, q));
   }
 
@@ -107,7 +126,9 @@ final class RunningPods {
     }
     for (JobPods j : jobs) {
       long[][] byNode = held.get(j.queue());
-      for (TaskInfo t : j.pods()) {
+      List<TaskInfo> pods = j.pods();
+      for (int p = 0, n = pods.size(); p < n; p++) {
+        TaskInfo t = pods.get(p);
         Integer at = position.get(session.node(t.nodeName()));
         if (at == null) {
           bounded = false;

@@ -95,9 +95,10 @@ final class VictimPlanner {
         if (j.job() == preemptor.job() || !queues.get(j.queue())) {
           continue;
         }
-        for (TaskInfo t : j.pods()) {
-          if (isRunning(t)) {
-            inScope.add(t);
+        List<TaskInfo> pods = j.pods();
+        for (int i = 0, n = pods.size(); i < n; i++) {
+          if (isRunning(pods.get(i))) {
+            inScope.add(pods.get(i));
           }
         }
       }

@@ -26,26 +26,49 @@ public final class JobSortKeys {
   }
 
   /**
-   * One job with what comparing it reads: the keyed orders' keys by entry (NaN where the entry is a plain
-   * comparator), and its creation time unpacked (the tie-break most backlog comparisons reach).
+   * One job with what comparing it reads: the keyed orders' keys (NaN where the entry is a plain comparator), in its
+   * row of an array one sort shares ({@link #rows}), and its creation time unpacked (the tie-break most backlog
+   * comparisons reach). One object per job: a backlog sorts tens of thousands of jobs per cycle, and a key object
+   * plus an array each was a seventh of a cycle's allocation. Open for sorts that carry more per job.
    */
-  public record Key(JobInfo job, double[] keys, boolean timed, long seconds, int nanos) {}
+  public static class Key {
+    private final JobInfo job;
+    private final double[] rows;
+    private final int row;
+    private final boolean timed;
+    private final long seconds;
+    private final int nanos;
 
-  /** {@code job} with its keys, taken now. */
-  public Key of(JobInfo job) {
-    double[] keys = new double[keyed.length];
-    for (int i = 0; i < keyed.length; i++) {
-      keys[i] = keyed[i] == null ? Double.NaN : keyed[i].key(job);
+    /** {@code job}'s keys, taken now, into row {@code row} of {@code rows} (from {@link JobSortKeys#rows}). */
+    protected Key(JobSortKeys order, JobInfo job, double[] rows, int row) {
+      this.job = job;
+      this.rows = rows;
+      this.row = row * order.keyed.length;
+      for (int i = 0; i < order.keyed.length; i++) {
+        rows[this.row + i] = order.keyed[i] == null ? Double.NaN : order.keyed[i].key(job);
+      }
+      Instant t = job.creationTimestamp();
+      this.timed = t != null;
+      this.seconds = t == null ? 0 : t.getEpochSecond();
+      this.nanos = t == null ? 0 : t.getNano();
     }
-    Instant t = job.creationTimestamp();
-    return new Key(job, keys, t != null, t == null ? 0 : t.getEpochSecond(), t == null ? 0 : t.getNano());
+
+    public JobInfo job() {
+      return job;
+    }
+  }
+
+  /** The array {@code jobs} keys share, a row each. */
+  public double[] rows(int jobs) {
+    return new double[jobs * keyed.length];
   }
 
   /** Sorts {@code jobs} in job order (stable, as {@code jobs.sort(callbacks.jobOrder())}), each key taken once. */
   public void sort(List<JobInfo> jobs) {
     Key[] keys = new Key[jobs.size()];
+    double[] rows = rows(keys.length);
     for (int i = 0; i < keys.length; i++) {
-      keys[i] = of(jobs.get(i));
+      keys[i] = new Key(this, jobs.get(i), rows, i);
     }
     java.util.Arrays.sort(keys, this::compare);
     for (int i = 0; i < keys.length; i++) {
@@ -60,7 +83,7 @@ public final class JobSortKeys {
    */
   public int compare(Key a, Key b) {
     for (int i = 0; i < keyed.length; i++) {
-      int c = keyed[i] != null ? Double.compare(a.keys[i], b.keys[i])
+      int c = keyed[i] != null ? Double.compare(a.rows[a.row + i], b.rows[b.row + i])
           : entries.get(i).fn().compare(a.job, b.job);
       if (c != 0) {
         return c;

@@ -30,14 +30,14 @@ final class JobsBuilder {
 
   private final ClusterSnapshot snapshot;
   private final Map<String, QueueInfo> queues;
-  private final Map<String, JobInfo> jobs;
+  private final JobTable jobs;
   private final Map<String, String> invalidJobs;
   private final java.util.function.Function<String, NodeInfo> nodes;
   private final Map<String, PriorityClass> priorityClasses;
   private final KeptTasks kept;
   private JobsAtOpen atOpen;
 
-  JobsBuilder(ClusterSnapshot snapshot, Map<String, QueueInfo> queues, Map<String, JobInfo> jobs,
+  JobsBuilder(ClusterSnapshot snapshot, Map<String, QueueInfo> queues, JobTable jobs,
       Map<String, String> invalidJobs,
       java.util.function.Function<String, NodeInfo> nodes, KeptTasks kept) {
     this.snapshot = snapshot;
@@ -102,7 +102,7 @@ final class JobsBuilder {
                 : "waiting for its owner " + pod.controller().display() + " to be seen");
           }
           job = new JobInfo(key, pg, false, jobPriority(pg, pod));
-          irregular |= jobs.put(key, job) != null;
+          irregular |= jobs.put(job) != null;
           gangs.add(job);
         }
         irregular |= job.isImplicit();
@@ -115,7 +115,7 @@ final class JobsBuilder {
         if (job == null) {
           job = loneJob(pod, queue, task);
         }
-        irregular |= jobs.put(job.key(), job) != null;
+        irregular |= jobs.put(job) != null;
         if (!queue.equals(knownLoneQueue)) {
           if (queues.containsKey(queue)) {
             knownLoneQueue = queue; // most lone pods share a handful of queues

@@ -42,7 +42,7 @@ public final class Session implements SessionView {
   private final Map<String, Integer> positions;
   private final FreeIndex freeIndex;
   private final ClusterTotals totals;
-  private final Map<String, JobInfo> jobs;
+  private final JobTable jobs;
   private JobsAtOpen jobsAtOpen;
   private final Map<String, QueueInfo> queues = new LinkedHashMap<>();
   private final Map<String, PriorityClass> priorityClasses;
@@ -64,17 +64,13 @@ public final class Session implements SessionView {
     this.callbacks = new Callbacks(explain);
     this.nodes = List.copyOf(snapshot.nodes());
     // Sized for the snapshot up front: a backlog's 50k jobs otherwise rehash the map a dozen times a cycle.
-    this.jobs = new LinkedHashMap<>(capacity(snapshot.pods().size()));
+    this.jobs = new JobTable(snapshot.pods().size());
     this.positions = snapshot.positions();
     this.freeIndex = FreeIndex.over(nodes, ResourceNames.count());
     this.totals = snapshot.totals();
     this.priorityClasses = snapshot.priorityClasses();
     this.fabric = snapshot.fabric();
     this.deviceProtocol = protocol(snapshot.deviceProtocol(), conf);
-  }
-
-  private static int capacity(int entries) {
-    return (int) Math.min(1 << 30, entries / 0.75 + 1);
   }
 
   /**
@@ -136,8 +132,8 @@ public final class Session implements SessionView {
   }
 
   @Override
-  public Collection<JobInfo> jobs() {
-    return Collections.unmodifiableCollection(jobs.values());
+  public List<JobInfo> jobs() {
+    return jobs.values();
   }
 
   @Override

@@ -26,6 +26,8 @@ import java.util.Map;
  */
 public abstract class QueueSharingPlugin implements Plugin {
   protected final Map<String, QueueShare> queues = new HashMap<>();
+  /** One job's holding while it is added up at open (zeroed after each job): no array per job per cycle. */
+  private long[] jobScratch = new long[ResourceNames.count()];
 
   /** The open session, for answers that depend on what other plugins registered. */
   protected SessionView session;
@@ -129,8 +131,10 @@ public abstract class QueueSharingPlugin implements Plugin {
    * task), and what it holds beyond its minResources to the queue's elastic part (only where positive: adding zeros
    * changes nothing). Its Pending tasks come in the per-queue sums of {@link JobsAtOpen#pendingRequests}.
    */
-  private static void accountHeld(QueueShare qs, JobInfo job) {
-    long[] jobAllocated = null;
+  private void accountHeld(QueueShare qs, JobInfo job) {
+    ResourceVector min = job.podGroup().minResources();
+    long[] jobAllocated = min == null ? null : jobScratch;
+    int used = 0;
     java.util.List<TaskInfo> tasks = job.tasks();
     for (int i = 0, n = tasks.size(); i < n; i++) {
       TaskInfo t = tasks.get(i);
@@ -138,28 +142,28 @@ public abstract class QueueSharingPlugin implements Plugin {
       if (s == TaskStatus.ALLOCATED || s == TaskStatus.BINDING || s == TaskStatus.BOUND || s == TaskStatus.RUNNING) {
         QueueShare.add(qs.allocated, t.request(), 1);
         QueueShare.add(qs.request, t.request(), 1);
-        jobAllocated = plus(jobAllocated, t.request());
+        if (jobAllocated != null) {
+          ResourceVector r = t.request();
+          if (r.size() > jobAllocated.length) {
+            jobAllocated = jobScratch = java.util.Arrays.copyOf(jobAllocated, r.size());
+          }
+          for (int k = 0; k < r.size(); k++) {
+            jobAllocated[k] += r.get(k);
+          }
+          used = Math.max(used, r.size());
+        }
       }
     }
-    ResourceVector min = job.podGroup().minResources();
-    if (min == null || jobAllocated == null) {
+    if (min == null || used == 0) {
       return;
     }
-    for (int i = 0; i < Math.min(Math.max(jobAllocated.length, min.size()), qs.elastic.length); i++) {
-      long elastic = Math.max(0, (i < jobAllocated.length ? jobAllocated[i] : 0) - min.get(i));
+    for (int i = 0; i < Math.min(Math.max(used, min.size()), qs.elastic.length); i++) {
+      long elastic = Math.max(0, (i < used ? jobAllocated[i] : 0) - min.get(i));
       if (i != ResourceNames.PODS && elastic > 0) {
         qs.elastic[i] += elastic;
       }
     }
-  }
-
-  private static long[] plus(long[] sum, ResourceVector r) {
-    long[] out = sum == null || sum.length < r.size() ? java.util.Arrays.copyOf(
-        sum == null ? new long[0] : sum, r.size()) : sum;
-    for (int i = 0; i < r.size(); i++) {
-      out[i] += r.get(i);
-    }
-    return out;
+    java.util.Arrays.fill(jobAllocated, 0, used, 0); // clean for the next job
   }
 
   /** minResources + allocated + inqueue - elastic must stay within realCapability on what minResources names. */
