@@ -40,7 +40,9 @@ final class Allocate implements Action {
     // Without an enqueue action nothing would admit Pending jobs; Volcano then admits them here.
     boolean admitHere = !session.conf().actions().contains("enqueue");
     Map<String, PriorityQueue<JobInfo>> jobsByQueue = new HashMap<>();
-    for (JobInfo job : session.jobs()) {
+    List<JobInfo> all = session.jobs();
+    for (int at = 0, n = all.size(); at < n; at++) { // indexed: a backlog's 50k jobs, several passes
+      JobInfo job = all.get(at);
       // The cheap counts first: a backlog's unadmitted jobs and a cluster's running ones are skipped before the
       // plugins' validity check (which changes nothing).
       if (job.phase() == PodGroupPhase.PENDING ? !admitHere : job.count(TaskStatus.PENDING) == 0) {

@@ -31,7 +31,9 @@ final class Backfill implements Action {
   public void execute(Session session) {
     // Only jobs with a best-effort task waiting are sorted: in a busy cluster that is a handful, not every job.
     List<JobInfo> jobs = new ArrayList<>();
-    for (JobInfo job : session.jobs()) {
+    List<JobInfo> all = session.jobs();
+    for (int at = 0, n = all.size(); at < n; at++) { // indexed: a backlog's 50k jobs, several passes
+      JobInfo job = all.get(at);
       if (job.phase() != PodGroupPhase.PENDING && job.count(TaskStatus.PENDING) > 0 && hasPendingBestEffort(job)
           && session.jobInvalidReason(job) == null) {
         jobs.add(job);

@@ -21,7 +21,9 @@ final class Enqueue implements Action {
   @Override
   public void execute(Session session) {
     List<JobInfo> pending = new ArrayList<>();
-    for (JobInfo job : session.jobs()) {
+    List<JobInfo> all = session.jobs();
+    for (int at = 0, n = all.size(); at < n; at++) { // indexed: a backlog's 50k jobs, several passes
+      JobInfo job = all.get(at);
       if (job.phase() == PodGroupPhase.PENDING && session.jobInvalidReason(job) == null) {
         pending.add(job);
       }

@@ -151,7 +151,9 @@ final class RunningPods {
   static RunningPods of(Session session) {
     return session.scratch(RunningPods.class, () -> {
       RunningPods index = new RunningPods();
-      for (JobInfo job : session.jobs()) {
+      List<JobInfo> all = session.jobs();
+      for (int at = 0, n = all.size(); at < n; at++) { // indexed: a backlog's 50k jobs, several passes
+        JobInfo job = all.get(at);
         index.add(job);
       }
       return index;
@@ -168,7 +170,9 @@ final class RunningPods {
       fresh[0] = true;
       return new RunningPods();
     });
-    for (JobInfo job : session.jobs()) {
+    List<JobInfo> all = session.jobs();
+    for (int at = 0, n = all.size(); at < n; at++) { // indexed: a backlog's 50k jobs, several passes
+      JobInfo job = all.get(at);
       if (fresh[0]) {
         index.add(job);
       }

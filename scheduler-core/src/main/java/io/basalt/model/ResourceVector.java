@@ -14,6 +14,11 @@ public final class ResourceVector {
 
   private final long[] values;
   /**
+   * The hash, worked out on first use (0 until then), as String keeps its own: admission and shape memos look vectors
+   * up once per pending pod per cycle.
+   */
+  private int hash;
+  /**
    * The slots holding a positive amount, ascending: what a fit check must look at. Computed on first use; a record's
    * final field makes a racy first use by two threads safe (each sees a complete array).
    */
@@ -213,6 +218,14 @@ public final class ResourceVector {
 
   @Override
   public int hashCode() {
+    int h = hash;
+    if (h == 0) {
+      hash = h = computeHash();
+    }
+    return h;
+  }
+
+  private int computeHash() {
     int last = values.length;
     while (last > 0 && values[last - 1] == 0) {
       last--;

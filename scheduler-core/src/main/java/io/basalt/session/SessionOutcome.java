@@ -46,7 +46,9 @@ final class SessionOutcome {
     List<SessionResult.JobStatus> statuses = new ArrayList<>();
     Map<String, QueueTally> tallies = new HashMap<>();
     QueueTally tally = null;
-    for (JobInfo job : session.jobs()) {
+    List<JobInfo> all = session.jobs();
+    for (int at = 0, jobs = all.size(); at < jobs; at++) { // indexed: a backlog's 50k jobs, several passes
+      JobInfo job = all.get(at);
       // The job's counts say whether any task waits: the 15k running jobs of a backlog's cluster are not walked.
       if (job.count(TaskStatus.PENDING) + job.count(TaskStatus.PIPELINED) + job.count(TaskStatus.ALLOCATED) > 0) {
         List<TaskInfo> tasks = job.tasks();
