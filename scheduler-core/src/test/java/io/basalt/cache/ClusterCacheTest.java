@@ -57,6 +57,27 @@ class ClusterCacheTest {
   }
 
   @Test
+  void snapshotsShareThePodListUntilOneOfOurPodsChanges() {
+    cache.putNode(TestNodes.node("n1").cpu("8").build());
+    cache.putPod(TestPods.pod("ns/a").cpu("1").build());
+    List<Pod> first = cache.snapshot().pods();
+    assertSame(first, cache.snapshot().pods(), "nothing changed: the same list");
+    cache.putPod(TestPods.pod("ns/other").cpu("1").scheduler("default-scheduler").build());
+    assertSame(first, cache.snapshot().pods(), "another scheduler's pod is not in the list");
+    cache.putPod(TestPods.pod("ns/b").cpu("1").build());
+    List<Pod> added = cache.snapshot().pods();
+    assertEquals(List.of("ns/a", "ns/b"), added.stream().map(Pod::key).toList());
+    Pod a = added.get(0);
+    cache.assume(a.uid(), "n1", Map.of());
+    List<Pod> assumed = cache.snapshot().pods();
+    assertEquals("n1", assumed.get(0).nodeName(), "an assumed binding shows in the next snapshot");
+    cache.forget(a.uid(), false);
+    assertNull(cache.snapshot().pods().get(0).nodeName(), "a forgotten binding too");
+    cache.removePod(added.get(1).uid());
+    assertEquals(List.of("ns/a"), cache.snapshot().pods().stream().map(Pod::key).toList());
+  }
+
+  @Test
   void podsArrivingBeforeTheirNodeAreCountedWhenItArrives() {
     cache.putPod(TestPods.pod("ns/p").cpu("1").onNode("late").build());
     cache.putNode(TestNodes.node("late").cpu("4").build());
