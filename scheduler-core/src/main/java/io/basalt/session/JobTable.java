@@ -16,28 +16,37 @@ final class JobTable {
   private final List<JobInfo> view;
   /** Per slot, the position in {@link #order} plus one; 0 for an empty slot. */
   private int[] slots;
+  /** Per slot, its job's mixed key hash: probing passes other keys without reading their jobs. */
+  private int[] hashes;
 
   JobTable(int expected) {
     order = new ArrayList<>(expected);
     view = Collections.unmodifiableList(order);
     slots = new int[tableSize(expected)];
+    hashes = new int[slots.length];
   }
 
-  /** A power of two at least 4/3 of {@code entries}: probes stay short at three quarters full. */
+  /**
+   * A power of two above 5/4 of {@code entries}: at most four fifths full, so a backlog's 50,000 jobs take 65,536
+   * slots, two arrays of 256 KiB (at three quarters one array was 512 KiB, a humongous object for G1 every cycle).
+   */
   private static int tableSize(int entries) {
     int size = 16;
-    while (size < (long) entries * 4 / 3 + 1) {
+    while (size < (long) entries * 5 / 4 + 1) {
       size <<= 1;
     }
     return size;
   }
 
   JobInfo get(String key) {
+    int h = spread(key.hashCode());
     int mask = slots.length - 1;
-    for (int at = spread(key.hashCode()) & mask; slots[at] != 0; at = (at + 1) & mask) {
-      JobInfo job = order.get(slots[at] - 1);
-      if (job.key().equals(key)) {
-        return job;
+    for (int at = h & mask; slots[at] != 0; at = (at + 1) & mask) {
+      if (hashes[at] == h) {
+        JobInfo job = order.get(slots[at] - 1);
+        if (job.key().equals(key)) {
+          return job;
+        }
       }
     }
     return null;
@@ -46,18 +55,22 @@ final class JobTable {
   /** Puts {@code job} under its key; returns the job it replaced (which keeps its place in the order), or null. */
   JobInfo put(JobInfo job) {
     String key = job.key();
+    int h = spread(key.hashCode());
     int mask = slots.length - 1;
-    int at = spread(key.hashCode()) & mask;
+    int at = h & mask;
     for (; slots[at] != 0; at = (at + 1) & mask) {
-      JobInfo old = order.get(slots[at] - 1);
-      if (old.key().equals(key)) {
-        order.set(slots[at] - 1, job);
-        return old;
+      if (hashes[at] == h) {
+        JobInfo old = order.get(slots[at] - 1);
+        if (old.key().equals(key)) {
+          order.set(slots[at] - 1, job);
+          return old;
+        }
       }
     }
     order.add(job);
     slots[at] = order.size();
-    if ((long) order.size() * 4 > (long) slots.length * 3) {
+    hashes[at] = h;
+    if ((long) order.size() * 5 > (long) slots.length * 4) {
       rehash();
     }
     return null;
@@ -74,13 +87,16 @@ final class JobTable {
 
   private void rehash() {
     slots = new int[slots.length * 2];
+    hashes = new int[slots.length];
     int mask = slots.length - 1;
     for (int i = 0; i < order.size(); i++) {
-      int at = spread(order.get(i).key().hashCode()) & mask;
+      int h = spread(order.get(i).key().hashCode());
+      int at = h & mask;
       while (slots[at] != 0) {
         at = (at + 1) & mask;
       }
       slots[at] = i + 1;
+      hashes[at] = h;
     }
   }
 

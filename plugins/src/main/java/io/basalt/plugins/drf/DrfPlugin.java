@@ -65,7 +65,8 @@ public final class DrfPlugin implements Plugin {
     total = session.clusterAllocatable();
     // Only jobs holding something get an entry (a job without one holds nothing, share 0): a backlog's 35k pending
     // jobs would otherwise cost a map entry each per cycle. A job gets its entry on its first placement.
-    holdings = new HashMap<>();
+    // By identity (jobs are compared so anyway): no map node per holding job per cycle.
+    holdings = new java.util.IdentityHashMap<>(session.jobsAtOpen().holding().size() + 16);
     // On a node and not releasing: placed, binding, bound, running; the jobs with none are not walked.
     for (JobInfo job : session.jobsAtOpen().holding()) {
       Holding h = new Holding();
@@ -134,7 +135,11 @@ public final class DrfPlugin implements Plugin {
     if (hierarchy != null) {
       hierarchy.add(task.job().queue(), task.request(), sign);
     }
-    Holding h = holdings.computeIfAbsent(task.job(), j -> new Holding());
+    Holding h = holdings.get(task.job());
+    if (h == null) {
+      h = new Holding();
+      holdings.put(task.job(), h);
+    }
     add(h, task.request(), sign);
     h.share = share(h.allocated);
   }
