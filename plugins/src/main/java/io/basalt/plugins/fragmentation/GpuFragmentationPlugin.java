@@ -23,6 +23,10 @@ import io.basalt.plugins.fragmentation.PlacementFinder.Placement;
  * that fragment alike the fuller node wins, so free capacity stays together. On the openb trace the blend placed
  * 0.46 points more of the GPUs than dF alone when it is the only scorer, and the same as dF alone beside nodeorder's
  * balanced-resource (docs/BENCHMARKS.md); {@code fuller: 0} is FGD's score as published.
+ * With {@code gaps} g > 0 a whole-GPU pod's score also loses {@code 100 g x} the room on the node's shared GPUs
+ * (those at least {@code gapMin} percent free, over the node's GPUs): whole pods keep off the nodes where shares
+ * still have room to fill, whose cpu and memory the later shares need (openb, {@code config/gpu-cluster.conf}: about
+ * 0.1 point more of the GPUs placed with {@code gaps: 1}; docs/BENCHMARKS.md).
  * Pods without GPUs are scored too (they strand GPUs by taking a node's cpu or memory), unless
  * {@code cpuPods: false}.
  *
@@ -33,14 +37,14 @@ import io.basalt.plugins.fragmentation.PlacementFinder.Placement;
  * fragmentation any untouched device is as good as another.
  *
  * <p>Arguments: {@code weight} (1), {@code fuller} (0.5), {@code window} (5000 latest GPU pods learned),
- * {@code classes} (64 commonest shapes weighed), {@code maxShares} (0: the node's share slots per device, as {@code deviceshare}), {@code cpuPods}
+ * {@code classes} (64 commonest shapes weighed), {@code gaps} (0), {@code gapMin} (25), {@code maxShares} (0: the node's share slots per device, as {@code deviceshare}), {@code cpuPods}
  * (true).
  */
 public final class GpuFragmentationPlugin implements Plugin {
   public static final String NAME = "gpu-fragmentation";
 
   /** The arguments, read once per config, and the workload learned across the config's sessions. */
-  record Settings(double weight, double fuller, PlacementFinder finder) {
+  record Settings(double weight, double fuller, double gaps, PlacementFinder finder) {
     static Settings read(Arguments args) {
       double weight = args.getDouble("weight", 1);
       if (weight < 0) {
@@ -67,8 +71,19 @@ public final class GpuFragmentationPlugin implements Plugin {
         args.problem("maxShares", "must be at least 1 (or 0 for the node's own count), got " + maxShares);
         maxShares = 0;
       }
+      double gaps = args.getDouble("gaps", 0);
+      if (gaps < 0) {
+        args.problem("gaps", "must not be negative, got " + gaps);
+        gaps = 0;
+      }
+      int gapMin = args.getInt("gapMin", 25);
+      if (gapMin < 1 || gapMin > 100) {
+        args.problem("gapMin", "must be a percent of a GPU from 1 to 100, got " + gapMin);
+        gapMin = 25;
+      }
       WorkloadMix mix = new WorkloadMix(window, classes);
-      return new Settings(weight, fuller, new PlacementFinder(mix, maxShares, args.getBoolean("cpuPods", true)));
+      return new Settings(weight, fuller, gaps,
+          new PlacementFinder(mix, maxShares, args.getBoolean("cpuPods", true), gapMin));
     }
   }
 
@@ -105,7 +120,8 @@ public final class GpuFragmentationPlugin implements Plugin {
     if (p == null) {
       return 0;
     }
-    return settings.weight() * (Math.max(0, Math.min(100, 100 - (p.delta() + 100) / 10)) + settings.fuller() * p.fill());
+    return settings.weight() * (Math.max(0, Math.min(100, 100 - (p.delta() + 100) / 10)) + settings.fuller() * p.fill()
+        - settings.gaps() * 100 * p.gaps());
   }
 
   private DeviceClaim choose(TaskInfo task, NodeInfo node) {

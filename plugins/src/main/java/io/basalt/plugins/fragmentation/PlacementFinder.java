@@ -24,19 +24,33 @@ final class PlacementFinder {
   /** Answers kept at most; past this the map starts afresh (a bound, not a working size). */
   static final int MAX_KEPT = 200_000;
 
-  /** A pod's place on a node: the share's device (-1 for whole GPUs or none), the rise in F, GPU use after (0..1). */
-  record Placement(int device, double delta, double fill) {}
+  /**
+   * A pod's place on a node: the share's device (-1 for whole GPUs or none), the rise in F, GPU use after (0..1), and
+   * for a whole-GPU pod the node's share gaps ({@link #gaps}), 0 otherwise.
+   */
+  record Placement(int device, double delta, double fill, double gaps) {
+    Placement(int device, double delta, double fill) {
+      this(device, delta, fill, 0);
+    }
+  }
 
   private final WorkloadMix mix;
   private final int maxSharesArg;
   private final boolean cpuPods;
+  private final int gapMin;
   private FragmentationMeasure measure;
   private final Map<Key, Placement> kept = new HashMap<>();
 
   PlacementFinder(WorkloadMix mix, int maxShares, boolean cpuPods) {
+    this(mix, maxShares, cpuPods, 25);
+  }
+
+  /** @param gapMin the least free percent of a shared GPU that {@link #gaps} counts */
+  PlacementFinder(WorkloadMix mix, int maxShares, boolean cpuPods, int gapMin) {
     this.mix = mix;
     this.maxSharesArg = maxShares;
     this.cpuPods = cpuPods;
+    this.gapMin = gapMin;
   }
 
   /** Learns the GPU pods of {@code jobs} not seen before into the mix. */
@@ -117,7 +131,7 @@ final class PlacementFinder {
         left &= ~(1L << d);
       }
       return new Placement(-1, measure.of(FragmentationMeasure.State.of(cpuAfter, memoryAfter, gpus, after, left))
-          - f0, fill(after));
+          - f0, fill(after), gaps(free, untouched, gapMin));
     }
     long accepted = shape.rules().isEmpty() ? -1L : shape.constraints().allowed(gpus);
     int best = -1;
@@ -141,6 +155,21 @@ final class PlacementFinder {
       }
     }
     return best < 0 ? null : new Placement(best, bestDelta, bestFill);
+  }
+
+  /**
+   * The room left on the node's shared GPUs (touched by shares, not held whole), counting only GPUs with at least
+   * {@code gapMin} percent free, over 100 x the node's GPUs (0..1). A whole-GPU pod does not need that room, but the
+   * cpu and memory it takes on the node are what a later share needs to fill it.
+   */
+  static double gaps(int[] free, long untouched, int gapMin) {
+    long sum = 0;
+    for (int d = 0; d < free.length; d++) {
+      if ((untouched >>> d & 1) == 0 && free[d] < 100 && free[d] > 0 && free[d] >= gapMin) {
+        sum += free[d];
+      }
+    }
+    return sum / (100.0 * free.length);
   }
 
   private static double fill(int[] after) {

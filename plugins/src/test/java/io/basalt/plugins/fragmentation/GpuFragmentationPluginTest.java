@@ -101,4 +101,29 @@ class GpuFragmentationPluginTest {
     var small = TestSessions.task(s, "ns/small");
     assertEquals("1", s.callbacks().chooseDevices(small, s.node("n")).devices().format());
   }
+
+  @Test
+  void withGapsAWholePodScoresLowerWhereSharesStillHaveRoom() {
+    double[] off = gapScores("");
+    double[] on = gapScores("    arguments:\n      gaps: 1\n");
+    // b-shared's GPU 0 has 50% free (>= gapMin 25), GPU 1 10% (not counted): 100 x 50 / 800 = 6.25 off its score.
+    assertEquals(off[1] - 6.25, on[1], 1e-9);
+    assertEquals(off[0], on[0], 1e-9, "a node without shared GPUs is scored as before");
+    assertTrue(on[0] > on[1]);
+  }
+
+  /** A 1-GPU pod's scores on a-whole (one GPU held whole) and b-shared (shares on GPUs 0 and 1). */
+  private static double[] gapScores(String arguments) {
+    Session s = TestSessions.cluster()
+        .node(hamiNode("a-whole").build())
+        .node(hamiNode("b-shared").build())
+        .pod(TestPods.pod("ns/holder").cpu("8").gpu(1).onNode("a-whole")
+            .annotation(GpuAnnotations.DEVICES, "0").build())
+        .pod(share("ns/half", 50).onNode("b-shared").annotation(GpuAnnotations.DEVICES, "0").build())
+        .pod(share("ns/most", 90).onNode("b-shared").annotation(GpuAnnotations.DEVICES, "1").build())
+        .pod(TestPods.pod("ns/one").cpu("8").gpu(1).build())
+        .open(REGISTRY, CONF.replace("  - name: gpu-fragmentation\n", "  - name: gpu-fragmentation\n" + arguments));
+    var one = TestSessions.task(s, "ns/one");
+    return new double[] {s.callbacks().score(one, s.node("a-whole")), s.callbacks().score(one, s.node("b-shared"))};
+  }
 }
