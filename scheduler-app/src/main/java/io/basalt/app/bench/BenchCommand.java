@@ -304,6 +304,11 @@ public class BenchCommand implements Callable<Integer> {
       w.name("cycleP50Ms").value(round(r.cycleP50Ms(), 2));
       w.name("cycleP99Ms").value(round(r.cycleP99Ms(), 2));
       w.name("cycleMaxMs").value(round(r.cycleMaxMs(), 2));
+      w.name("cycleMs").beginArray();
+      for (double ms : r.cycleMs()) {
+        w.value(round(ms, 1));
+      }
+      w.endArray();
       w.name("peakHeapMiB").value(round(r.peakHeapMiB(), 1));
       w.name("gpuAllocationPercent").value(round(r.gpuAllocationPercent(), 2));
       w.name("nodesFor8Gpus").value(r.nodesFor8Gpus());

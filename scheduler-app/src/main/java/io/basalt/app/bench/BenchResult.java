@@ -17,6 +17,7 @@ package io.basalt.app.bench;
  * @param multiGpuPods bound pods with two or more GPUs
  * @param avgLinkQuality mean pair score over the GPUs of each multi-GPU pod (NV4 = 400, NODE 20, SYS 10); pods
  *     without a device annotation are given the lowest free indices, as a device plugin would
+ * @param cycleMs each cycle's time in order (a backlog's p50 says little of how cycles change over a run)
  */
 public record BenchResult(
     int nodes,
@@ -37,4 +38,5 @@ public record BenchResult(
     double gpuAllocationPercent,
     int nodesFor8Gpus,
     int multiGpuPods,
-    double avgLinkQuality) {}
+    double avgLinkQuality,
+    java.util.List<Double> cycleMs) {}

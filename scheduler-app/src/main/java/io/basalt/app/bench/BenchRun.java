@@ -144,7 +144,8 @@ public final class BenchRun {
         (sorted.length == 0 ? 0 : sorted[sorted.length - 1]) / 1e6,
         peakHeapBytes() / (double) (1 << 20),
         workload.totalGpus() == 0 ? 0 : 100.0 * gpusUsed / workload.totalGpus(),
-        devices.nodesFor8Gpus(), devices.multiGpuPods(), devices.avgLinkQuality());
+        devices.nodesFor8Gpus(), devices.multiGpuPods(), devices.avgLinkQuality(),
+        Arrays.stream(cycleNanos).mapToObj(c -> c / 1e6).toList());
   }
 
   /** Nearest-rank percentile of an ascending array. */

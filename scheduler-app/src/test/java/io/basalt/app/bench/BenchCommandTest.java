@@ -31,7 +31,7 @@ class BenchCommandTest {
   private static final List<String> FIELDS = List.of("nodes", "pods", "bound", "pending", "evicted", "queues",
       "gangs", "gangsBound",
       "cycles", "podsPerSecond", "schedulingSeconds", "wallSeconds", "cycleP50Ms", "cycleP99Ms", "cycleMaxMs",
-      "peakHeapMiB", "gpuAllocationPercent");
+      "cycleMs", "peakHeapMiB", "gpuAllocationPercent");
 
   private record Run(int exit, String out, String err) {}
 
@@ -175,6 +175,14 @@ class BenchCommandTest {
     assertTrue(pods >= 600 && pods < 600 + 16, "the first 600 pods, whole gangs: " + pods);
     assertTrue(o.get("pending").getAsInt() > pods / 2, "far more than 50 nodes hold stays pending: " + run.out());
     assertTrue(o.get("cycles").getAsInt() >= 7, run.out());
+    com.google.gson.JsonArray cycleMs = o.getAsJsonArray("cycleMs");
+    assertEquals(o.get("cycles").getAsInt(), cycleMs.size(), "one time per cycle: " + run.out());
+    double max = 0;
+    for (com.google.gson.JsonElement ms : cycleMs) {
+      assertTrue(ms.getAsDouble() >= 0, run.out());
+      max = Math.max(max, ms.getAsDouble());
+    }
+    assertEquals(o.get("cycleMaxMs").getAsDouble(), max, 0.06, "the slowest listed is the max: " + run.out());
     assertEquals(600, o.get("backlog").getAsInt());
     Run bare = bench("--nodes", "50", "--backlog", "--backlog-cycles", "1", "--warmup", "0", "--output", "json");
     assertEquals(0, bare.exit(), bare.err());
