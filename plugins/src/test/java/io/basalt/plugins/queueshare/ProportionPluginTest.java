@@ -104,6 +104,35 @@ class ProportionPluginTest {
     assertArrayEquals(new double[] {3000}, new double[] {plugin.share("small").inqueue[ResourceNames.CPU]});
   }
 
+  /**
+   * Enqueue counts what running jobs hold beyond their minResources as elastic (it can be given back): a gang with
+   * minResources 2 CPUs running 3 pods of 2 holds 4 elastic, one running exactly its minimum holds none. The sums are
+   * per job: what one job holds must not leak into the next job's.
+   */
+  @Test
+  void enqueueCountsWhatRunningJobsHoldBeyondTheirMinimumAsElastic() {
+    for (String ask : List.of("9", "11")) {
+      TestSessions cluster = TestSessions.cluster()
+          .node(TestNodes.node("n1").cpu("64").build())
+          .queue(queue("q", 1, "16", null))
+          .podGroup(new PodGroup("ns", "stretchy", 1, Map.of(), "q", null,
+              ResourceVector.parse(Map.of("cpu", "2")), "Running", null))
+          .podGroup(new PodGroup("ns", "exact", 1, Map.of(), "q", null,
+              ResourceVector.parse(Map.of("cpu", "4")), "Running", null))
+          .podGroup(new PodGroup("ns", "new", 1, Map.of(), "q", null,
+              ResourceVector.parse(Map.of("cpu", ask)), "Pending", null))
+          .pod(TestPods.pod("ns/new-0").cpu(ask).group("new").build());
+      for (int i = 0; i < 3; i++) {
+        cluster.pod(TestPods.pod("ns/stretchy-" + i).cpu("2").group("stretchy").onNode("n1").build());
+      }
+      cluster.pod(TestPods.pod("ns/exact-0").cpu("4").group("exact").onNode("n1").build());
+      Session s = open(cluster);
+      assertEquals(4000, plugin.share("q").elastic[ResourceNames.CPU], 1e-6, "6 held - 2 minimum; exact adds none");
+      // minResources + allocated (10) + inqueue (0) - elastic (4) within the capability of 16: 9 fits, 11 does not.
+      assertEquals(ask.equals("11"), s.callbacks().jobEnqueueable(s.job("ns/new")).isReject(), "asking " + ask);
+    }
+  }
+
   @Test
   void theQueueWithTheLowerShareGoesFirst() {
     Session s = open(TestSessions.cluster()
