@@ -27,6 +27,10 @@ import io.basalt.plugins.fragmentation.PlacementFinder.Placement;
  * (those at least {@code gapMin} percent free, over the node's GPUs): whole pods keep off the nodes where shares
  * still have room to fill, whose cpu and memory the later shares need (openb, {@code config/gpu-cluster.conf}: about
  * 0.1 point more of the GPUs placed with {@code gaps: 1}; docs/BENCHMARKS.md).
+ * With {@code close} c > 0 a share that leaves a GPU already shared at most {@code closeGap} percent free is put on
+ * that GPU (the fullest such), whatever F says, and its node scores {@code 10 c x} that GPU's use after it (0..1)
+ * more: shares finish nearly full GPUs rather than leave new gaps (openb, {@code config/gpu-cluster.conf}: about 0.15
+ * point more of the GPUs placed with {@code close: 0.5}; docs/BENCHMARKS.md).
  * Pods without GPUs are scored too (they strand GPUs by taking a node's cpu or memory), unless
  * {@code cpuPods: false}.
  *
@@ -37,14 +41,14 @@ import io.basalt.plugins.fragmentation.PlacementFinder.Placement;
  * fragmentation any untouched device is as good as another.
  *
  * <p>Arguments: {@code weight} (1), {@code fuller} (0.5), {@code window} (5000 latest GPU pods learned),
- * {@code classes} (64 commonest shapes weighed), {@code gaps} (0), {@code gapMin} (25), {@code maxShares} (0: the
+ * {@code classes} (64 commonest shapes weighed), {@code gaps} (0), {@code gapMin} (25), {@code close} (0), {@code closeGap} (6), {@code maxShares} (0: the
  * node's share slots per device, as {@code deviceshare}), {@code cpuPods} (true).
  */
 public final class GpuFragmentationPlugin implements Plugin {
   public static final String NAME = "gpu-fragmentation";
 
   /** The arguments, read once per config, and the workload learned across the config's sessions. */
-  record Settings(double weight, double fuller, double gaps, PlacementFinder finder) {
+  record Settings(double weight, double fuller, double gaps, double close, PlacementFinder finder) {
     static Settings read(Arguments args) {
       double weight = args.getDouble("weight", 1);
       if (weight < 0) {
@@ -81,9 +85,19 @@ public final class GpuFragmentationPlugin implements Plugin {
         args.problem("gapMin", "must be a percent of a GPU from 1 to 100, got " + gapMin);
         gapMin = 25;
       }
+      double close = args.getDouble("close", 0);
+      if (close < 0) {
+        args.problem("close", "must not be negative, got " + close);
+        close = 0;
+      }
+      int closeGap = args.getInt("closeGap", 6);
+      if (closeGap < 0 || closeGap > 100) {
+        args.problem("closeGap", "must be a percent of a GPU from 0 to 100, got " + closeGap);
+        closeGap = 6;
+      }
       WorkloadMix mix = new WorkloadMix(window, classes);
-      return new Settings(weight, fuller, gaps,
-          new PlacementFinder(mix, maxShares, args.getBoolean("cpuPods", true), gapMin));
+      return new Settings(weight, fuller, gaps, close,
+          new PlacementFinder(mix, maxShares, args.getBoolean("cpuPods", true), gapMin, close > 0 ? closeGap : -1));
     }
   }
 
@@ -121,7 +135,7 @@ public final class GpuFragmentationPlugin implements Plugin {
       return 0;
     }
     return settings.weight() * (Math.max(0, Math.min(100, 100 - (p.delta() + 100) / 10)) + settings.fuller() * p.fill()
-        - settings.gaps() * 100 * p.gaps());
+        - settings.gaps() * 100 * p.gaps() + settings.close() * 10 * p.closes());
   }
 
   private DeviceClaim choose(TaskInfo task, NodeInfo node) {

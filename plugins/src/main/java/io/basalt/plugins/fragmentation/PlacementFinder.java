@@ -26,11 +26,16 @@ final class PlacementFinder {
 
   /**
    * A pod's place on a node: the share's device (-1 for whole GPUs or none), the rise in F, GPU use after (0..1), and
-   * for a whole-GPU pod the node's share gaps ({@link #gaps}), 0 otherwise.
+   * for a whole-GPU pod the node's share gaps ({@link #gaps}), 0 otherwise; for a share that leaves an already shared
+   * GPU at most {@code closeGap} percent free, that GPU's use after it (0..1, {@code closes}), 0 otherwise.
    */
-  record Placement(int device, double delta, double fill, double gaps) {
+  record Placement(int device, double delta, double fill, double gaps, double closes) {
     Placement(int device, double delta, double fill) {
-      this(device, delta, fill, 0);
+      this(device, delta, fill, 0, 0);
+    }
+
+    Placement(int device, double delta, double fill, double gaps) {
+      this(device, delta, fill, gaps, 0);
     }
   }
 
@@ -38,6 +43,7 @@ final class PlacementFinder {
   private final int maxSharesArg;
   private final boolean cpuPods;
   private final int gapMin;
+  private final int closeGap;
   private FragmentationMeasure measure;
   private final Map<Key, Placement> kept = new HashMap<>();
 
@@ -47,6 +53,15 @@ final class PlacementFinder {
 
   /** @param gapMin the least free percent of a shared GPU that {@link #gaps} counts */
   PlacementFinder(WorkloadMix mix, int maxShares, boolean cpuPods, int gapMin) {
+    this(mix, maxShares, cpuPods, gapMin, -1);
+  }
+
+  /**
+   * @param closeGap a share leaving an already shared GPU at most this percent free is placed there and reported as
+   *     closing it ({@link Placement#closes()}); -1 for never
+   */
+  PlacementFinder(WorkloadMix mix, int maxShares, boolean cpuPods, int gapMin, int closeGap) {
+    this.closeGap = closeGap;
     this.mix = mix;
     this.maxSharesArg = maxShares;
     this.cpuPods = cpuPods;
@@ -137,9 +152,14 @@ final class PlacementFinder {
     int best = -1;
     double bestDelta = Double.POSITIVE_INFINITY;
     double bestFill = 0;
+    int close = -1;
     for (int d = 0; d < free.length; d++) {
       if (!canShare(gpus, usage, d, shape, accepted, maxShares)) {
         continue;
+      }
+      if ((untouched >>> d & 1) == 0 && free[d] - shape.cores() <= closeGap
+          && (close < 0 || free[d] < free[close])) {
+        close = d;
       }
       if (best >= 0 && free[d] == free[best] && (untouched >>> d & 1) == (untouched >>> best & 1)) {
         continue; // same state as a device already tried
@@ -153,6 +173,13 @@ final class PlacementFinder {
         bestDelta = delta;
         bestFill = fill(after);
       }
+    }
+    if (close >= 0) {
+      // The shared GPU this share leaves fullest (at most closeGap percent free): there, whatever F says.
+      int[] after = free.clone();
+      after[close] -= shape.cores();
+      double delta = measure.of(FragmentationMeasure.State.of(cpuAfter, memoryAfter, gpus, after, untouched)) - f0;
+      return new Placement(close, delta, fill(after), 0, (100 - after[close]) / 100.0);
     }
     return best < 0 ? null : new Placement(best, bestDelta, bestFill);
   }

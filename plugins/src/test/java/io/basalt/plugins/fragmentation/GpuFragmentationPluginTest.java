@@ -126,4 +126,29 @@ class GpuFragmentationPluginTest {
     var one = TestSessions.task(s, "ns/one");
     return new double[] {s.callbacks().score(one, s.node("a-whole")), s.callbacks().score(one, s.node("b-shared"))};
   }
+
+  @Test
+  void withCloseAShareThatNearlyFillsASharedGpuScoresHigherThere() {
+    double[] off = closeScores("");
+    double[] on = closeScores("    arguments:\n      close: 0.5\n");
+    // b-close's GPU 0 has 37% free: the 33% share leaves 4% (<= closeGap 6), so 0.5 x 10 x 0.96 = 4.8 more.
+    assertEquals(off[1] + 4.8, on[1], 1e-9);
+    assertEquals(off[0], on[0], 1e-9, "a node where the share closes no GPU is scored as before");
+    assertEquals(0, on[2], "the GPU it nearly fills is the one chosen");
+  }
+
+  /** A 33% share's scores on a-open (a share of 50 on GPU 0) and b-close (63 on GPU 0, 40 on GPU 1), its device there. */
+  private static double[] closeScores(String arguments) {
+    Session s = TestSessions.cluster()
+        .node(hamiNode("a-open").build())
+        .node(hamiNode("b-close").build())
+        .pod(share("ns/half", 50).onNode("a-open").annotation(GpuAnnotations.DEVICES, "0").build())
+        .pod(share("ns/most", 63).onNode("b-close").annotation(GpuAnnotations.DEVICES, "0").build())
+        .pod(share("ns/some", 40).onNode("b-close").annotation(GpuAnnotations.DEVICES, "1").build())
+        .pod(share("ns/third", 33).build())
+        .open(REGISTRY, CONF.replace("  - name: gpu-fragmentation\n", "  - name: gpu-fragmentation\n" + arguments));
+    var third = TestSessions.task(s, "ns/third");
+    return new double[] {s.callbacks().score(third, s.node("a-open")), s.callbacks().score(third, s.node("b-close")),
+        Integer.parseInt(s.callbacks().chooseDevices(third, s.node("b-close")).devices().format())};
+  }
 }
