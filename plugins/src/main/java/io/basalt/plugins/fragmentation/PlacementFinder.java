@@ -61,10 +61,10 @@ final class PlacementFinder {
    *     closing it ({@link Placement#closes()}); -1 for never
    */
   PlacementFinder(WorkloadMix mix, int maxShares, boolean cpuPods, int gapMin, int closeGap) {
-    this.closeGap = closeGap;
     this.mix = mix;
     this.maxSharesArg = maxShares;
     this.cpuPods = cpuPods;
+    this.closeGap = closeGap;
     this.gapMin = gapMin;
   }
 
