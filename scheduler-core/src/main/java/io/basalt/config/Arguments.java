@@ -84,6 +84,35 @@ public final class Arguments {
     return (int) d;
   }
 
+  /** A number of at least {@code min}; anything else is a problem and leaves {@code defaultValue}. */
+  public double getDouble(String key, double defaultValue, double min) {
+    int before = problems.size();
+    double d = getDouble(key, defaultValue);
+    if (problems.size() > before) {
+      return defaultValue;
+    }
+    if (d < min) {
+      problem(key, (min == 0 ? "must not be negative" : "must be at least " + min) + ", got " + d);
+      return defaultValue;
+    }
+    return d;
+  }
+
+  /** A whole number from {@code min} to {@code max}; anything else is a problem and leaves {@code defaultValue}. */
+  public int getInt(String key, int defaultValue, int min, int max) {
+    int before = problems.size();
+    int i = getInt(key, defaultValue);
+    if (problems.size() > before) {
+      return defaultValue;
+    }
+    if (i < min || i > max) {
+      problem(key, (max == Integer.MAX_VALUE ? "must be at least " + min : "must be from " + min + " to " + max)
+          + ", got " + i);
+      return defaultValue;
+    }
+    return i;
+  }
+
   /** A whole, non-negative weight; anything else is a problem and leaves {@code defaultValue}. */
   public int getWeight(String key, int defaultValue) {
     int w = getInt(key, defaultValue);

@@ -51,51 +51,19 @@ public final class GpuFragmentationPlugin implements Plugin {
   /** The arguments, read once per config, and the workload learned across the config's sessions. */
   record Settings(double weight, double fuller, double gaps, double close, PlacementFinder finder) {
     static Settings read(Arguments args) {
-      double weight = args.getDouble("weight", 1);
-      if (weight < 0) {
-        args.problem("weight", "must not be negative, got " + weight);
-        weight = 1;
-      }
-      double fuller = args.getDouble("fuller", 0.5);
-      if (fuller < 0) {
-        args.problem("fuller", "must not be negative, got " + fuller);
-        fuller = 0.5;
-      }
-      int window = args.getInt("window", 5000);
-      if (window < 1) {
-        args.problem("window", "must be at least 1, got " + window);
-        window = 5000;
-      }
-      int classes = args.getInt("classes", 64);
-      if (classes < 1) {
-        args.problem("classes", "must be at least 1, got " + classes);
-        classes = 64;
-      }
+      double weight = args.getDouble("weight", 1, 0);
+      double fuller = args.getDouble("fuller", 0.5, 0);
+      int window = args.getInt("window", 5000, 1, Integer.MAX_VALUE);
+      int classes = args.getInt("classes", 64, 1, Integer.MAX_VALUE);
       int maxShares = args.getInt("maxShares", 0);
       if (maxShares < 0) {
         args.problem("maxShares", "must be at least 1 (or 0 for the node's own count), got " + maxShares);
         maxShares = 0;
       }
-      double gaps = args.getDouble("gaps", 0);
-      if (gaps < 0) {
-        args.problem("gaps", "must not be negative, got " + gaps);
-        gaps = 0;
-      }
-      int gapMin = args.getInt("gapMin", 25);
-      if (gapMin < 1 || gapMin > 100) {
-        args.problem("gapMin", "must be a percent of a GPU from 1 to 100, got " + gapMin);
-        gapMin = 25;
-      }
-      double close = args.getDouble("close", 0);
-      if (close < 0) {
-        args.problem("close", "must not be negative, got " + close);
-        close = 0;
-      }
-      int closeGap = args.getInt("closeGap", 6);
-      if (closeGap < 0 || closeGap > 100) {
-        args.problem("closeGap", "must be a percent of a GPU from 0 to 100, got " + closeGap);
-        closeGap = 6;
-      }
+      double gaps = args.getDouble("gaps", 0, 0);
+      int gapMin = args.getInt("gapMin", 25, 1, 100); // percent of a GPU
+      double close = args.getDouble("close", 0, 0);
+      int closeGap = args.getInt("closeGap", 6, 0, 100); // percent of a GPU
       WorkloadMix mix = new WorkloadMix(window, classes);
       return new Settings(weight, fuller, gaps, close,
           new PlacementFinder(mix, maxShares, args.getBoolean("cpuPods", true), gapMin, close > 0 ? closeGap : -1));
