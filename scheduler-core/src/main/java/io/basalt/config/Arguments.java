@@ -106,8 +106,8 @@ public final class Arguments {
       return defaultValue;
     }
     if (i < min || i > max) {
-      problem(key, (max == Integer.MAX_VALUE ? "must be at least " + min : "must be from " + min + " to " + max)
-          + ", got " + i);
+      problem(key, (max != Integer.MAX_VALUE ? "must be from " + min + " to " + max
+          : min == 0 ? "must not be negative" : "must be at least " + min) + ", got " + i);
       return defaultValue;
     }
     return i;
@@ -115,12 +115,7 @@ public final class Arguments {
 
   /** A whole, non-negative weight; anything else is a problem and leaves {@code defaultValue}. */
   public int getWeight(String key, int defaultValue) {
-    int w = getInt(key, defaultValue);
-    if (w < 0) {
-      problem(key, "must not be negative, got " + w);
-      return defaultValue;
-    }
-    return w;
+    return getInt(key, defaultValue, 0, Integer.MAX_VALUE);
   }
 
   public boolean getBoolean(String key, boolean defaultValue) {

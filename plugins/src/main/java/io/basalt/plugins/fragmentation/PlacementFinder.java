@@ -30,12 +30,9 @@ final class PlacementFinder {
    * GPU at most {@code closeGap} percent free, that GPU's use after it (0..1, {@code closes}), 0 otherwise.
    */
   record Placement(int device, double delta, double fill, double gaps, double closes) {
+    /** Neither a whole pod's gaps nor a closed share GPU. */
     Placement(int device, double delta, double fill) {
       this(device, delta, fill, 0, 0);
-    }
-
-    Placement(int device, double delta, double fill, double gaps) {
-      this(device, delta, fill, gaps, 0);
     }
   }
 
@@ -47,16 +44,8 @@ final class PlacementFinder {
   private FragmentationMeasure measure;
   private final Map<Key, Placement> kept = new HashMap<>();
 
-  PlacementFinder(WorkloadMix mix, int maxShares, boolean cpuPods) {
-    this(mix, maxShares, cpuPods, 25);
-  }
-
-  /** @param gapMin the least free percent of a shared GPU that {@link #gaps} counts */
-  PlacementFinder(WorkloadMix mix, int maxShares, boolean cpuPods, int gapMin) {
-    this(mix, maxShares, cpuPods, gapMin, -1);
-  }
-
   /**
+   * @param gapMin the least free percent of a shared GPU that {@link #gaps} counts
    * @param closeGap a share leaving an already shared GPU at most this percent free is placed there and reported as
    *     closing it ({@link Placement#closes()}); -1 for never
    */
@@ -146,7 +135,7 @@ final class PlacementFinder {
         left &= ~(1L << d);
       }
       return new Placement(-1, measure.of(FragmentationMeasure.State.of(cpuAfter, memoryAfter, gpus, after, left))
-          - f0, fill(after), gaps(free, untouched, gapMin));
+          - f0, fill(after), gaps(free, untouched, gapMin), 0);
     }
     long accepted = shape.rules().isEmpty() ? -1L : shape.constraints().allowed(gpus);
     int best = -1;
