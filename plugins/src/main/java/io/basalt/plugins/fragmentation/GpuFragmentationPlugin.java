@@ -64,9 +64,10 @@ public final class GpuFragmentationPlugin implements Plugin {
       int gapMin = args.getInt("gapMin", 25, 1, 100); // percent of a GPU
       double close = args.getDouble("close", 0, 0);
       int closeGap = args.getInt("closeGap", 6, 0, 100); // percent of a GPU
-      WorkloadMix mix = new WorkloadMix(window, classes);
-      return new Settings(weight, fuller, gaps, close,
-          new PlacementFinder(mix, maxShares, args.getBoolean("cpuPods", true), gapMin, close > 0 ? closeGap : -1));
+      double pack = args.getDouble("pack", 0, 0);
+      WorkloadMix mix = new WorkloadMix(window, classes, pack > 0);
+      return new Settings(weight, fuller, gaps, close, new PlacementFinder(mix, maxShares,
+          args.getBoolean("cpuPods", true), gapMin, close > 0 ? closeGap : -1, pack));
     }
   }
 

@@ -41,16 +41,20 @@ final class PlacementFinder {
   private final boolean cpuPods;
   private final int gapMin;
   private final int closeGap;
+  private final double packWeight;
   private FragmentationMeasure measure;
+  private SharePacking packing = SharePacking.NONE;
   private final Map<Key, Placement> kept = new HashMap<>();
 
   /**
    * @param gapMin the least free percent of a shared GPU that {@link #gaps} counts
    * @param closeGap a share leaving an already shared GPU at most this percent free is placed there and reported as
    *     closing it ({@link Placement#closes()}); -1 for never
+   * @param packWeight a share's {@link SharePacking#cost} on a device, in GPUs, adds this x 100 to its rise in F
    */
-  PlacementFinder(WorkloadMix mix, int maxShares, boolean cpuPods, int gapMin, int closeGap) {
+  PlacementFinder(WorkloadMix mix, int maxShares, boolean cpuPods, int gapMin, int closeGap, double packWeight) {
     this.mix = mix;
+    this.packWeight = packWeight;
     this.maxSharesArg = maxShares;
     this.cpuPods = cpuPods;
     this.closeGap = closeGap;
@@ -67,6 +71,7 @@ final class PlacementFinder {
     FragmentationMeasure m = mix.measure();
     if (m != measure) {
       measure = m;
+      packing = mix.packing();
       kept.clear();
     }
     return !measure.isEmpty();
@@ -156,7 +161,7 @@ final class PlacementFinder {
       int[] after = free.clone();
       after[d] -= shape.cores();
       double delta = measure.of(FragmentationMeasure.State.of(cpuAfter, memoryAfter, gpus, after,
-          untouched & ~(1L << d))) - f0;
+          untouched & ~(1L << d))) - f0 + packWeight * 100 * packing.cost(free[d], shape.cores());
       if (delta < bestDelta - 1e-9 || (delta < bestDelta + 1e-9 && free[d] < free[best])) {
         best = d;
         bestDelta = delta;
@@ -167,7 +172,8 @@ final class PlacementFinder {
       // The shared GPU this share leaves fullest (at most closeGap percent free): there, whatever F says.
       int[] after = free.clone();
       after[close] -= shape.cores();
-      double delta = measure.of(FragmentationMeasure.State.of(cpuAfter, memoryAfter, gpus, after, untouched)) - f0;
+      double delta = measure.of(FragmentationMeasure.State.of(cpuAfter, memoryAfter, gpus, after, untouched)) - f0
+          + packWeight * 100 * packing.cost(free[close], shape.cores());
       return new Placement(close, delta, fill(after), 0, (100 - after[close]) / 100.0);
     }
     return best < 0 ? null : new Placement(best, bestDelta, bestFill);

@@ -30,14 +30,18 @@ final class WorkloadMix {
   private int addedSince;
   private List<Entry> entries;
   private FragmentationMeasure measure;
+  private final boolean packShares;
+  private SharePacking packing = SharePacking.NONE;
 
   /**
    * @param window how many of the latest GPU pods make up the mix
    * @param classes at most this many shapes are weighed, the commonest; the rest are dropped from the mix
+   * @param packShares whether to work out the {@link SharePacking} of the mix's shares as well
    */
-  WorkloadMix(int window, int classes) {
+  WorkloadMix(int window, int classes, boolean packShares) {
     this.window = window;
     this.classes = classes;
+    this.packShares = packShares;
   }
 
   /**
@@ -109,7 +113,24 @@ final class WorkloadMix {
   FragmentationMeasure measure() {
     if (measure == null || drifted()) {
       measure = new FragmentationMeasure(entries());
+      packing = packShares ? SharePacking.of(shareCounts()) : SharePacking.NONE;
     }
     return measure;
+  }
+
+  /** The packing of the window's shares, worked out with the {@link #measure()} it goes with. */
+  SharePacking packing() {
+    return packing;
+  }
+
+  /** Share pods in the window by percent of a GPU, every shape counted (not only the weighed classes). */
+  private int[] shareCounts() {
+    int[] out = new int[101];
+    counts.forEach((shape, n) -> {
+      if (shape.share() && shape.cores() < 100) {
+        out[shape.cores()] += n;
+      }
+    });
+    return out;
   }
 }

@@ -46,7 +46,7 @@ class FragmentationMeasureTest {
 
   @Test
   void theMixCountsEachPodOnceAndForgetsBeyondItsWindow() {
-    WorkloadMix mix = new WorkloadMix(3, 64);
+    WorkloadMix mix = new WorkloadMix(3, 64, false);
     mix.add(ONE_GPU);
     mix.add(ONE_GPU);
     mix.add(HALF);
@@ -58,7 +58,7 @@ class FragmentationMeasureTest {
 
   @Test
   void theMeasureIsKeptAcrossSessionsUntilOnePercentOfTheMixIsNew() {
-    WorkloadMix mix = new WorkloadMix(1000, 64);
+    WorkloadMix mix = new WorkloadMix(1000, 64, false);
     for (int i = 0; i < 200; i++) {
       mix.add(i % 2 == 0 ? ONE_GPU : HALF);
     }
