@@ -31,6 +31,9 @@ import io.basalt.plugins.fragmentation.PlacementFinder.Placement;
  * that GPU (the fullest such), whatever F says, and its node scores {@code 10 c x} that GPU's use after it (0..1)
  * more: shares finish nearly full GPUs rather than leave new gaps (openb, {@code config/gpu-cluster.conf}: about 0.15
  * point more of the GPUs placed with {@code close: 0.5}; docs/BENCHMARKS.md).
+ * With {@code pack} k > 0 a share's rise in F on each device also gains {@code 100 k x} its {@link SharePacking} cost:
+ * what placing it there loses against the best packing of the learned mix's shares onto GPUs, in GPUs (openb,
+ * {@code config/gpu-cluster.conf}: about 0.25 point more of the GPUs placed with {@code pack: 10}; docs/GPU.md).
  * Pods without GPUs are scored too (they strand GPUs by taking a node's cpu or memory), unless
  * {@code cpuPods: false}.
  *
@@ -42,7 +45,7 @@ import io.basalt.plugins.fragmentation.PlacementFinder.Placement;
  *
  * <p>Arguments: {@code weight} (1), {@code fuller} (0.5), {@code window} (5000 latest GPU pods learned),
  * {@code classes} (64 commonest shapes weighed), {@code gaps} (0), {@code gapMin} (25), {@code close} (0),
- * {@code closeGap} (6), {@code maxShares} (0: the node's share slots per device, as {@code deviceshare}),
+ * {@code closeGap} (6), {@code pack} (0), {@code maxShares} (0: the node's share slots per device, as {@code deviceshare}),
  * {@code cpuPods} (true).
  */
 public final class GpuFragmentationPlugin implements Plugin {

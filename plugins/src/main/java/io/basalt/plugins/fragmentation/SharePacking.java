@@ -1,6 +1,7 @@
 package io.basalt.plugins.fragmentation;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.commons.math3.optim.MaxIter;
 import org.apache.commons.math3.optim.PointValuePair;
@@ -30,21 +31,29 @@ import org.apache.commons.math3.optim.nonlinear.scalar.GoalType;
  * fill (cost 1/2 - 1/3 = 1/6), beside a 65% one nothing is lost. FGD's fragmentation sees only the next pod; this
  * sees the packing the workload tends to.
  *
- * <p>The dual is solved by generating patterns: start from one size per GPU, solve, add the pattern the knapsack
- * finds worth more than 1, until none is.
+ * <p>The dual is solved by generating patterns: start from one size per GPU (and the patterns of the last solve),
+ * solve, add the pattern the knapsack finds worth more than 1, until none is.
  */
 final class SharePacking {
   /** No shares seen: every cost 0. */
-  static final SharePacking NONE = new SharePacking(new double[101]);
+  static final SharePacking NONE = new SharePacking(new int[101], new double[101], List.of());
 
-  /** Patterns added at most; the openb mix needs about 30. */
+  /** Patterns added at most per solve; the openb mix needs about 30 from scratch. */
   static final int MAX_ROUNDS = 500;
 
+  /** Patterns carried from one solve to the next at most (the latest). */
+  static final int MAX_KEPT = 1000;
+
+  private final int[] counts;
   private final double[] price;
   private final double[] value = new double[101];
+  /** The patterns the solve ended with, each a count per size (1..99): the start of the next solve. */
+  private final List<int[]> patterns;
 
-  private SharePacking(double[] price) {
+  private SharePacking(int[] counts, double[] price, List<int[]> patterns) {
+    this.counts = counts;
     this.price = price;
+    this.patterns = patterns;
     for (int f = 1; f <= 100; f++) {
       double best = value[f - 1];
       for (int s = 1; s <= f; s++) {
@@ -60,9 +69,23 @@ final class SharePacking {
    * Prices for a mix of {@code counts[s]} share pods of {@code s} percent (s from 1 to 99; the rest ignored).
    */
   static SharePacking of(int[] counts) {
+    return NONE.next(counts);
+  }
+
+  /**
+   * Prices for a new mix, starting from the patterns this solve ended with (a mix that drifted needs a pattern or
+   * two more, not thirty); this one when the share counts are unchanged.
+   */
+  SharePacking next(int[] newCounts) {
+    int[] c = new int[101];
+    System.arraycopy(newCounts, 0, c, 0, Math.min(100, newCounts.length));
+    c[0] = 0;
+    if (Arrays.equals(c, counts) && this != NONE) {
+      return this;
+    }
     List<Integer> sizes = new ArrayList<>();
-    for (int s = 1; s < Math.min(100, counts.length); s++) {
-      if (counts[s] > 0) {
+    for (int s = 1; s < 100; s++) {
+      if (c[s] > 0) {
         sizes.add(s);
       }
     }
@@ -72,39 +95,76 @@ final class SharePacking {
     int n = sizes.size();
     double[] demand = new double[n];
     int[] size = new int[n];
-    List<LinearConstraint> patterns = new ArrayList<>();
+    List<int[]> kept = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       size[i] = sizes.get(i);
-      demand[i] = counts[size[i]];
-      double[] a = new double[n];
-      a[i] = 100 / size[i];
-      patterns.add(new LinearConstraint(a, Relationship.LEQ, 1));
+      demand[i] = c[size[i]];
+      int[] single = new int[101];
+      single[size[i]] = 100 / size[i];
+      kept.add(single);
+    }
+    for (int i = Math.max(0, patterns.size() - MAX_KEPT); i < patterns.size(); i++) {
+      int[] p = patterns.get(i);
+      if (onlyOf(p, c) && !single(p)) {
+        kept.add(p);
+      }
     }
     double[] y = new double[n];
     for (int round = 0; round < MAX_ROUNDS; round++) {
+      List<LinearConstraint> constraints = new ArrayList<>(kept.size());
+      for (int[] p : kept) {
+        double[] a = new double[n];
+        for (int i = 0; i < n; i++) {
+          a[i] = p[size[i]];
+        }
+        constraints.add(new LinearConstraint(a, Relationship.LEQ, 1));
+      }
       PointValuePair solution = new SimplexSolver().optimize(new MaxIter(10_000),
-          new LinearObjectiveFunction(demand, 0), new LinearConstraintSet(patterns), GoalType.MAXIMIZE,
+          new LinearObjectiveFunction(demand, 0), new LinearConstraintSet(constraints), GoalType.MAXIMIZE,
           new NonNegativeConstraint(true));
       y = solution.getPoint();
-      double[] best = bestPattern(size, y);
+      int[] best = bestPattern(size, y);
       double worth = 0;
       for (int i = 0; i < n; i++) {
-        worth += best[i] * y[i];
+        worth += best[size[i]] * y[i];
       }
       if (worth <= 1 + 1e-9) {
         break;
       }
-      patterns.add(new LinearConstraint(best, Relationship.LEQ, 1));
+      kept.add(best);
     }
     double[] price = new double[101];
     for (int i = 0; i < n; i++) {
       price[size[i]] = Math.max(0, y[i]);
     }
-    return new SharePacking(price);
+    return new SharePacking(c, price, kept);
+  }
+
+  /** Whether {@code p} is a GPU full of one size, which every solve starts with anyway. */
+  private static boolean single(int[] p) {
+    int sizes = 0;
+    int last = 0;
+    for (int s = 1; s < 100; s++) {
+      if (p[s] > 0) {
+        sizes++;
+        last = s;
+      }
+    }
+    return sizes == 1 && p[last] == 100 / last;
+  }
+
+  /** Whether pattern {@code p} holds only sizes the mix {@code c} has. */
+  private static boolean onlyOf(int[] p, int[] c) {
+    for (int s = 1; s < 100; s++) {
+      if (p[s] > 0 && c[s] == 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The pattern (count per size) of at most 100 percent worth most at prices {@code y}: an unbounded knapsack. */
-  private static double[] bestPattern(int[] size, double[] y) {
+  private static int[] bestPattern(int[] size, double[] y) {
     double[] worth = new double[101];
     int[] last = new int[101];
     for (int c = 1; c <= 100; c++) {
@@ -117,12 +177,12 @@ final class SharePacking {
         }
       }
     }
-    double[] pattern = new double[size.length];
+    int[] pattern = new int[101];
     for (int c = 100; c > 0; ) {
       if (last[c] < 0) {
         c--;
       } else {
-        pattern[last[c]]++;
+        pattern[size[last[c]]]++;
         c -= size[last[c]];
       }
     }

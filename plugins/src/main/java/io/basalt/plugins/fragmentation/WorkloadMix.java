@@ -113,7 +113,7 @@ final class WorkloadMix {
   FragmentationMeasure measure() {
     if (measure == null || drifted()) {
       measure = new FragmentationMeasure(entries());
-      packing = packShares ? SharePacking.of(shareCounts()) : SharePacking.NONE;
+      packing = packShares ? packing.next(shareCounts()) : SharePacking.NONE;
     }
     return measure;
   }

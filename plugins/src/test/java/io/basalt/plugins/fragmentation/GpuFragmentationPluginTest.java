@@ -151,4 +151,32 @@ class GpuFragmentationPluginTest {
     return new double[] {s.callbacks().score(third, s.node("a-open")), s.callbacks().score(third, s.node("b-close")),
         Integer.parseInt(s.callbacks().chooseDevices(third, s.node("b-close")).devices().format())};
   }
+
+  @Test
+  void withPackAShareGoesWhereItCompletesAPatternOfTheMixsBestPacking() {
+    double[] off = packScores("");
+    double[] on = packScores("    arguments:\n      pack: 10\n");
+    // Mix of shares 65, 47, 32: best packing [65, 32] and [47, 47]. Beside the 65 the 32 costs nothing; beside the
+    // 47 it leaves 21% that nothing fills, a room worth 1/2 a GPU losing it for a share worth at most 1/3.
+    assertEquals(off[1], on[1], 1e-9, "beside the 65 it is scored as before");
+    assertTrue(on[0] <= off[0] - 100.0 / 6 + 1e-9, "beside the 47: " + off[0] + " -> " + on[0]);
+    assertTrue(on[1] > on[0]);
+  }
+
+  /** A 32% share's scores on a-47 and b-65, whose only GPU left for shares holds a 47% or 65% share. */
+  private static double[] packScores(String arguments) {
+    Session s = TestSessions.cluster()
+        .node(hamiNode("a-47").build())
+        .node(hamiNode("b-65").build())
+        .pod(TestPods.pod("ns/whole-a").cpu("8").gpu(7).onNode("a-47")
+            .annotation(GpuAnnotations.DEVICES, "1,2,3,4,5,6,7").build())
+        .pod(TestPods.pod("ns/whole-b").cpu("8").gpu(7).onNode("b-65")
+            .annotation(GpuAnnotations.DEVICES, "1,2,3,4,5,6,7").build())
+        .pod(share("ns/forty-seven", 47).onNode("a-47").annotation(GpuAnnotations.DEVICES, "0").build())
+        .pod(share("ns/sixty-five", 65).onNode("b-65").annotation(GpuAnnotations.DEVICES, "0").build())
+        .pod(share("ns/thirty-two", 32).build())
+        .open(REGISTRY, CONF.replace("  - name: gpu-fragmentation\n", "  - name: gpu-fragmentation\n" + arguments));
+    var share = TestSessions.task(s, "ns/thirty-two");
+    return new double[] {s.callbacks().score(share, s.node("a-47")), s.callbacks().score(share, s.node("b-65"))};
+  }
 }
