@@ -14,11 +14,20 @@ import java.util.Map;
  * The Alibaba openb trace as its CSV files state it (cluster-trace-gpu-v2023): the node list ({@code sn, cpu_milli,
  * memory_mib, gpu, model}) and a pod list ({@code name, cpu_milli, memory_mib, num_gpu, gpu_milli, gpu_spec, ...,
  * creation_time, deletion_time, scheduled_time}). Columns are found by their header, so variants of the pod list
- * with extra or reordered columns read the same.
+ * with extra or reordered columns read the same. {@code gpu_spec} and the times may be missing (the paper's
+ * multi-GPU variants list only name, cpu, memory and GPUs): no model restriction, and {@link #timed()} false, which
+ * the fgd protocol does not need and the clock protocol refuses.
  */
-record OpenbTrace(List<TraceNode> nodes, List<TracePod> pods) {
+record OpenbTrace(List<TraceNode> nodes, List<TracePod> pods, boolean timed) {
   static final String NODE_FILE = "openb_node_list_gpu_node.csv";
   static final String POD_FILE = "openb_pod_list_default.csv";
+
+  /** The column the clock protocol needs first; its absence makes the trace untimed. */
+  static final String CREATION = "creation_time";
+
+  OpenbTrace(List<TraceNode> nodes, List<TracePod> pods) {
+    this(nodes, pods, true);
+  }
 
   OpenbTrace {
     nodes = List.copyOf(nodes);
@@ -72,19 +81,27 @@ record OpenbTrace(List<TraceNode> nodes, List<TracePod> pods) {
           r.text("model")));
     }
     List<TracePod> pods = new ArrayList<>();
-    for (Row r : rows(podFile)) {
+    List<Row> podRows = rows(podFile);
+    boolean timed = podRows.isEmpty() || podRows.get(0).has(CREATION);
+    for (Row r : podRows) {
       int numGpu = (int) r.number("num_gpu");
       int milli = (int) r.number("gpu_milli");
       if (numGpu < 0 || milli < 0 || milli > 1000 || (milli < 1000 && numGpu > 1) || (numGpu > 0 && milli == 0)) {
         throw r.bad("num_gpu " + numGpu + " with gpu_milli " + milli
             + ": a pod takes whole GPUs (1000 each) or a share (< 1000) of one");
       }
-      String scheduled = r.text("scheduled_time");
+      String spec = r.has("gpu_spec") ? r.text("gpu_spec") : "";
+      if (!timed) {
+        pods.add(new TracePod(r.text("name"), r.number("cpu_milli"), r.number("memory_mib"), numGpu,
+            numGpu == 0 ? 0 : milli, spec, 0, 0, -1));
+        continue;
+      }
+      String scheduled = r.has("scheduled_time") ? r.text("scheduled_time") : "";
       pods.add(new TracePod(r.text("name"), r.number("cpu_milli"), r.number("memory_mib"), numGpu,
-          numGpu == 0 ? 0 : milli, r.text("gpu_spec"), r.number("creation_time"), r.number("deletion_time"),
+          numGpu == 0 ? 0 : milli, spec, r.number(CREATION), r.number("deletion_time"),
           scheduled.isEmpty() ? -1 : r.number("scheduled_time")));
     }
-    return new OpenbTrace(nodes, pods);
+    return new OpenbTrace(nodes, pods, timed);
   }
 
   /** GPUs in the cluster. */
@@ -98,6 +115,10 @@ record OpenbTrace(List<TraceNode> nodes, List<TracePod> pods) {
 
   /** One data line, its columns by header name; errors name the file and line. */
   private record Row(Path file, int line, Map<String, Integer> columns, String[] cells) {
+    boolean has(String column) {
+      return columns.containsKey(column);
+    }
+
     String text(String column) {
       Integer i = columns.get(column);
       if (i == null) {

@@ -130,6 +130,11 @@ public final class ReplayCommand implements Callable<Integer> {
       err.println("replay: " + e.getMessage());
       return 1;
     }
+    if (protocol == Protocol.clock && !data.timed()) {
+      err.println("replay: " + input + " has no " + OpenbTrace.CREATION + " column: the clock protocol needs the pods'"
+          + " creation and deletion times; use --protocol fgd");
+      return 1;
+    }
     List<ReplayResult> results = new ArrayList<>();
     if (protocol == Protocol.clock) {
       results.add(ClockReplay.run(data, fresh(conf, source), source, period, progress(err, "clock replay")));

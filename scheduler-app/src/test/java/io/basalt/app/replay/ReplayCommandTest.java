@@ -65,4 +65,45 @@ class ReplayCommandTest {
     long requested = shorter.stream().mapToLong(e -> e.pod().gpuMilliTotal()).sum();
     assertTrue(requested >= capacity && requested - shorter.get(shorter.size() - 1).pod().gpuMilliTotal() < capacity);
   }
+
+  /**
+   * The paper's multi-GPU variants list only name, cpu, memory and GPUs, in their own order: the fgd protocol reads
+   * them (no model restriction); the clock protocol, which needs the times, says so.
+   */
+  @Test
+  void aPodListWithoutTimesOrGpuSpecReplaysInTheFgdProtocolOnly() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("variant"));
+    Files.copy(ReplayFixtures.sliceDir().resolve(OpenbTrace.NODE_FILE), dir.resolve(OpenbTrace.NODE_FILE));
+    List<String> lines = Files.readAllLines(ReplayFixtures.sliceDir().resolve(OpenbTrace.POD_FILE));
+    List<String> header = List.of(lines.get(0).split(","));
+    StringBuilder variant = new StringBuilder("num_gpu,cpu_milli,name,gpu_milli,memory_mib\n");
+    for (String line : lines.subList(1, lines.size())) {
+      String[] cells = line.split(",", -1);
+      for (String column : List.of("num_gpu", "cpu_milli", "name", "gpu_milli", "memory_mib")) {
+        variant.append(cells[header.indexOf(column)]).append(column.equals("memory_mib") ? "\n" : ",");
+      }
+    }
+    Files.writeString(dir.resolve("variant.csv"), variant);
+    OpenbTrace read = OpenbTrace.read(dir.resolve(OpenbTrace.NODE_FILE), dir.resolve("variant.csv"));
+    assertEquals(ReplayFixtures.slice().pods().size(), read.pods().size());
+    assertTrue(!read.timed() && read.pods().stream().allMatch(p -> p.gpuSpec().isEmpty()));
+    assertEquals(ReplayFixtures.slice().pods().get(7).gpuMilliTotal(), read.pods().get(7).gpuMilliTotal());
+
+    String json = run("replay", "--trace", dir.toString(), "--pods", "variant.csv", "--protocol", "fgd", "--seed",
+        "42", "--arrived", "100", "--output", "json", "--progress", "none");
+    var first = JsonParser.parseString(json).getAsJsonObject().getAsJsonArray("runs").get(0).getAsJsonObject();
+    assertTrue(first.get("allocationAt100").getAsDouble() > 0);
+
+    PrintStream err = System.err;
+    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(buf, true, StandardCharsets.UTF_8));
+    try {
+      assertEquals(1, BasaltMain.run("replay", "--trace", dir.toString(), "--pods", "variant.csv", "--progress",
+          "none"));
+    } finally {
+      System.setErr(err);
+    }
+    assertTrue(buf.toString(StandardCharsets.UTF_8).contains("variant.csv has no creation_time column: the clock"
+        + " protocol needs the pods' creation and deletion times; use --protocol fgd"), buf.toString());
+  }
 }
