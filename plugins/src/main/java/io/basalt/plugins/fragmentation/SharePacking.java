@@ -3,6 +3,7 @@ package io.basalt.plugins.fragmentation;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.commons.math3.exception.MathIllegalStateException;
 import org.apache.commons.math3.optim.MaxIter;
 import org.apache.commons.math3.optim.PointValuePair;
 import org.apache.commons.math3.optim.linear.LinearConstraint;
@@ -43,6 +44,14 @@ final class SharePacking {
 
   /** Patterns carried from one solve to the next at most (the latest). */
   static final int MAX_KEPT = 1000;
+
+  /**
+   * Share sizes priced at most, the commonest: a mix using every percent from 1 to 99 took up to 0.4 s to solve, 60
+   * sizes 15-75 ms; the rarer sizes are priced 0 (free to place wherever they fit).
+   */
+  static final int MAX_SIZES = 48;
+
+  private static final System.Logger LOG = System.getLogger(SharePacking.class.getName());
 
   private final int[] counts;
   private final double[] price;
@@ -92,6 +101,22 @@ final class SharePacking {
     if (sizes.isEmpty()) {
       return NONE;
     }
+    if (sizes.size() > MAX_SIZES) {
+      sizes.sort((a, b) -> c[a] != c[b] ? Integer.compare(c[b], c[a]) : Integer.compare(a, b));
+      sizes = new ArrayList<>(sizes.subList(0, MAX_SIZES));
+      sizes.sort(null);
+    }
+    try {
+      return solve(c, sizes);
+    } catch (MathIllegalStateException e) {
+      // Not expected (the dual is feasible at 0 and bounded by the one-size patterns); the last prices stay.
+      LOG.log(System.Logger.Level.WARNING, "gpu-fragmentation pack: share prices not worked out for "
+          + sizes.size() + " share sizes (" + e.getMessage() + "); keeping the previous ones");
+      return this;
+    }
+  }
+
+  private SharePacking solve(int[] c, List<Integer> sizes) {
     int n = sizes.size();
     double[] demand = new double[n];
     int[] size = new int[n];

@@ -93,6 +93,20 @@ class SharePackingTest {
     }
   }
 
+  @Test
+  void onlyTheCommonestSizesArePricedSoASolveStaysShort() {
+    int[] counts = new int[101];
+    for (int s = 1; s < 100; s++) {
+      counts[s] = s <= SharePacking.MAX_SIZES ? 10 : 1; // sizes 1..48 common, the rest rare
+    }
+    SharePacking p = SharePacking.of(counts);
+    for (int s = SharePacking.MAX_SIZES + 1; s < 100; s++) {
+      assertEquals(0, p.price(s), "rare size " + s + " is not priced");
+    }
+    assertTrue(p.price(40) > 0, "a common size is");
+    assertTrue(p.value(100) <= 1 + 1e-9);
+  }
+
   private static int firstFitDecreasing(int[] counts) {
     List<Integer> bins = new ArrayList<>();
     for (int s = 99; s >= 1; s--) {
