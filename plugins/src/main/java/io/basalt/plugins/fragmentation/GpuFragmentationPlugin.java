@@ -45,8 +45,8 @@ import io.basalt.plugins.fragmentation.PlacementFinder.Placement;
  *
  * <p>Arguments: {@code weight} (1), {@code fuller} (0.5), {@code window} (5000 latest GPU pods learned),
  * {@code classes} (64 commonest shapes weighed), {@code gaps} (0), {@code gapMin} (25), {@code close} (0),
- * {@code closeGap} (6), {@code pack} (0), {@code maxShares} (0: the node's share slots per device, as {@code deviceshare}),
- * {@code cpuPods} (true).
+ * {@code closeGap} (6), {@code pack} (0), {@code maxShares} (0: the node's share slots per device, as
+ * {@code deviceshare}), {@code cpuPods} (true).
  */
 public final class GpuFragmentationPlugin implements Plugin {
   public static final String NAME = "gpu-fragmentation";

@@ -161,7 +161,7 @@ final class PlacementFinder {
       int[] after = free.clone();
       after[d] -= shape.cores();
       double delta = measure.of(FragmentationMeasure.State.of(cpuAfter, memoryAfter, gpus, after,
-          untouched & ~(1L << d))) - f0 + packWeight * 100 * packing.cost(free[d], shape.cores());
+          untouched & ~(1L << d))) - f0 + packCost(free[d], shape);
       if (delta < bestDelta - 1e-9 || (delta < bestDelta + 1e-9 && free[d] < free[best])) {
         best = d;
         bestDelta = delta;
@@ -173,10 +173,15 @@ final class PlacementFinder {
       int[] after = free.clone();
       after[close] -= shape.cores();
       double delta = measure.of(FragmentationMeasure.State.of(cpuAfter, memoryAfter, gpus, after, untouched)) - f0
-          + packWeight * 100 * packing.cost(free[close], shape.cores());
+          + packCost(free[close], shape);
       return new Placement(close, delta, fill(after), 0, (100 - after[close]) / 100.0);
     }
     return best < 0 ? null : new Placement(best, bestDelta, bestFill);
+  }
+
+  /** A share's {@link SharePacking#cost} on a device with {@code free} percent free, in F's units, times pack. */
+  private double packCost(int free, Shape shape) {
+    return packWeight * 100 * packing.cost(free, shape.cores());
   }
 
   /**

@@ -3,7 +3,6 @@ package io.basalt.plugins.fragmentation;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.commons.math3.exception.MathIllegalStateException;
 import org.apache.commons.math3.optim.MaxIter;
 import org.apache.commons.math3.optim.PointValuePair;
 import org.apache.commons.math3.optim.linear.LinearConstraint;
@@ -23,17 +22,21 @@ import org.apache.commons.math3.optim.nonlinear.scalar.GoalType;
  * 100. Its dual gives each size a price y_s, the part of a GPU it is worth in the best packing (for the openb trace
  * an 81% share 1, a 47% one 1/2, a 32% one 1/3, the small ones that fill other shares' gaps 0), with no pattern worth
  * more than 1. Free room of f percent is worth V(f), the most any pattern fitting f is worth at those prices (an
- * unbounded knapsack). Putting a share of size s where f is free costs
+ * unbounded knapsack). A share of s is worth V(s) (at least y_s; equal for an optimal dual's usual vertex, and
+ * defined for sizes the program left out or never saw, such as a whole-GPU share of 100%), and putting it where f
+ * is free costs
  *
- * <pre>  cost(f, s) = V(f) - V(f - s) - y_s  (>= 0, in GPUs)</pre>
+ * <pre>  cost(f, s) = V(f) - V(f - s) - V(s)  (>= 0, in GPUs, as V is superadditive)</pre>
  *
  * zero when the share and what the GPU can still take make a pattern of the best packing, more when it spoils the
  * room for the shares that would have filled it: a 32% share beside a 47% one leaves 21% that only rare small shares
  * fill (cost 1/2 - 1/3 = 1/6), beside a 65% one nothing is lost. FGD's fragmentation sees only the next pod; this
- * sees the packing the workload tends to.
+ * sees the packing the workload tends to. Where the program is degenerate (a 65% and a 32% share that always pair:
+ * any split of 1 between them is optimal) the simplex picks one of the optimal duals.
  *
- * <p>The dual is solved by generating patterns: start from one size per GPU (and the patterns of the last solve),
- * solve, add the pattern the knapsack finds worth more than 1, until none is.
+ * <p>The dual is solved by generating patterns: start from GPUs full of one size (and the patterns of the last
+ * solve), solve, add the pattern the knapsack finds worth more than 1, until none is. A GPU's share slots
+ * ({@code maxShares}) and device memory are not modelled: a pattern of twenty 5% shares counts as one GPU.
  */
 final class SharePacking {
   /** No shares seen: every cost 0. */
@@ -46,26 +49,28 @@ final class SharePacking {
   static final int MAX_KEPT = 1000;
 
   /**
-   * Share sizes priced at most, the commonest: a mix using every percent from 1 to 99 took up to 0.4 s to solve, 60
-   * sizes 15-75 ms; the rarer sizes are priced 0 (free to place wherever they fit).
+   * Share sizes in the program at most, the commonest: a mix using every percent from 1 to 99 took up to 0.4 s to
+   * solve, 60 sizes 15-75 ms. The rarer sizes are worth V(s) like any other.
    */
   static final int MAX_SIZES = 48;
+
+  /** Time one solve may take before it stops generating patterns and scales what it has to a feasible dual. */
+  static final long BUDGET_NANOS = 200_000_000L;
 
   private static final System.Logger LOG = System.getLogger(SharePacking.class.getName());
 
   private final int[] counts;
-  private final double[] price;
   private final double[] value = new double[101];
   /** The patterns the solve ended with, each a count per size (1..99): the start of the next solve. */
   private final List<int[]> patterns;
 
+  /** @param price y_s by size (1..99), a feasible dual: no pattern worth more than 1 */
   private SharePacking(int[] counts, double[] price, List<int[]> patterns) {
     this.counts = counts;
-    this.price = price;
-    this.patterns = patterns;
+    this.patterns = List.copyOf(patterns);
     for (int f = 1; f <= 100; f++) {
       double best = value[f - 1];
-      for (int s = 1; s <= f; s++) {
+      for (int s = 1; s <= Math.min(f, 99); s++) {
         if (price[s] > 0) {
           best = Math.max(best, price[s] + value[f - s]);
         }
@@ -108,15 +113,17 @@ final class SharePacking {
     }
     try {
       return solve(c, sizes);
-    } catch (MathIllegalStateException e) {
-      // Not expected (the dual is feasible at 0 and bounded by the one-size patterns); the last prices stay.
+    } catch (RuntimeException e) {
+      // Not expected (the dual is feasible at 0 and bounded by the one-size patterns); a placement heuristic must
+      // not fail the session, so the last prices stay.
       LOG.log(System.Logger.Level.WARNING, "gpu-fragmentation pack: share prices not worked out for "
-          + sizes.size() + " share sizes (" + e.getMessage() + "); keeping the previous ones");
+          + sizes.size() + " share sizes (" + e + "); keeping the previous ones");
       return this;
     }
   }
 
   private SharePacking solve(int[] c, List<Integer> sizes) {
+    long start = System.nanoTime();
     int n = sizes.size();
     double[] demand = new double[n];
     int[] size = new int[n];
@@ -135,7 +142,8 @@ final class SharePacking {
       }
     }
     double[] y = new double[n];
-    for (int round = 0; round < MAX_ROUNDS; round++) {
+    double worth = 0;
+    for (int round = 0; ; round++) {
       List<LinearConstraint> constraints = new ArrayList<>(kept.size());
       for (int[] p : kept) {
         double[] a = new double[n];
@@ -149,11 +157,17 @@ final class SharePacking {
           new NonNegativeConstraint(true));
       y = solution.getPoint();
       int[] best = bestPattern(size, y);
-      double worth = 0;
-      for (int i = 0; i < n; i++) {
-        worth += best[size[i]] * y[i];
-      }
+      worth = worth(best, size, y);
       if (worth <= 1 + 1e-9) {
+        break;
+      }
+      if (round + 1 >= MAX_ROUNDS || System.nanoTime() - start > BUDGET_NANOS || contains(kept, best)) {
+        // Stopped short: scaled by the best pattern's worth, the prices are feasible again (no pattern above 1).
+        LOG.log(System.Logger.Level.WARNING, "gpu-fragmentation pack: share prices stopped after " + (round + 1)
+            + " patterns for " + n + " share sizes; using them scaled by 1/" + worth);
+        for (int i = 0; i < n; i++) {
+          y[i] /= worth;
+        }
         break;
       }
       kept.add(best);
@@ -163,6 +177,23 @@ final class SharePacking {
       price[size[i]] = Math.max(0, y[i]);
     }
     return new SharePacking(c, price, kept);
+  }
+
+  private static double worth(int[] pattern, int[] size, double[] y) {
+    double sum = 0;
+    for (int i = 0; i < size.length; i++) {
+      sum += pattern[size[i]] * y[i];
+    }
+    return sum;
+  }
+
+  private static boolean contains(List<int[]> patterns, int[] p) {
+    for (int[] q : patterns) {
+      if (Arrays.equals(p, q)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether {@code p} is a GPU full of one size, which every solve starts with anyway. */
@@ -214,9 +245,12 @@ final class SharePacking {
     return pattern;
   }
 
-  /** The price of a share of {@code size} percent: the part of a GPU it is worth in the best packing. */
+  /**
+   * What a share of {@code size} percent is worth: V(size), the part of a GPU its room holds at the best packing's
+   * prices; 0 from 100 up (a whole GPU's worth of compute is not a share to pack).
+   */
   double price(int size) {
-    return size > 0 && size < 100 ? price[size] : 0;
+    return size > 0 && size < 100 ? value[size] : 0;
   }
 
   /** What {@code free} percent of a GPU is worth to the mix's shares. */
@@ -226,7 +260,7 @@ final class SharePacking {
 
   /** What putting a share of {@code size} percent where {@code free} percent is free loses, in GPUs (>= 0). */
   double cost(int free, int size) {
-    if (size <= 0 || size > free) {
+    if (size <= 0 || size >= 100 || size > free) {
       return 0;
     }
     return Math.max(0, value(free) - value(free - size) - price(size));

@@ -179,4 +179,26 @@ class GpuFragmentationPluginTest {
     var share = TestSessions.task(s, "ns/thirty-two");
     return new double[] {s.callbacks().score(share, s.node("a-47")), s.callbacks().score(share, s.node("b-65"))};
   }
+
+  @Test
+  void withPackAShareKeepsOffAGapAnotherShareWouldFillExactly() {
+    // GPU 0 holds a 15% share, GPU 1 an 85% one: 85 + 15 is a perfect pair of the mix. F alone puts the 10% share
+    // in GPU 1's 15% gap; priced by the packing, that spoils the pair, so it goes beside the 15.
+    assertEquals("1", packDevice(""));
+    assertEquals("0", packDevice("    arguments:\n      pack: 10\n"));
+  }
+
+  /** The device a 10% share gets on a node whose GPU 0 holds a 15% share and GPU 1 an 85% one, the rest whole. */
+  private static String packDevice(String arguments) {
+    Session s = TestSessions.cluster()
+        .node(hamiNode("n").build())
+        .pod(TestPods.pod("ns/whole").cpu("8").gpu(6).onNode("n")
+            .annotation(GpuAnnotations.DEVICES, "2,3,4,5,6,7").build())
+        .pod(share("ns/fifteen", 15).onNode("n").annotation(GpuAnnotations.DEVICES, "0").build())
+        .pod(share("ns/eighty-five", 85).onNode("n").annotation(GpuAnnotations.DEVICES, "1").build())
+        .pod(share("ns/ten", 10).build())
+        .open(REGISTRY, CONF.replace("  - name: gpu-fragmentation\n", "  - name: gpu-fragmentation\n" + arguments));
+    var share = TestSessions.task(s, "ns/ten");
+    return s.callbacks().chooseDevices(share, s.node("n")).devices().format();
+  }
 }

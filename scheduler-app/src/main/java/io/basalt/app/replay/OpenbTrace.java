@@ -22,8 +22,9 @@ record OpenbTrace(List<TraceNode> nodes, List<TracePod> pods, boolean timed) {
   static final String NODE_FILE = "openb_node_list_gpu_node.csv";
   static final String POD_FILE = "openb_pod_list_default.csv";
 
-  /** The column the clock protocol needs first; its absence makes the trace untimed. */
+  /** The columns the clock protocol needs; without either the trace is untimed. */
   static final String CREATION = "creation_time";
+  static final String DELETION = "deletion_time";
 
   OpenbTrace(List<TraceNode> nodes, List<TracePod> pods) {
     this(nodes, pods, true);
@@ -82,7 +83,7 @@ record OpenbTrace(List<TraceNode> nodes, List<TracePod> pods, boolean timed) {
     }
     List<TracePod> pods = new ArrayList<>();
     List<Row> podRows = rows(podFile);
-    boolean timed = podRows.isEmpty() || podRows.get(0).has(CREATION);
+    boolean timed = podRows.isEmpty() || podRows.get(0).has(CREATION) && podRows.get(0).has(DELETION);
     for (Row r : podRows) {
       int numGpu = (int) r.number("num_gpu");
       int milli = (int) r.number("gpu_milli");
@@ -91,14 +92,9 @@ record OpenbTrace(List<TraceNode> nodes, List<TracePod> pods, boolean timed) {
             + ": a pod takes whole GPUs (1000 each) or a share (< 1000) of one");
       }
       String spec = r.has("gpu_spec") ? r.text("gpu_spec") : "";
-      if (!timed) {
-        pods.add(new TracePod(r.text("name"), r.number("cpu_milli"), r.number("memory_mib"), numGpu,
-            numGpu == 0 ? 0 : milli, spec, 0, 0, -1));
-        continue;
-      }
-      String scheduled = r.has("scheduled_time") ? r.text("scheduled_time") : "";
+      String scheduled = timed && r.has("scheduled_time") ? r.text("scheduled_time") : "";
       pods.add(new TracePod(r.text("name"), r.number("cpu_milli"), r.number("memory_mib"), numGpu,
-          numGpu == 0 ? 0 : milli, spec, r.number(CREATION), r.number("deletion_time"),
+          numGpu == 0 ? 0 : milli, spec, timed ? r.number(CREATION) : 0, timed ? r.number(DELETION) : 0,
           scheduled.isEmpty() ? -1 : r.number("scheduled_time")));
     }
     return new OpenbTrace(nodes, pods, timed);

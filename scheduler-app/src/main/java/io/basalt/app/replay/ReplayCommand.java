@@ -131,8 +131,8 @@ public final class ReplayCommand implements Callable<Integer> {
       return 1;
     }
     if (protocol == Protocol.clock && !data.timed()) {
-      err.println("replay: " + input + " has no " + OpenbTrace.CREATION + " column: the clock protocol needs the pods'"
-          + " creation and deletion times; use --protocol fgd");
+      err.println("replay: " + input + " has no " + OpenbTrace.CREATION + " or " + OpenbTrace.DELETION + " column: the"
+          + " clock protocol needs the pods' creation and deletion times; use --protocol fgd");
       return 1;
     }
     List<ReplayResult> results = new ArrayList<>();

@@ -103,7 +103,7 @@ class ReplayCommandTest {
     } finally {
       System.setErr(err);
     }
-    assertTrue(buf.toString(StandardCharsets.UTF_8).contains("variant.csv has no creation_time column: the clock"
-        + " protocol needs the pods' creation and deletion times; use --protocol fgd"), buf.toString());
+    assertTrue(buf.toString(StandardCharsets.UTF_8).contains("variant.csv has no creation_time or deletion_time column:"
+        + " the clock protocol needs the pods' creation and deletion times; use --protocol fgd"), buf.toString());
   }
 }
