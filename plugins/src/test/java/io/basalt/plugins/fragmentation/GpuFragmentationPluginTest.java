@@ -40,6 +40,11 @@ class GpuFragmentationPluginTest {
         .annotation(GpuAnnotations.TOPOLOGY, GpuAnnotations.format(devices, links));
   }
 
+  /** {@link #CONF} with {@code arguments} (YAML lines, indented) under gpu-fragmentation. */
+  private static String conf(String arguments) {
+    return CONF.replace("  - name: gpu-fragmentation\n", "  - name: gpu-fragmentation\n" + arguments);
+  }
+
   private static TestPods share(String key, int cores) {
     return TestPods.pod(key).cpu("1").resource("nvidia.com/gpu", "1")
         .resource("nvidia.com/gpucores", Integer.toString(cores));
@@ -81,8 +86,7 @@ class GpuFragmentationPluginTest {
         .pod(TestPods.pod("ns/gpu-job").cpu("8").gpu(1).onNode("a-free")
             .annotation(GpuAnnotations.DEVICES, "0").build())
         .pod(TestPods.pod("ns/cpu").cpu("85").build())
-        .open(REGISTRY, CONF.replace("  - name: gpu-fragmentation\n",
-            "  - name: gpu-fragmentation\n    arguments:\n      window: 10\n")));
+        .open(REGISTRY, conf("    arguments:\n      window: 10\n")));
     assertEquals("b-full", TestSessions.task(s, "ns/cpu").nodeName());
   }
 
@@ -122,7 +126,7 @@ class GpuFragmentationPluginTest {
         .pod(share("ns/half", 50).onNode("b-shared").annotation(GpuAnnotations.DEVICES, "0").build())
         .pod(share("ns/most", 90).onNode("b-shared").annotation(GpuAnnotations.DEVICES, "1").build())
         .pod(TestPods.pod("ns/one").cpu("8").gpu(1).build())
-        .open(REGISTRY, CONF.replace("  - name: gpu-fragmentation\n", "  - name: gpu-fragmentation\n" + arguments));
+        .open(REGISTRY, conf(arguments));
     var one = TestSessions.task(s, "ns/one");
     return new double[] {s.callbacks().score(one, s.node("a-whole")), s.callbacks().score(one, s.node("b-shared"))};
   }
@@ -146,7 +150,7 @@ class GpuFragmentationPluginTest {
         .pod(share("ns/most", 63).onNode("b-close").annotation(GpuAnnotations.DEVICES, "0").build())
         .pod(share("ns/some", 40).onNode("b-close").annotation(GpuAnnotations.DEVICES, "1").build())
         .pod(share("ns/third", 33).build())
-        .open(REGISTRY, CONF.replace("  - name: gpu-fragmentation\n", "  - name: gpu-fragmentation\n" + arguments));
+        .open(REGISTRY, conf(arguments));
     var third = TestSessions.task(s, "ns/third");
     return new double[] {s.callbacks().score(third, s.node("a-open")), s.callbacks().score(third, s.node("b-close")),
         Integer.parseInt(s.callbacks().chooseDevices(third, s.node("b-close")).devices().format())};
@@ -175,7 +179,7 @@ class GpuFragmentationPluginTest {
         .pod(share("ns/forty-seven", 47).onNode("a-47").annotation(GpuAnnotations.DEVICES, "0").build())
         .pod(share("ns/sixty-five", 65).onNode("b-65").annotation(GpuAnnotations.DEVICES, "0").build())
         .pod(share("ns/thirty-two", 32).build())
-        .open(REGISTRY, CONF.replace("  - name: gpu-fragmentation\n", "  - name: gpu-fragmentation\n" + arguments));
+        .open(REGISTRY, conf(arguments));
     var share = TestSessions.task(s, "ns/thirty-two");
     return new double[] {s.callbacks().score(share, s.node("a-47")), s.callbacks().score(share, s.node("b-65"))};
   }
@@ -197,7 +201,7 @@ class GpuFragmentationPluginTest {
         .pod(share("ns/fifteen", 15).onNode("n").annotation(GpuAnnotations.DEVICES, "0").build())
         .pod(share("ns/eighty-five", 85).onNode("n").annotation(GpuAnnotations.DEVICES, "1").build())
         .pod(share("ns/ten", 10).build())
-        .open(REGISTRY, CONF.replace("  - name: gpu-fragmentation\n", "  - name: gpu-fragmentation\n" + arguments));
+        .open(REGISTRY, conf(arguments));
     var share = TestSessions.task(s, "ns/ten");
     return s.callbacks().chooseDevices(share, s.node("n")).devices().format();
   }
