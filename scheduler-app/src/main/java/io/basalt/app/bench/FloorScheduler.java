@@ -149,7 +149,16 @@ final class FloorScheduler {
         continue;
       }
       found++;
-      double score = score(r, n);
+      // Binpack (GPU-weighted use after placing) + least-requested + balanced allocation, each in 0..1. Written out
+      // here, not called: it keeps best() above C2's FreqInlineSize (325 bytes), so C2 compiles this loop on its own
+      // instead of inlining it into place() or run(), whose compiled forms ran it 2-3 times slower (JDK 17).
+      double cpuUse = 1 - (double) (cpu[n] - r.cpu) / allocatable[CPU][n];
+      double memUse = 1 - (double) (memory[n] - r.memory) / allocatable[MEMORY][n];
+      double gpuUse = allocatable[GPU][n] == 0 ? 0 : 1 - (double) (gpus[n] - r.gpus) / allocatable[GPU][n];
+      double binpack = r.gpus > 0 ? (gpuUse * 2 + cpuUse + memUse) / 4 : (cpuUse + memUse) / 2;
+      double leastRequested = 1 - (cpuUse + memUse) / 2;
+      double balanced = 1 - Math.abs(cpuUse - memUse);
+      double score = binpack + leastRequested + balanced;
       if (score > bestScore) {
         bestScore = score;
         best = n;
@@ -159,17 +168,6 @@ final class FloorScheduler {
       start = n;
     }
     return best;
-  }
-
-  /** Binpack (GPU-weighted use after placing) + least-requested + balanced allocation, each in 0..1. */
-  private double score(Request r, int n) {
-    double cpuUse = 1 - (double) (free[CPU][n] - r.cpu) / allocatable[CPU][n];
-    double memUse = 1 - (double) (free[MEMORY][n] - r.memory) / allocatable[MEMORY][n];
-    double gpuUse = allocatable[GPU][n] == 0 ? 0 : 1 - (double) (free[GPU][n] - r.gpus) / allocatable[GPU][n];
-    double binpack = r.gpus > 0 ? (gpuUse * 2 + cpuUse + memUse) / 4 : (cpuUse + memUse) / 2;
-    double leastRequested = 1 - (cpuUse + memUse) / 2;
-    double balanced = 1 - Math.abs(cpuUse - memUse);
-    return binpack + leastRequested + balanced;
   }
 
   /** What placing looks at of a pod. */
