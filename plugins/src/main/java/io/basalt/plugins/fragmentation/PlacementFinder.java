@@ -143,9 +143,7 @@ final class PlacementFinder {
           - f0, fill(after), gaps(free, untouched, gapMin), 0);
     }
     long accepted = shape.rules().isEmpty() ? -1L : shape.constraints().allowed(gpus);
-    int best = -1;
-    double bestDelta = Double.POSITIVE_INFINITY;
-    double bestFill = 0;
+    Placement best = null;
     int close = -1;
     for (int d = 0; d < free.length; d++) {
       if (!canShare(gpus, usage, d, shape, accepted, maxShares)) {
@@ -155,28 +153,32 @@ final class PlacementFinder {
           && (close < 0 || free[d] < free[close])) {
         close = d;
       }
-      if (best >= 0 && free[d] == free[best] && (untouched >>> d & 1) == (untouched >>> best & 1)) {
+      if (best != null && free[d] == free[best.device()]
+          && (untouched >>> d & 1) == (untouched >>> best.device() & 1)) {
         continue; // same state as a device already tried
       }
-      int[] after = free.clone();
-      after[d] -= shape.cores();
-      double delta = measure.of(FragmentationMeasure.State.of(cpuAfter, memoryAfter, gpus, after,
-          untouched & ~(1L << d))) - f0 + packCost(free[d], shape);
-      if (delta < bestDelta - 1e-9 || (delta < bestDelta + 1e-9 && free[d] < free[best])) {
-        best = d;
-        bestDelta = delta;
-        bestFill = fill(after);
+      Placement here = shareOn(d, shape, before, f0, cpuAfter, memoryAfter);
+      if (best == null || here.delta() < best.delta() - 1e-9
+          || (here.delta() < best.delta() + 1e-9 && free[d] < free[best.device()])) {
+        best = here;
       }
     }
     if (close >= 0) {
       // The shared GPU this share leaves fullest (at most closeGap percent free): there, whatever F says.
-      int[] after = free.clone();
-      after[close] -= shape.cores();
-      double delta = measure.of(FragmentationMeasure.State.of(cpuAfter, memoryAfter, gpus, after, untouched)) - f0
-          + packCost(free[close], shape);
-      return new Placement(close, delta, fill(after), 0, (100 - after[close]) / 100.0);
+      Placement there = shareOn(close, shape, before, f0, cpuAfter, memoryAfter);
+      return new Placement(close, there.delta(), there.fill(), 0, (100 - free[close] + shape.cores()) / 100.0);
     }
-    return best < 0 ? null : new Placement(best, bestDelta, bestFill);
+    return best;
+  }
+
+  /** {@code shape}'s share on device {@code d}: F's rise with the pack cost, and GPU use after it. */
+  private Placement shareOn(int d, Shape shape, FragmentationMeasure.State before, double f0, long cpuAfter,
+      long memoryAfter) {
+    int[] after = before.free().clone();
+    after[d] -= shape.cores();
+    double delta = measure.of(FragmentationMeasure.State.of(cpuAfter, memoryAfter, before.gpus(), after,
+        before.untouched() & ~(1L << d))) - f0 + packCost(before.free()[d], shape);
+    return new Placement(d, delta, fill(after));
   }
 
   /** A share's {@link SharePacking#cost} on a device with {@code free} percent free, in F's units, times pack. */
@@ -192,7 +194,7 @@ final class PlacementFinder {
   static double gaps(int[] free, long untouched, int gapMin) {
     long sum = 0;
     for (int d = 0; d < free.length; d++) {
-      if ((untouched >>> d & 1) == 0 && free[d] < 100 && free[d] > 0 && free[d] >= gapMin) {
+      if ((untouched >>> d & 1) == 0 && free[d] < 100 && free[d] >= gapMin) {
         sum += free[d];
       }
     }
