@@ -1,10 +1,10 @@
 package io.basalt.actions;
 
+import io.basalt.api.Demand;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.framework.FilterResult;
 import io.basalt.model.ResourceNames;
-import io.basalt.model.ResourceVector;
 import io.basalt.session.ExplainRecorder;
 import io.basalt.session.Session;
 import java.util.function.ToDoubleFunction;
@@ -18,6 +18,8 @@ final class Best implements VerdictTree.Evaluator, VerdictTree.NodeSearchResult 
   final Session session;
   final TaskInfo task;
   final boolean[] skip;
+  /** What the fit checks read of the task's request, worked out once for the search. */
+  private final Demand demand;
   final ExplainRecorder explain;
   final ToDoubleFunction<NodeInfo> scoring;
   /** Verdicts kept for the task's key, or null when some filter or scorer depends on more than the node. */
@@ -36,10 +38,11 @@ final class Best implements VerdictTree.Evaluator, VerdictTree.NodeSearchResult 
     this.session = session;
     this.task = task;
     this.skip = skip;
+    this.demand = Demand.of(task.request(), skip);
     this.explain = explain;
     this.verdicts = verdicts;
     this.scoresKept = scoresKept;
-    this.scoring = scoresKept ? node -> session.callbacks().score(task, node) : session.callbacks().scoring(task);
+    this.scoring = scoresKept ? session.callbacks().freshScoring(task) : session.callbacks().scoring(task);
   }
 
   void visit(NodeInfo node) {
@@ -74,8 +77,7 @@ final class Best implements VerdictTree.Evaluator, VerdictTree.NodeSearchResult 
   public byte evaluate(NodeInfo node) {
     byte outcome;
     double score = 0;
-    ResourceVector request = task.request();
-    int missing = node.firstShortOfFuture(request, skip);
+    int missing = node.firstShortOfFuture(demand);
     if (missing >= 0) {
       if (explain != null) {
         explain.filtered(task, node, "Insufficient " + ResourceNames.name(missing));
@@ -90,7 +92,7 @@ final class Best implements VerdictTree.Evaluator, VerdictTree.NodeSearchResult 
         outcome = NodeVerdicts.FILTERED;
       } else {
         score = scoring.applyAsDouble(node);
-        outcome = node.firstShortOfIdle(request, skip) < 0 ? NodeVerdicts.NOW : NodeVerdicts.LATER;
+        outcome = node.firstShortOfIdle(demand) < 0 ? NodeVerdicts.NOW : NodeVerdicts.LATER;
       }
     }
     lastScore = score;

@@ -193,6 +193,16 @@ public final class NodeInfo {
     return firstShort(future, request, skip);
   }
 
+  /** As {@link #firstShortOfIdle(ResourceVector, boolean[])} for a demand worked out once per search. */
+  public int firstShortOfIdle(Demand demand) {
+    return demand.firstShort(idle);
+  }
+
+  /** As {@link #firstShortOfFuture(ResourceVector, boolean[])} for a demand worked out once per search. */
+  public int firstShortOfFuture(Demand demand) {
+    return demand.firstShort(future);
+  }
+
   /** The first slot, in ascending order, where {@code request} needs more than {@code free} has, or -1. */
   private static int firstShort(long[] free, ResourceVector request, boolean[] skip) {
     for (int i : request.positiveSlots()) {

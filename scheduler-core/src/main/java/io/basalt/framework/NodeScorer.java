@@ -3,11 +3,21 @@ package io.basalt.framework;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 
 /** Score phase (Volcano's node order): higher is better; scores of all plugins are summed. */
 @FunctionalInterface
 public interface NodeScorer {
   double score(TaskInfo task, NodeInfo node);
+
+  /**
+   * This scorer for {@code task} across the nodes of one search, answering exactly what {@link #score} answers on
+   * each: a scorer that works something out from the task alone (the request's slots, whether it asks for GPUs) does
+   * it here once instead of once per node, since a search visits hundreds of nodes per task.
+   */
+  default ToDoubleFunction<NodeInfo> forTask(TaskInfo task) {
+    return node -> score(task, node);
+  }
 
   /**
    * What of {@code task} this scorer's answer depends on besides the node's own state and the config, for a scorer
@@ -28,6 +38,11 @@ public interface NodeScorer {
       @Override
       public double score(TaskInfo task, NodeInfo node) {
         return scorer.score(task, node);
+      }
+
+      @Override
+      public ToDoubleFunction<NodeInfo> forTask(TaskInfo task) {
+        return scorer.forTask(task);
       }
 
       @Override

@@ -166,8 +166,40 @@ public final class Callbacks {
    * recorded) or when no scorer keeps answers.
    */
   public ToDoubleFunction<NodeInfo> scoring(TaskInfo task) {
-    ScoreMemo.TaskScoring memo = explain.enabled() ? null : scoreMemo.forTask(task);
-    return memo != null ? memo::score : node -> score(task, node);
+    if (explain.enabled()) {
+      return node -> score(task, node);
+    }
+    ScoreMemo.TaskScoring memo = scoreMemo.forTask(task);
+    return memo != null ? memo::score : freshScoring(task);
+  }
+
+  /**
+   * {@link #score} for {@code task} across the nodes of one search, every scorer asked on every node, each prepared
+   * for the task once ({@link NodeScorer#forTask}): for searches that keep the sums themselves. Records each plugin's
+   * score when explaining, as {@link #score} does.
+   */
+  public ToDoubleFunction<NodeInfo> freshScoring(TaskInfo task) {
+    if (explain.enabled()) {
+      return node -> score(task, node);
+    }
+    ToDoubleFunction<NodeInfo>[] fns = forTask(scorerFns, task);
+    return node -> {
+      double total = 0;
+      for (ToDoubleFunction<NodeInfo> f : fns) {
+        total += f.applyAsDouble(node);
+      }
+      return total;
+    };
+  }
+
+  /** Each of {@code scorers} prepared for {@code task}, in the same order. */
+  @SuppressWarnings("unchecked")
+  static ToDoubleFunction<NodeInfo>[] forTask(NodeScorer[] scorers, TaskInfo task) {
+    ToDoubleFunction<NodeInfo>[] fns = new ToDoubleFunction[scorers.length];
+    for (int i = 0; i < scorers.length; i++) {
+      fns[i] = scorers[i].forTask(task);
+    }
+    return fns;
   }
 
   /**

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The scores of node-local scorers ({@link NodeScorer#taskKey} not null) kept per task key and node for one session,
@@ -72,7 +73,7 @@ final class ScoreMemo {
       table = new Table(this);
       tables.put(key, table);
     }
-    return new TaskScoring(task, scorers, keep, count, table);
+    return new TaskScoring(Callbacks.forTask(scorers, task), keep, count, table);
   }
 
   /** Which scorers keep answers and their keys: tasks with equal keys share one table. */
@@ -110,14 +111,12 @@ final class ScoreMemo {
 
   /** One task's scoring across the nodes of a search. */
   static final class TaskScoring {
-    private final TaskInfo task;
-    private final NodeScorer[] scorers;
+    private final ToDoubleFunction<NodeInfo>[] scorers;
     private final boolean[] keep;
     private final int stride;
     private final Table table;
 
-    TaskScoring(TaskInfo task, NodeScorer[] scorers, boolean[] keep, int stride, Table table) {
-      this.task = task;
+    TaskScoring(ToDoubleFunction<NodeInfo>[] scorers, boolean[] keep, int stride, Table table) {
       this.scorers = scorers;
       this.keep = keep;
       this.stride = stride;
@@ -141,12 +140,12 @@ final class ScoreMemo {
           if (fresh) {
             s = t.scores[base + j];
           } else {
-            s = scorers[i].score(task, node);
+            s = scorers[i].applyAsDouble(node);
             t.scores[base + j] = s;
           }
           j++;
         } else {
-          s = scorers[i].score(task, node);
+          s = scorers[i].applyAsDouble(node);
         }
         total += s;
       }

@@ -17,6 +17,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Volcano's {@code binpack}: prefers nodes the pod would fill most, so whole nodes (and whole GPU boxes) stay free
@@ -164,42 +165,59 @@ public final class BinpackPlugin implements Plugin {
 
     @Override
     public double score(TaskInfo task, NodeInfo node) {
+      return forTask(task).applyAsDouble(node);
+    }
+
+    /** The request's weighted slots and whether it asks for GPUs, read once for a search. */
+    @Override
+    public ToDoubleFunction<NodeInfo> forTask(TaskInfo task) {
       ResourceVector request = task.request();
-      boolean byDevice = maxGpuWeight > 0 && node.gpus() != null && fill.asksGpu(request);
-      double sum = 0;
-      long weightSum = 0;
-      long gpuWeight = 0;
+      int n = 0;
+      int[] asked = new int[slots.length];
+      long[] amounts = new long[slots.length];
       for (int i = 0; i < slots.length; i++) {
-        int r = slots[i];
-        long requested = request.get(r);
-        if (requested <= 0) {
-          continue;
+        long requested = request.get(slots[i]);
+        if (requested > 0) {
+          asked[n] = i;
+          amounts[n++] = requested;
         }
-        int w = weights[i];
-        if (byDevice && gpu[i]) {
-          gpuWeight += w;
-          continue;
+      }
+      int count = n;
+      boolean asksGpu = maxGpuWeight > 0 && fill.asksGpu(request);
+      return node -> {
+        boolean byDevice = asksGpu && node.gpus() != null;
+        double sum = 0;
+        long weightSum = 0;
+        long gpuWeight = 0;
+        for (int k = 0; k < count; k++) {
+          int i = asked[k];
+          int w = weights[i];
+          if (byDevice && gpu[i]) {
+            gpuWeight += w;
+            continue;
+          }
+          weightSum += w;
+          int r = slots[i];
+          long capacity = node.allocatable(r);
+          if (capacity <= 0) {
+            continue;
+          }
+          long used = node.used(r) + amounts[k];
+          if (used > capacity) {
+            return 0;
+          }
+          sum += (double) used * w / capacity;
         }
-        weightSum += w;
-        long capacity = node.allocatable(r);
-        if (capacity <= 0) {
-          continue;
+        if (!byDevice) {
+          return weightSum > 0 ? sum / weightSum * scale : 0;
         }
-        long used = node.used(r) + requested;
-        if (used > capacity) {
+        double devices = fill.after(request, node.gpus(), node.deviceUsage());
+        if (devices > 1 + 1e-9) {
           return 0;
         }
-        sum += (double) used * w / capacity;
-      }
-      if (!byDevice) {
-        return weightSum > 0 ? sum / weightSum * scale : 0;
-      }
-      double devices = fill.after(request, node.gpus(), node.deviceUsage());
-      if (devices > 1 + 1e-9) {
-        return 0;
-      }
-      double g = gpuWeight > 0 ? gpuWeight : maxGpuWeight;
-      return (g * devices + TIE_BREAK * sum) / (g + TIE_BREAK * weightSum) * scale;
+        double g = gpuWeight > 0 ? gpuWeight : maxGpuWeight;
+        return (g * devices + TIE_BREAK * sum) / (g + TIE_BREAK * weightSum) * scale;
+      };
     }
   }
 }

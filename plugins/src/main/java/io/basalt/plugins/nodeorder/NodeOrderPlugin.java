@@ -11,6 +11,7 @@ import io.basalt.framework.SessionView;
 import io.basalt.gpu.DeviceFill;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Volcano's {@code nodeorder}: kube-scheduler's resource scores, each 0..100 times its weight, summed.
@@ -124,29 +125,39 @@ public final class NodeOrderPlugin implements Plugin {
 
     @Override
     public double score(TaskInfo task, NodeInfo node) {
+      return forTask(task).applyAsDouble(node);
+    }
+
+    /** The request's numbers and whether it asks for GPUs, read once for a search. */
+    @Override
+    public ToDoubleFunction<NodeInfo> forTask(TaskInfo task) {
       ResourceVector request = task.request();
       long cpuRequest = request.get(ResourceNames.CPU);
       long memRequest = request.get(ResourceNames.MEMORY);
-      long cpuCapacity = node.allocatable(ResourceNames.CPU);
-      long memCapacity = node.allocatable(ResourceNames.MEMORY);
-      long cpuUsed = node.used(ResourceNames.CPU);
-      long memUsed = node.used(ResourceNames.MEMORY);
-      double total = 0;
-      // A GPU pod on a node reporting devices: no spreading, and GPUs balanced by device.
-      boolean gpuPod = node.gpus() != null && fill.asksGpu(request);
-      if (least != 0 || most != 0) {
-        long cpu = cpuUsed + (cpuRequest > 0 ? cpuRequest : DEFAULT_MILLI_CPU_REQUEST);
-        long mem = memUsed + (memRequest > 0 ? memRequest : DEFAULT_MEMORY_REQUEST);
-        if (least != 0 && !gpuPod) {
-          total += (double) least * KubeScores.leastAllocated(cpu, cpuCapacity, mem, memCapacity);
+      long cpuCounted = cpuRequest > 0 ? cpuRequest : DEFAULT_MILLI_CPU_REQUEST;
+      long memCounted = memRequest > 0 ? memRequest : DEFAULT_MEMORY_REQUEST;
+      boolean asksGpu = fill.asksGpu(request);
+      long gpuRequest = gpu < 0 ? 0 : request.get(gpu);
+      boolean balances = balanced != 0 && (cpuRequest > 0 || memRequest > 0 || gpuRequest > 0);
+      return node -> {
+        long cpuCapacity = node.allocatable(ResourceNames.CPU);
+        long memCapacity = node.allocatable(ResourceNames.MEMORY);
+        long cpuUsed = node.used(ResourceNames.CPU);
+        long memUsed = node.used(ResourceNames.MEMORY);
+        double total = 0;
+        // A GPU pod on a node reporting devices: no spreading, and GPUs balanced by device.
+        boolean gpuPod = asksGpu && node.gpus() != null;
+        if (least != 0 || most != 0) {
+          long cpu = cpuUsed + cpuCounted;
+          long mem = memUsed + memCounted;
+          if (least != 0 && !gpuPod) {
+            total += (double) least * KubeScores.leastAllocated(cpu, cpuCapacity, mem, memCapacity);
+          }
+          if (most != 0) {
+            total += (double) most * KubeScores.mostAllocated(cpu, cpuCapacity, mem, memCapacity);
+          }
         }
-        if (most != 0) {
-          total += (double) most * KubeScores.mostAllocated(cpu, cpuCapacity, mem, memCapacity);
-        }
-      }
-      if (balanced != 0) {
-        long gpuRequest = gpu < 0 ? 0 : request.get(gpu);
-        if (cpuRequest > 0 || memRequest > 0 || gpuRequest > 0) {
+        if (balances) {
           double gpuFraction = gpuRequest <= 0 ? Double.NaN
               : gpuPod ? Math.min(1.0, fill.after(request, node.gpus(), node.deviceUsage()))
                   : KubeScores.fraction(node.used(gpu) + gpuRequest, node.allocatable(gpu));
@@ -155,8 +166,8 @@ public final class NodeOrderPlugin implements Plugin {
               KubeScores.fraction(memUsed + memRequest, memCapacity),
               gpuFraction);
         }
-      }
-      return total;
+        return total;
+      };
     }
   }
 }

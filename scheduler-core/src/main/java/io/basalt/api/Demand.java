@@ -1,0 +1,44 @@
+package io.basalt.api;
+
+import io.basalt.model.ResourceVector;
+
+/**
+ * What a fit check reads of a request: the resources it asks for, in ascending slot order, without those the engine
+ * leaves to the device check. Worked out once per search, so a node visit compares a few numbers instead of walking
+ * the request and the skipped slots again.
+ */
+public final class Demand {
+  private final int[] slots;
+  private final long[] amounts;
+
+  private Demand(int[] slots, long[] amounts) {
+    this.slots = slots;
+    this.amounts = amounts;
+  }
+
+  /** {@code request}'s positive slots, except where {@code skip} (null for none) is true. */
+  public static Demand of(ResourceVector request, boolean[] skip) {
+    int[] positive = request.positiveSlots();
+    int[] slots = new int[positive.length];
+    long[] amounts = new long[positive.length];
+    int n = 0;
+    for (int i : positive) {
+      if (skip == null || i >= skip.length || !skip[i]) {
+        slots[n] = i;
+        amounts[n++] = request.get(i);
+      }
+    }
+    return new Demand(java.util.Arrays.copyOf(slots, n), java.util.Arrays.copyOf(amounts, n));
+  }
+
+  /** The first slot where {@code free} has less than asked, or -1. */
+  int firstShort(long[] free) {
+    for (int k = 0; k < slots.length; k++) {
+      int i = slots[k];
+      if (amounts[k] > (i < free.length ? free[i] : 0)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+}
