@@ -122,16 +122,26 @@ final class VerdictTree {
     nowAt[i] = outcome == NodeVerdicts.NOW && choosable ? p : -1;
     later[i] = outcome == NodeVerdicts.LATER && choosable ? score : Double.NEGATIVE_INFINITY;
     laterAt[i] = outcome == NodeVerdicts.LATER && choosable ? p : -1;
+    // Up to the first ancestor the change leaves as it was: every one above it is then unchanged too.
     for (i >>= 1; i > 0; i >>= 1) {
       int l = 2 * i;
       int r = l + 1;
-      count[i] = count[l] + count[r];
+      int c = count[l] + count[r];
       boolean right = now[r] > now[l];
-      now[i] = right ? now[r] : now[l];
-      nowAt[i] = right ? nowAt[r] : nowAt[l];
+      double bestNow = right ? now[r] : now[l];
+      int bestNowAt = right ? nowAt[r] : nowAt[l];
       right = later[r] > later[l];
-      later[i] = right ? later[r] : later[l];
-      laterAt[i] = right ? laterAt[r] : laterAt[l];
+      double bestLater = right ? later[r] : later[l];
+      int bestLaterAt = right ? laterAt[r] : laterAt[l];
+      if (c == count[i] && bestNowAt == nowAt[i] && bestNow == now[i] && bestLaterAt == laterAt[i]
+          && bestLater == later[i]) {
+        return;
+      }
+      count[i] = c;
+      now[i] = bestNow;
+      nowAt[i] = bestNowAt;
+      later[i] = bestLater;
+      laterAt[i] = bestLaterAt;
     }
   }
 

@@ -79,6 +79,42 @@ class VerdictTreeTest {
     }
   }
 
+  /** Leaves set again and again (a changed node asked anew), each change checked against a scan at once. */
+  @Test
+  void keepsFindingWhatAScanFindsAsLeavesChange() {
+    Random random = new Random(5);
+    for (int round = 0; round < 40; round++) {
+      int n = 1 + random.nextInt(90);
+      List<NodeInfo> nodes = new ArrayList<>();
+      byte[] outcomes = new byte[n];
+      double[] scores = new double[n];
+      VerdictTree tree = new VerdictTree(n);
+      for (int p = 0; p < n; p++) {
+        nodes.add(new NodeInfo(TestNodes.node("n" + p).cpu("1").build(), 0, new long[0], new long[0]));
+        outcomes[p] = NodeVerdicts.SHORT;
+        tree.put(p, nodes.get(p), outcomes[p], 0);
+      }
+      for (int step = 0; step < 400; step++) {
+        int p = random.nextInt(n);
+        int kind = random.nextInt(4);
+        outcomes[p] = kind == 0 ? NodeVerdicts.SHORT : kind == 1 ? NodeVerdicts.FILTERED
+            : kind == 2 ? NodeVerdicts.NOW : NodeVerdicts.LATER;
+        // Few distinct scores, so a change often leaves an ancestor's best as it was.
+        scores[p] = outcomes[p] >= NodeVerdicts.NOW ? SCORES[random.nextInt(SCORES.length)] : 0;
+        tree.put(p, nodes.get(p), outcomes[p], scores[p]);
+        int start = random.nextInt(n);
+        int toFind = 1 + random.nextInt(n + 1);
+        int[] expected = new int[2];
+        int next = scan(outcomes, scores, start, toFind, expected);
+        Found found = new Found();
+        String where = "round " + round + ", step " + step;
+        assertEquals(next, tree.search(nodes, start, toFind, found), where);
+        assertSame(expected[0] < 0 ? null : nodes.get(expected[0]), found.now, where);
+        assertSame(expected[1] < 0 ? null : nodes.get(expected[1]), found.later, where);
+      }
+    }
+  }
+
   private static final class Found implements VerdictTree.NodeSearchResult {
     NodeInfo now;
     NodeInfo later;
