@@ -27,16 +27,6 @@ final class VerdictTree {
     double lastScore();
   }
 
-  /** The best node of a range: its score and position, -1 when none can be chosen. */
-  private record Pick(double score, int at) {
-    static final Pick NONE = new Pick(Double.NEGATIVE_INFINITY, -1);
-
-    /** The earlier range's pick unless the later one's is strictly better, as a scan in visit order keeps. */
-    Pick then(Pick later) {
-      return later.score > score ? later : this;
-    }
-  }
-
   private final int n;
   private final int leaves;
   private final int[] count;
@@ -152,10 +142,10 @@ final class VerdictTree {
    */
   int search(List<NodeInfo> list, int start, int toFind, NodeSearchResult best) {
     int total = count[1];
-    Pick firstNow;
-    Pick firstLater;
-    Pick secondNow = Pick.NONE;
-    Pick secondLater = Pick.NONE;
+    int firstNow;
+    int firstLater;
+    int secondNow = -1;
+    int secondLater = -1;
     int next;
     int before = feasibleBefore(start);
     int after = total - before;
@@ -180,10 +170,23 @@ final class VerdictTree {
       secondLater = best(later, laterAt, 0, end);
       next = (end + 1) % n;
     }
-    int nowPos = firstNow.then(secondNow).at();
-    int laterPos = firstLater.then(secondLater).at();
+    int nowPos = then(now, firstNow, secondNow);
+    int laterPos = then(later, firstLater, secondLater);
     best.found(nowPos < 0 ? null : list.get(nowPos), laterPos < 0 ? null : list.get(laterPos));
     return next;
+  }
+
+  /**
+   * Of the best positions of an earlier and a later range (-1 for none), the earlier one unless the later one's
+   * score is strictly higher, as a scan in visit order keeps.
+   */
+  private int then(double[] score, int earlier, int later) {
+    return scoreAt(score, later) > scoreAt(score, earlier) ? later : earlier;
+  }
+
+  /** The score of the leaf at {@code p}, or -infinity for no position. */
+  private double scoreAt(double[] score, int p) {
+    return p < 0 ? Double.NEGATIVE_INFINITY : score[p + leaves];
   }
 
   /** Where a search's outcome goes. */
@@ -217,8 +220,8 @@ final class VerdictTree {
     return i - leaves;
   }
 
-  /** The best of positions {@code lo..hi} (inclusive), the leftmost on ties. */
-  private Pick best(double[] score, int[] at, int lo, int hi) {
+  /** The best of positions {@code lo..hi} (inclusive), the leftmost on ties; -1 when none can be chosen. */
+  private int best(double[] score, int[] at, int lo, int hi) {
     double leftScore = Double.NEGATIVE_INFINITY;
     int leftAt = -1;
     double rightScore = Double.NEGATIVE_INFINITY;
@@ -239,6 +242,6 @@ final class VerdictTree {
         }
       }
     }
-    return rightScore > leftScore ? new Pick(rightScore, rightAt) : new Pick(leftScore, leftAt);
+    return rightScore > leftScore ? rightAt : leftAt;
   }
 }

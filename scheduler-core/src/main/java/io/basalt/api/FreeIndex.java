@@ -75,7 +75,9 @@ public final class FreeIndex {
       if (t == null) {
         continue;
       }
-      t = t.clone();
+      // Taken over, not copied (a tree per resource per cycle was the largest allocation of a cycle): the last
+      // session is closed, and should anything ask its index again, it builds the tree anew from its nodes.
+      previous.trees[slot] = null;
       for (int k = 0; k < count; k++) {
         set(t, differ[k], nodes[differ[k]].futureIdle(slot));
       }

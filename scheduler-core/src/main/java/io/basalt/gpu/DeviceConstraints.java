@@ -26,6 +26,9 @@ public final class DeviceConstraints {
 
   /** The constraints a pod's {@code annotations} set on GPUs of the given resource domains; none when unset. */
   public static DeviceConstraints of(Map<String, String> annotations, List<String> domains) {
+    if (!namesAny(annotations)) {
+      return NONE; // most pods: no annotation names are built to look up
+    }
     List<Rule> rules = null;
     for (String domain : domains) {
       for (String key : KEYS) {
@@ -46,6 +49,16 @@ public final class DeviceConstraints {
       }
     }
     return rules == null ? NONE : new DeviceConstraints(rules);
+  }
+
+  /** Whether some annotation could be one of {@link #KEYS} under some domain: each ends in one of two suffixes. */
+  private static boolean namesAny(Map<String, String> annotations) {
+    for (String name : annotations.keySet()) {
+      if (name.endsWith("-gputype") || name.endsWith("-gpuuuid")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   public static final DeviceConstraints NONE = new DeviceConstraints(List.of());

@@ -99,6 +99,7 @@ class FreeIndexTest {
     List<NodeInfo> nodes = nodes(100);
     FreeIndex first = FreeIndex.over(nodes, ResourceNames.count());
     first.max(GPU);
+    FreeIndex last = first;
     for (int round = 0; round < 20; round++) {
       for (int k = 0; k < 3; k++) {
         nodes.get(random.nextInt(nodes.size())).adjustUsed(ResourceVector.of(gpus(1 + random.nextInt(2))), 1);
@@ -119,8 +120,11 @@ class FreeIndexTest {
       assertEquals(java.util.Arrays.toString(expected(next, GPU, tree.length)), java.util.Arrays.toString(tree));
       for (int q = 0; q <= 9; q++) {
         assertEquals(scan(next, GPU, q, 0), index.next(GPU, q, 0));
+        // The new index took the last one's tree over; asked again, the last one still answers for its own nodes.
+        assertEquals(scan(nodes, GPU, q, 0), last.next(GPU, q, 0), "round " + round + ", q " + q);
       }
       nodes = next;
+      last = index;
     }
   }
 
