@@ -94,8 +94,9 @@ final class NodeVerdicts {
       tables.values().removeIf(t -> !keep.contains(t));
     }
     treeLeaves = 0;
+    List<NodeInfo> current = session.nodes();
     for (Table t : tables.values()) {
-      t.newSession();
+      t.newSession(current);
       treeLeaves += t.tree == null ? 0 : t.tree.leaves();
     }
   }
@@ -143,9 +144,25 @@ final class NodeVerdicts {
       scores = new double[capacity];
     }
 
-    private void newSession() {
+    /**
+     * Forgets the entries of node copies the new session no longer holds: they can never hold again (a replaced copy
+     * does not come back), and letting go of them lets the old copies' arrays be collected young instead of each
+     * collection copying several generations of every node.
+     */
+    private void newSession(List<NodeInfo> current) {
       lastSearches = searches;
       searches = 0;
+      for (int p = 0, n = Math.min(nodes.length, current.size()); p < n; p++) {
+        if (nodes[p] != null && nodes[p] != current.get(p)) {
+          nodes[p] = null;
+        }
+      }
+      for (int p = current.size(); p < nodes.length; p++) {
+        nodes[p] = null;
+      }
+      if (tree != null) {
+        tree.forgetOld(current);
+      }
     }
 
     /**

@@ -68,6 +68,18 @@ final class VerdictTree {
     return leaves;
   }
 
+  /**
+   * Drops the leaves' references to node copies {@code current} no longer holds (see {@link NodeVerdicts}); their
+   * verdicts stay in the tree until {@link #refresh} asks those positions again, as it would anyway.
+   */
+  void forgetOld(List<NodeInfo> current) {
+    for (int p = 0, m = Math.min(n, current.size()); p < m; p++) {
+      if (nodes[p] != null && nodes[p] != current.get(p)) {
+        nodes[p] = null;
+      }
+    }
+  }
+
   /** Asks again every node whose state is not the one its leaf was worked out from. */
   void refresh(Session session, Evaluator eval) {
     FreeIndex idx = session.freeIndex();
