@@ -7,6 +7,7 @@ import io.basalt.framework.FilterResult;
 import io.basalt.model.ResourceNames;
 import io.basalt.session.ExplainRecorder;
 import io.basalt.session.Session;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -20,6 +21,8 @@ final class Best implements VerdictTree.Evaluator, VerdictTree.NodeSearchResult 
   final boolean[] skip;
   /** What the fit checks read of the task's request, worked out once for the search. */
   private final Demand demand;
+  /** The filters, each prepared for the task once. */
+  private final Function<NodeInfo, FilterResult> filtering;
   final ExplainRecorder explain;
   final ToDoubleFunction<NodeInfo> scoring;
   /** Verdicts kept for the task's key, or null when some filter or scorer depends on more than the node. */
@@ -39,6 +42,7 @@ final class Best implements VerdictTree.Evaluator, VerdictTree.NodeSearchResult 
     this.task = task;
     this.skip = skip;
     this.demand = Demand.of(task.request(), skip);
+    this.filtering = session.callbacks().filtering(task);
     this.explain = explain;
     this.verdicts = verdicts;
     this.scoresKept = scoresKept;
@@ -84,7 +88,7 @@ final class Best implements VerdictTree.Evaluator, VerdictTree.NodeSearchResult 
       }
       outcome = NodeVerdicts.SHORT;
     } else {
-      FilterResult verdict = session.callbacks().filter(task, node);
+      FilterResult verdict = filtering.apply(node);
       if (!verdict.ok()) {
         if (explain != null) {
           explain.filtered(task, node, verdict.reason());

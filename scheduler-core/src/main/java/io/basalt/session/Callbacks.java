@@ -119,6 +119,41 @@ public final class Callbacks {
   }
 
   /**
+   * {@link #filter} for {@code task} across the nodes of one search, each filter prepared for the task once
+   * ({@link TaskFilter#forTask}); filters that pass every node for this task are left out.
+   */
+  public Function<NodeInfo, FilterResult> filtering(TaskInfo task) {
+    List<Function<NodeInfo, FilterResult>> checks = new ArrayList<>(filterFns.length + 1);
+    for (TaskFilter f : filterFns) {
+      Function<NodeInfo, FilterResult> check = f.forTask(task);
+      if (check != null) {
+        checks.add(check);
+      }
+    }
+    Function<NodeInfo, FilterResult> devicesCheck = devices.forTask(task);
+    if (devicesCheck != null) {
+      checks.add(devicesCheck);
+    }
+    if (checks.isEmpty()) {
+      return node -> FilterResult.OK;
+    }
+    if (checks.size() == 1) {
+      return checks.get(0);
+    }
+    @SuppressWarnings("unchecked")
+    Function<NodeInfo, FilterResult>[] all = checks.toArray(new Function[0]);
+    return node -> {
+      for (Function<NodeInfo, FilterResult> check : all) {
+        FilterResult r = check.apply(node);
+        if (!r.ok()) {
+          return r;
+        }
+      }
+      return FilterResult.OK;
+    };
+  }
+
+  /**
    * Whether reclaim may still take from {@code queue}: every queue-share plugin agrees it holds more than its
    * deserved share (Volcano's proportion rule); true when none is registered.
    */

@@ -51,6 +51,11 @@ final class DeviceGuard {
     return want(task);
   }
 
+  /** {@link #check} for {@code task} across a search; null when the task asks for no device (OK everywhere). */
+  java.util.function.Function<NodeInfo, FilterResult> forTask(TaskInfo task) {
+    return want(task) == NOTHING ? null : node -> check(task, node);
+  }
+
   /** Whether {@code node}'s devices can take {@code task} now; OK for nodes without a GPU inventory. */
   FilterResult check(TaskInfo task, NodeInfo node) {
     GpuTopology gpus = node.gpus();

@@ -16,6 +16,7 @@ import io.basalt.model.Taint;
 import io.basalt.model.Toleration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Volcano's {@code predicates}: the kube-scheduler filters that decide whether a pod may run on a node at all, apart
@@ -70,33 +71,62 @@ public final class PredicatesPlugin implements Plugin {
 
   @Override
   public void onSessionOpen(SessionView session, Registrar registrar) {
-    // The verdict reads the node and these three of the pod only.
-    registrar.addFilter(TaskFilter.keyed(this::filter,
-        t -> new Key(t.pod().nodeSelector(), t.pod().requiredNodeAffinity(), t.pod().tolerations())));
+    registrar.addFilter(new TaskFilter() {
+      @Override
+      public FilterResult filter(TaskInfo task, NodeInfo node) {
+        return PredicatesPlugin.this.filter(task, node);
+      }
+
+      /** The verdict reads the node and these three of the pod only. */
+      @Override
+      public Object taskKey(TaskInfo task) {
+        Pod pod = task.pod();
+        return new Key(pod.nodeSelector(), pod.requiredNodeAffinity(), pod.tolerations());
+      }
+
+      @Override
+      public Function<NodeInfo, FilterResult> forTask(TaskInfo task) {
+        PodChecks checks = checks(task.pod());
+        return node -> checks.on(node.node());
+      }
+    });
   }
 
   /** What {@link #filter} reads of a pod. */
   private record Key(Map<String, String> nodeSelector, List<NodeSelectorTerm> affinity, List<Toleration> tolerations) {}
 
   FilterResult filter(TaskInfo task, NodeInfo nodeInfo) {
-    Node node = nodeInfo.node();
-    if (!node.ready()) {
-      return NOT_READY;
-    }
-    Pod pod = task.pod();
-    if (node.unschedulable() && !tolerates(pod.tolerations(), UNSCHEDULABLE_TAINT)) {
-      return UNSCHEDULABLE;
-    }
-    if (nodeAffinity && !matchesSelectorAndAffinity(pod, node)) {
-      return AFFINITY_MISMATCH;
-    }
-    if (taintToleration) {
-      Taint untolerated = firstUntoleratedTaint(pod.tolerations(), node.taints());
-      if (untolerated != null) {
-        return FilterResult.unfit(untoleratedReason(untolerated));
+    return checks(task.pod()).on(nodeInfo.node());
+  }
+
+  private PodChecks checks(Pod pod) {
+    boolean affinity = nodeAffinity && (!pod.nodeSelector().isEmpty() || !pod.requiredNodeAffinity().isEmpty());
+    return new PodChecks(pod, affinity, tolerates(pod.tolerations(), UNSCHEDULABLE_TAINT), taintToleration);
+  }
+
+  /**
+   * The checks for one pod, what they read of it worked out once: whether its selector or affinity needs matching
+   * at all and whether it tolerates a cordoned node; {@code taints} when the config checks taints.
+   */
+  private record PodChecks(Pod pod, boolean affinity, boolean toleratesCordon, boolean taints) {
+    FilterResult on(Node node) {
+      if (!node.ready()) {
+        return NOT_READY;
       }
+      if (node.unschedulable() && !toleratesCordon) {
+        return UNSCHEDULABLE;
+      }
+      if (affinity && !matchesSelectorAndAffinity(pod, node)) {
+        return AFFINITY_MISMATCH;
+      }
+      if (taints && !node.taints().isEmpty()) {
+        Taint untolerated = firstUntoleratedTaint(pod.tolerations(), node.taints());
+        if (untolerated != null) {
+          return FilterResult.unfit(untoleratedReason(untolerated));
+        }
+      }
+      return FilterResult.OK;
     }
-    return FilterResult.OK;
   }
 
   /** nodeSelector labels must all match; then, when the pod has required terms, at least one term must match. */

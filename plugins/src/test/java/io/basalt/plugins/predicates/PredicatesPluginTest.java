@@ -32,7 +32,11 @@ class PredicatesPluginTest {
     Pod p = pod.cpu("1").build();
     Session s = TestSessions.cluster().node(n).pod(p)
         .open(REGISTRY, TestSessions.singlePlugin(PredicatesPlugin.NAME, args));
-    return s.callbacks().filter(TestSessions.task(s, p.key()), TestSessions.nodeInfo(s, n.name()));
+    FilterResult asked = s.callbacks().filter(TestSessions.task(s, p.key()), TestSessions.nodeInfo(s, n.name()));
+    // A search asks the filter prepared for the task once: it must answer the same, reason and all.
+    FilterResult prepared = s.callbacks().filtering(TestSessions.task(s, p.key())).apply(TestSessions.nodeInfo(s, n.name()));
+    assertEquals(asked, prepared, "prepared filter");
+    return asked;
   }
 
   private static FilterResult filter(TestNodes node, TestPods pod) {
