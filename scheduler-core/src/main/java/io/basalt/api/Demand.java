@@ -19,16 +19,24 @@ public final class Demand {
   /** {@code request}'s positive slots, except where {@code skip} (null for none) is true. */
   public static Demand of(ResourceVector request, boolean[] skip) {
     int[] positive = request.positiveSlots();
-    int[] slots = new int[positive.length];
-    long[] amounts = new long[positive.length];
     int n = 0;
     for (int i : positive) {
-      if (skip == null || i >= skip.length || !skip[i]) {
-        slots[n] = i;
-        amounts[n++] = request.get(i);
+      n += checked(i, skip) ? 1 : 0;
+    }
+    int[] slots = new int[n];
+    long[] amounts = new long[n];
+    int k = 0;
+    for (int i : positive) {
+      if (checked(i, skip)) {
+        slots[k] = i;
+        amounts[k++] = request.get(i);
       }
     }
-    return new Demand(java.util.Arrays.copyOf(slots, n), java.util.Arrays.copyOf(amounts, n));
+    return new Demand(slots, amounts);
+  }
+
+  private static boolean checked(int slot, boolean[] skip) {
+    return skip == null || slot >= skip.length || !skip[slot];
   }
 
   /** The first slot where {@code free} has less than asked, or -1. */
