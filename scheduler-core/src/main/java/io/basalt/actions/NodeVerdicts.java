@@ -94,9 +94,8 @@ final class NodeVerdicts {
       tables.values().removeIf(t -> !keep.contains(t));
     }
     treeLeaves = 0;
-    List<NodeInfo> current = session.nodes();
     for (Table t : tables.values()) {
-      t.newSession(current);
+      t.newSession();
       treeLeaves += t.tree == null ? 0 : t.tree.leaves();
     }
   }
@@ -132,37 +131,22 @@ final class NodeVerdicts {
     private int searches;
     private int lastSearches;
     private VerdictTree tree;
-    private NodeInfo[] nodes;
+    /** The {@link NodeInfo#serial} of the copy each entry was found on. */
+    private long[] nodes;
     private int[] versions;
     private byte[] outcomes;
     private double[] scores;
 
     Table(int capacity) {
-      nodes = new NodeInfo[capacity];
+      nodes = new long[capacity];
       versions = new int[capacity];
       outcomes = new byte[capacity];
       scores = new double[capacity];
     }
 
-    /**
-     * Forgets the entries of node copies the new session no longer holds: they can never hold again (a replaced copy
-     * does not come back), and letting go of them lets the old copies' arrays be collected young instead of each
-     * collection copying several generations of every node.
-     */
-    private void newSession(List<NodeInfo> current) {
+    private void newSession() {
       lastSearches = searches;
       searches = 0;
-      for (int p = 0, n = Math.min(nodes.length, current.size()); p < n; p++) {
-        if (nodes[p] != null && nodes[p] != current.get(p)) {
-          nodes[p] = null;
-        }
-      }
-      for (int p = current.size(); p < nodes.length; p++) {
-        nodes[p] = null;
-      }
-      if (tree != null) {
-        tree.forgetOld(current);
-      }
     }
 
     /**
@@ -176,7 +160,7 @@ final class NodeVerdicts {
     /** The kept verdict on {@code node}, or {@link #UNKNOWN} when none holds for its current state. */
     byte outcome(NodeInfo node) {
       int p = node.position();
-      return p < nodes.length && nodes[p] == node && versions[p] == node.version() ? outcomes[p] : UNKNOWN;
+      return p < nodes.length && nodes[p] == node.serial() && versions[p] == node.version() ? outcomes[p] : UNKNOWN;
     }
 
     /** The kept score, read after {@link #outcome} said {@link #NOW} or {@link #LATER}. */
@@ -193,7 +177,7 @@ final class NodeVerdicts {
         outcomes = Arrays.copyOf(outcomes, n);
         scores = Arrays.copyOf(scores, n);
       }
-      nodes[p] = node;
+      nodes[p] = node.serial();
       versions[p] = node.version();
       outcomes[p] = outcome;
       scores[p] = score;

@@ -34,7 +34,8 @@ final class VerdictTree {
   private final int[] nowAt;
   private final double[] later;
   private final int[] laterAt;
-  private final NodeInfo[] nodes;
+  /** The {@link NodeInfo#serial} of the copy each leaf was worked out from. */
+  private final long[] nodes;
   private final int[] versions;
   private FreeIndex index;
   private int logSeen;
@@ -55,7 +56,7 @@ final class VerdictTree {
     Arrays.fill(later, Double.NEGATIVE_INFINITY);
     Arrays.fill(nowAt, -1);
     Arrays.fill(laterAt, -1);
-    this.nodes = new NodeInfo[n];
+    this.nodes = new long[n];
     this.versions = new int[n];
   }
 
@@ -68,18 +69,6 @@ final class VerdictTree {
     return leaves;
   }
 
-  /**
-   * Drops the leaves' references to node copies {@code current} no longer holds (see {@link NodeVerdicts}); their
-   * verdicts stay in the tree until {@link #refresh} asks those positions again, as it would anyway.
-   */
-  void forgetOld(List<NodeInfo> current) {
-    for (int p = 0, m = Math.min(n, current.size()); p < m; p++) {
-      if (nodes[p] != null && nodes[p] != current.get(p)) {
-        nodes[p] = null;
-      }
-    }
-  }
-
   /** Asks again every node whose state is not the one its leaf was worked out from. */
   void refresh(Session session, Evaluator eval) {
     FreeIndex idx = session.freeIndex();
@@ -87,7 +76,7 @@ final class VerdictTree {
     if (idx != index) {
       for (int p = 0; p < n; p++) {
         NodeInfo node = list.get(p);
-        if (nodes[p] != node || versions[p] != node.version()) {
+        if (nodes[p] != node.serial() || versions[p] != node.version()) {
           set(p, node, eval);
         }
       }
@@ -99,7 +88,7 @@ final class VerdictTree {
     for (int i = logSeen; i < size; i++) {
       int p = idx.changedAt(i);
       NodeInfo node = list.get(p);
-      if (nodes[p] != node || versions[p] != node.version()) {
+      if (nodes[p] != node.serial() || versions[p] != node.version()) {
         set(p, node, eval);
       }
     }
@@ -113,7 +102,7 @@ final class VerdictTree {
 
   /** Sets the leaf of position {@code p} (package-private for tests). */
   void put(int p, NodeInfo node, byte outcome, double score) {
-    nodes[p] = node;
+    nodes[p] = node.serial();
     versions[p] = node.version();
     int i = p + leaves;
     count[i] = outcome >= NodeVerdicts.NOW ? 1 : 0;

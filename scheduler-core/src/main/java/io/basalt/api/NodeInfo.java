@@ -13,8 +13,12 @@ import java.util.Arrays;
  * <p>Only a {@link Statement} changes a session's nodes; the cache makes new ones from the cluster.
  */
 public final class NodeInfo {
+  /** Numbers every copy made in this JVM apart (see {@link #serial}). */
+  private static final java.util.concurrent.atomic.AtomicLong SERIALS = new java.util.concurrent.atomic.AtomicLong();
+
   private final Node node;
   private final long generation;
+  private final long serial = SERIALS.incrementAndGet();
   private long[] allocatable;
   private long[] used;
   private long[] releasing;
@@ -100,6 +104,14 @@ public final class NodeInfo {
 
   public long generation() {
     return generation;
+  }
+
+  /**
+   * A number no other copy made in this JVM has: answers kept across sessions name the copy by it (with
+   * {@link #version}) instead of holding it, so a copy the cache has replaced is not kept alive by them.
+   */
+  public long serial() {
+    return serial;
   }
 
   /**
