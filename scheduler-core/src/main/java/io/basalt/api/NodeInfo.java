@@ -243,8 +243,11 @@ public final class NodeInfo {
   public void adjustUsed(ResourceVector r, int sign) {
     fit(r.size());
     for (int i = 0, n = r.size(); i < n; i++) {
-      used[i] += sign * r.get(i);
-      refresh(i);
+      long q = r.get(i);
+      if (q != 0) { // the rest is as it was: no refresh, no index update
+        used[i] += sign * q;
+        refresh(i);
+      }
     }
     touched = true;
     logChange(sign < 0);
@@ -254,8 +257,11 @@ public final class NodeInfo {
   public void adjustPipelined(ResourceVector r, int sign) {
     fit(r.size());
     for (int i = 0, n = r.size(); i < n; i++) {
-      pipelined[i] += sign * r.get(i);
-      refresh(i);
+      long q = r.get(i);
+      if (q != 0) { // the rest is as it was: no refresh, no index update
+        pipelined[i] += sign * q;
+        refresh(i);
+      }
     }
     touched = true;
     logChange(sign < 0);
@@ -265,8 +271,11 @@ public final class NodeInfo {
   public void adjustReleasing(ResourceVector r, int sign) {
     fit(r.size());
     for (int i = 0, n = r.size(); i < n; i++) {
-      releasing[i] += sign * r.get(i);
-      refresh(i);
+      long q = r.get(i);
+      if (q != 0) { // the rest is as it was: no refresh, no index update
+        releasing[i] += sign * q;
+        refresh(i);
+      }
     }
     touched = true;
     logChange(sign > 0);

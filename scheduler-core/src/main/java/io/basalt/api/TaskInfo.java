@@ -15,6 +15,8 @@ public final class TaskInfo {
   int keptAt;
   /** {@link Pod#key()} builds the string anew per call; sorts and reasons ask it many times per cycle. */
   private String key;
+  /** {@link Pod#taskSpec()} is an annotation lookup; placing a gang asks it per task per try. */
+  private String role;
   private JobInfo job;
   private TaskStatus status;
   private String nodeName;
@@ -73,8 +75,13 @@ public final class TaskInfo {
 
   /** The pod's role in its job ({@code volcano.sh/task-spec}), or "" when it has none. */
   public String role() {
-    String r = pod.taskSpec();
-    return r == null ? "" : r;
+    String r = role;
+    if (r == null) {
+      r = pod.taskSpec();
+      r = r == null ? "" : r;
+      role = r;
+    }
+    return r;
   }
 
   /** The GPUs chosen for this task on its node this session. */
