@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 /** A kept task or lone-pod job, handed out again, holds exactly what a new one would; changed pods get new ones. */
 class KeptTasksTest {
   /** Every field of the two classes, each set by {@link #dirty}: a new field must be reset and listed here. */
-  private static final Set<String> TASK_FIELDS = Set.of("pod", "priority", "openedIn", "keptAt", "key", "job",
+  private static final Set<String> TASK_FIELDS = Set.of("pod", "priority", "openedIn", "keptAt", "key", "role", "job",
       "status", "nodeName", "reservation", "devices", "fitError", "fitNode", "memo", "memo2");
   private static final Set<String> JOB_FIELDS = Set.of("key", "podGroup", "implicit", "priority", "tasks",
       "tasksView", "statusCounts", "minMember", "queue", "created", "minTaskMember", "ready", "invalid", "phase",
@@ -91,6 +91,8 @@ class KeptTasksTest {
     JobInfo freshJob = newLoneJob(fresh, "q1");
     freshJob.addTask(fresh);
     fresh.key(); // the kept one has its key cached; the key is the pod's either way
+    fresh.role(); // the same for its role
+    again.tasks().get(0).role();
     assertSameFields(TaskInfo.class, TASK_FIELDS, fresh, again.tasks().get(0), Set.of("openedIn", "keptAt", "job"));
     assertSame(again, again.tasks().get(0).job());
     assertSameFields(JobInfo.class, JOB_FIELDS, freshJob, again, Set.of("tasks", "tasksView"));
