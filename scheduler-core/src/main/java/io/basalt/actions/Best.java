@@ -1,6 +1,7 @@
 package io.basalt.actions;
 
 import io.basalt.api.Demand;
+import io.basalt.api.FreeIndex;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.framework.FilterResult;
@@ -58,6 +59,27 @@ final class Best implements VerdictTree.Evaluator, VerdictTree.NodeSearchResult 
         return;
       }
     }
+    evaluateAndKeep(node);
+  }
+
+  /**
+   * As {@link #visit(NodeInfo)} for the session's node at {@code position}: its kept verdict is checked against
+   * what {@code index} records of the node, so a visit answered from the verdicts does not read the node at all.
+   */
+  void visit(NodeInfo node, int position, FreeIndex index) {
+    if (verdicts != null) {
+      byte kept = verdicts.outcome(position, index.serial(position), index.version(position));
+      if (kept != NodeVerdicts.UNKNOWN) {
+        double score = kept < NodeVerdicts.NOW ? 0
+            : scoresKept ? verdicts.score(position) : scoring.applyAsDouble(node);
+        take(node, kept, score);
+        return;
+      }
+    }
+    evaluateAndKeep(node);
+  }
+
+  private void evaluateAndKeep(NodeInfo node) {
     byte outcome = evaluate(node);
     if (verdicts != null) {
       verdicts.put(node, outcome, lastScore);

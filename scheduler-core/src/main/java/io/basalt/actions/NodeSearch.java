@@ -246,7 +246,7 @@ final class NodeSearch {
           return start;
         }
       }
-      best.visit(nodes.get(p));
+      best.visit(nodes.get(p), p, index);
       p++;
     }
     return p % nodes.size();

@@ -163,6 +163,19 @@ final class NodeVerdicts {
       return p < nodes.length && nodes[p] == node.serial() && versions[p] == node.version() ? outcomes[p] : UNKNOWN;
     }
 
+    /**
+     * As {@link #outcome(NodeInfo)} for the node at position {@code p} whose serial number and version are given
+     * (a search reads them from the session's index, not from the node).
+     */
+    byte outcome(int p, long serial, int version) {
+      return p < nodes.length && nodes[p] == serial && versions[p] == version ? outcomes[p] : UNKNOWN;
+    }
+
+    /** The kept score at position {@code p}, read after {@link #outcome} said {@link #NOW} or {@link #LATER}. */
+    double score(int p) {
+      return scores[p];
+    }
+
     /** The kept score, read after {@link #outcome} said {@link #NOW} or {@link #LATER}. */
     double score(NodeInfo node) {
       return scores[node.position()];

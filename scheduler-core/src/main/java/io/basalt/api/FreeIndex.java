@@ -15,6 +15,9 @@ import java.util.List;
  */
 public final class FreeIndex {
   private final NodeInfo[] nodes;
+  /** Each position's {@link NodeInfo#serial} and {@link NodeInfo#version}, kept current as nodes tell of changes. */
+  private final long[] serials;
+  private final int[] versions;
   private final int leaves;
   private final long[][] trees;
   /** Every change to a node since the index was built: position * 2, plus 1 when the node gave something back. */
@@ -25,6 +28,12 @@ public final class FreeIndex {
 
   private FreeIndex(List<NodeInfo> nodes, int slots) {
     this.nodes = nodes.toArray(NodeInfo[]::new);
+    this.serials = new long[this.nodes.length];
+    this.versions = new int[this.nodes.length];
+    for (int i = 0; i < this.nodes.length; i++) {
+      serials[i] = this.nodes[i].serial();
+      versions[i] = this.nodes[i].version();
+    }
     int size = 1;
     while (size < Math.max(1, this.nodes.length)) {
       size <<= 1;
@@ -147,6 +156,19 @@ public final class FreeIndex {
     return (log[i] & 1) != 0;
   }
 
+  /**
+   * The serial number of the node at {@code position} ({@link NodeInfo#serial}): with {@link #version}, what an
+   * answer kept for a node is checked against, without reading the node itself.
+   */
+  public long serial(int position) {
+    return serials[position];
+  }
+
+  /** The {@link NodeInfo#version} of the node at {@code position}, as of its last change. */
+  public int version(int position) {
+    return versions[position];
+  }
+
   /** The node at {@code position}. */
   public NodeInfo node(int position) {
     return nodes[position];
@@ -157,6 +179,7 @@ public final class FreeIndex {
     if (position >= nodes.length || nodes[position] != node) {
       return;
     }
+    versions[position] = node.version();
     int entry = position << 1 | (freed ? 1 : 0);
     if (logSize > logRead && log[logSize - 1] == entry) {
       return;

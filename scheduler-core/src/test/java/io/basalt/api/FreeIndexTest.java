@@ -54,6 +54,11 @@ class FreeIndexTest {
           max = Math.max(max, x.futureIdle(GPU));
         }
         assertEquals(max, index.max(GPU));
+        // What kept answers are checked against: the index's record of each node is the node's own.
+        for (int i = 0; i < size; i++) {
+          assertEquals(nodes.get(i).serial(), index.serial(i));
+          assertEquals(nodes.get(i).version(), index.version(i), "size " + size + ", step " + step + ", node " + i);
+        }
       }
     }
   }
