@@ -46,13 +46,19 @@ final class Evictions {
     java.util.Set<Seeker> hopeless = new java.util.HashSet<>();
     pools = new VictimPools(scope);
     List<JobInfo> starving = new ArrayList<>();
-    // The pods that may ever be victims, indexed in the same pass as the starving jobs are found.
-    RunningPods running = RunningPods.walk(session, job -> {
+    List<JobInfo> all = session.jobs();
+    for (int at = 0, n = all.size(); at < n; at++) { // indexed: a backlog's 50k jobs
+      JobInfo job = all.get(at);
       // Starving first: a few hundred jobs of thousands, and the plugins' validity check costs more.
       if (job.phase() != PodGroupPhase.PENDING && isStarving(job) && session.jobInvalidReason(job) == null) {
         starving.add(job);
       }
-    });
+    }
+    if (starving.isEmpty()) {
+      return; // no victims to index: most cycles of a cluster that has room
+    }
+    // The pods that may ever be victims, indexed once per session (preempt and reclaim share it).
+    RunningPods running = RunningPods.of(session);
     JobsInQueueOrder.sort(session, starving);
     for (JobInfo job : starving) {
       if (isStarving(job)) {

@@ -9,7 +9,6 @@ import io.basalt.session.Session;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -116,10 +115,6 @@ final class RunningPods {
       return held;
     }
     List<NodeInfo> nodes = session.nodes();
-    Map<NodeInfo, Integer> position = new IdentityHashMap<>(nodes.size() * 2);
-    for (int i = 0; i < nodes.size(); i++) {
-      position.put(nodes.get(i), i);
-    }
     held = new ArrayList<>(queues.size());
     for (int q = 0; q < queues.size(); q++) {
       held.add(new long[nodes.size()][]);
@@ -129,8 +124,10 @@ final class RunningPods {
       List<TaskInfo> pods = j.pods();
       for (int p = 0, n = pods.size(); p < n; p++) {
         TaskInfo t = pods.get(p);
-        Integer at = position.get(session.node(t.nodeName()));
-        if (at == null) {
+        // The node's place in the session's list, from the node itself (it joined the session's index there).
+        NodeInfo node = session.node(t.nodeName());
+        int at = node == null ? -1 : node.position();
+        if (at < 0 || at >= nodes.size() || nodes.get(at) != node) {
           bounded = false;
           continue;
         }
@@ -158,27 +155,6 @@ final class RunningPods {
       }
       return index;
     });
-  }
-
-  /**
-   * This session's index, with every job of the session handed to {@code visit} in order; when the index is not
-   * built yet it is built in that same pass: the walk over a backlog's tens of thousands of jobs is paid once.
-   */
-  static RunningPods walk(Session session, java.util.function.Consumer<JobInfo> visit) {
-    boolean[] fresh = {false};
-    RunningPods index = session.scratch(RunningPods.class, () -> {
-      fresh[0] = true;
-      return new RunningPods();
-    });
-    List<JobInfo> all = session.jobs();
-    for (int at = 0, n = all.size(); at < n; at++) { // indexed: a backlog's 50k jobs, several passes
-      JobInfo job = all.get(at);
-      if (fresh[0]) {
-        index.add(job);
-      }
-      visit.accept(job);
-    }
-    return index;
   }
 
   /** Jobs with a candidate pod, in the session's job order. */

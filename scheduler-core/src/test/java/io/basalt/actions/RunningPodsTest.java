@@ -73,25 +73,6 @@ class RunningPodsTest {
   }
 
   @Test
-  void aWalkVisitsEveryJobInOrderAndBuildsTheIndexInTheSamePass() {
-    Session s = session();
-    List<String> visited = new ArrayList<>();
-    RunningPods index = RunningPods.walk(s, job -> visited.add(job.key()));
-    List<String> all = new ArrayList<>();
-    for (JobInfo job : s.jobs()) {
-      all.add(job.key());
-    }
-    assertEquals(all, visited);
-    assertEquals(3, index.jobs().size(), "g1, g2, g3: the asker runs nothing");
-    visited.clear();
-    assertSame(index, RunningPods.walk(s, job -> visited.add(job.key())), "built once, walked again");
-    assertEquals(all, visited);
-    assertEquals(3, index.jobs().size(), "not added twice");
-    assertSame(index, RunningPods.of(s));
-    assertEquals(3, index.jobs().size());
-  }
-
-  @Test
   void aBoundOnlyCountsTheQueuesThatMayBeTakenFrom() {
     Session s = session();
     RunningPods index = RunningPods.of(s);
