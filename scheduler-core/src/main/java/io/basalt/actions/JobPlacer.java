@@ -78,7 +78,7 @@ final class JobPlacer {
     }
     for (int i = 0; i < tasks.size(); i++) {
       TaskInfo task = tasks.get(i);
-      String roleFailure = failed.get(task.role());
+      String roleFailure = failed.isEmpty() ? null : failed.get(task.role()); // a role is an annotation lookup
       if (roleFailure != null) {
         task.noteAttempt(null, roleFailure); // identical to the pod of its role that was tried
         continue;

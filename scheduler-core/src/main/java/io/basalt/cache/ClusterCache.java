@@ -164,16 +164,35 @@ public final class ClusterCache {
     if (original == null || original.isAssigned()) {
       return original;
     }
-    Pod placed = original;
-    if (!annotations.isEmpty()) {
-      Map<String, String> merged = new HashMap<>(original.annotations());
-      merged.putAll(annotations);
-      placed = placed.withAnnotations(merged);
-    }
-    placed = placed.withNodeName(node);
+    Pod placed = placed(original, node, annotations);
     putPod(placed);
     assumed.put(uid, new Assumption(original, placed));
     return original;
+  }
+
+  /**
+   * {@link #assume} and {@link #finishBinding} in one step, for a binder whose API accepts every bind on the spot
+   * (the simulator): the same state after, without the in-flight record a real bind keeps while it waits.
+   */
+  public synchronized Pod assumeAccepted(String uid, String node, Map<String, String> annotations) {
+    Pod original = pods.get(uid);
+    if (original == null || original.isAssigned()) {
+      return original;
+    }
+    putPod(placed(original, node, annotations));
+    accepted.add(uid);
+    return original;
+  }
+
+  /** {@code pending} on {@code node}, with {@code annotations} merged into its own. */
+  private static Pod placed(Pod pending, String node, Map<String, String> annotations) {
+    Pod placed = pending;
+    if (!annotations.isEmpty()) {
+      Map<String, String> merged = new HashMap<>(pending.annotations());
+      merged.putAll(annotations);
+      placed = placed.withAnnotations(merged);
+    }
+    return placed.withNodeName(node);
   }
 
   /**

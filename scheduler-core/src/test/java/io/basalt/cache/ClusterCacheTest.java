@@ -172,6 +172,25 @@ class ClusterCacheTest {
   }
 
   @Test
+  void assumeAcceptedIsAssumeThenFinishBinding() {
+    Pod pending = pendingOnEightCpus();
+    assertSame(pending, cache.assumeAccepted(P, "n1", Map.of(GPU, "0")));
+    Pod placed = cache.pod(P);
+    assertEquals("n1", placed.nodeName());
+    assertEquals(Map.of("team", "a", GPU, "0"), placed.annotations());
+    assertEquals(2000, usedCpu("n1"));
+    assertFalse(cache.bindInFlight(P), "accepted: no bind in flight");
+    // Accepted: an informer report of the pod still unbound is older than the bind and is ignored, as after
+    // assume and finishBinding.
+    cache.observe(pending);
+    assertEquals("n1", cache.pod(P).nodeName());
+    assertEquals(2000, usedCpu("n1"));
+    assertNull(cache.assumeAccepted("nobody", "n1", Map.of()));
+    assertEquals("n1", cache.assumeAccepted(P, "n2", Map.of()).nodeName(), "returns where it already is");
+    assertEquals(0, usedCpu("n2"));
+  }
+
+  @Test
   void assumeLeavesUnknownAndAlreadyPlacedPodsAlone() {
     pendingOnEightCpus();
     assertNull(cache.assume("nobody", "n1", Map.of()));

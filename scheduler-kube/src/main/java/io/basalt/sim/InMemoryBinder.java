@@ -37,9 +37,9 @@ public final class InMemoryBinder implements Binder {
       SessionResult.Binding b = new SessionResult.Binding(decided.pod(), decided.node(),
           HamiBinding.stamp(decided.annotations(), clock.get()));
       String uid = b.pod().uid();
-      Pod original = cache.assume(uid, b.node(), b.annotations());
+      // The simulated API accepts every bind at once.
+      Pod original = cache.assumeAccepted(uid, b.node(), b.annotations());
       if (original != null && !original.isAssigned()) {
-        cache.finishBinding(uid); // the simulated API accepts every bind at once
         bound.add(b);
       }
     }
