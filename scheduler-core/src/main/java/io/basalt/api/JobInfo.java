@@ -19,6 +19,8 @@ public final class JobInfo {
   private final PodGroup podGroup;
   private final boolean implicit;
   private final int priority;
+  private static final long[] NOTHING_HELD = new long[0];
+
   private final List<TaskInfo> tasks = new ArrayList<>();
   /** Read-only views made once: tasks() is called per job on every pass, a new wrapper each time added up. */
   private final List<TaskInfo> tasksView = Collections.unmodifiableList(tasks);
@@ -31,6 +33,12 @@ public final class JobInfo {
   private final String queue;
   private final Instant created;
   private final Map<String, Integer> minTaskMember;
+  /**
+   * What the tasks whose status {@link TaskStatus#holdsResources} request together, slot by slot, kept in step with
+   * every status change like the counts: drf, the queue shares and the queue statuses at close read it per job instead
+   * of walking the tasks of every running job each cycle.
+   */
+  private long[] held = NOTHING_HELD;
   /** Tasks whose status {@link TaskStatus#isReady}. */
   private int ready;
   /** Tasks failed or releasing: no longer part of the gang. */
@@ -144,6 +152,24 @@ public final class JobInfo {
     return tasks.size() - invalid;
   }
 
+  /**
+   * Slot {@code slot} of what the job's tasks holding resources (allocated, binding, bound, running) request together;
+   * 0 at or beyond {@link #heldSlots()}.
+   */
+  public long held(int slot) {
+    return slot < held.length ? held[slot] : 0;
+  }
+
+  /** {@link #held(int)} for every slot up to {@link #heldSlots()}, in a new array. */
+  public long[] held() {
+    return held.clone();
+  }
+
+  /** How many slots {@link #held(int)} reads from its array; every slot beyond holds 0. */
+  public int heldSlots() {
+    return held.length;
+  }
+
   public List<TaskInfo> tasksWithStatus(TaskStatus status) {
     List<TaskInfo> r = new ArrayList<>();
     for (TaskInfo t : tasks) {
@@ -218,6 +244,7 @@ public final class JobInfo {
   void reopen() {
     tasks.clear();
     java.util.Arrays.fill(statusCounts, 0);
+    java.util.Arrays.fill(held, 0);
     ready = 0;
     invalid = 0;
     phase = PodGroupPhase.of(podGroup.phase());
@@ -234,20 +261,29 @@ public final class JobInfo {
   public void addTask(TaskInfo task) {
     tasks.add(task);
     task.setJob(this);
-    counted(task.status(), 1);
+    counted(task, task.status(), 1);
   }
 
-  void onStatusChange(TaskStatus from, TaskStatus to) {
-    counted(from, -1);
-    counted(to, 1);
+  void onStatusChange(TaskInfo task, TaskStatus from, TaskStatus to) {
+    counted(task, from, -1);
+    counted(task, to, 1);
   }
 
-  private void counted(TaskStatus s, int sign) {
+  private void counted(TaskInfo task, TaskStatus s, int sign) {
     statusCounts[s.ordinal()] += sign;
     if (s.isReady()) {
       ready += sign;
     } else if (s == TaskStatus.FAILED || s == TaskStatus.RELEASING) {
       invalid += sign;
+    }
+    if (s.holdsResources()) {
+      io.basalt.model.ResourceVector r = task.request();
+      if (r.size() > held.length) {
+        held = java.util.Arrays.copyOf(held, r.size());
+      }
+      for (int i = 0, n = r.size(); i < n; i++) {
+        held[i] += sign * r.get(i);
+      }
     }
   }
 

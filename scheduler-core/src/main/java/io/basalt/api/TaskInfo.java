@@ -165,7 +165,7 @@ public final class TaskInfo {
   }
 
   public void place(TaskStatus newStatus, String node) {
-    job.onStatusChange(status, newStatus);
+    job.onStatusChange(this, status, newStatus);
     this.status = newStatus;
     this.nodeName = node;
   }

@@ -20,6 +20,14 @@ public enum TaskStatus {
     return this == ALLOCATED || this == BINDING || this == BOUND || this == RUNNING || this == SUCCEEDED;
   }
 
+  /**
+   * Holds resources for its job: placed, binding, bound or running (a releasing pod's are on their way out). What drf
+   * and the queue shares count as a job's allocation, summed by {@link JobInfo#held(int)}.
+   */
+  public boolean holdsResources() {
+    return this == ALLOCATED || this == BINDING || this == BOUND || this == RUNNING;
+  }
+
   /** Occupies resources on a node. */
   public boolean isOnNode() {
     return this == ALLOCATED || this == BINDING || this == BOUND || this == RUNNING || this == RELEASING;

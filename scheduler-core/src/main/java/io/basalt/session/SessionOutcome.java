@@ -103,12 +103,23 @@ final class SessionOutcome {
 
     /**
      * Counts the job under its closing phase (completed jobs under none) and adds what its binding, bound and running
-     * pods request; its tasks are walked only when its counts say some of them hold resources.
+     * pods request: the job's own sum of what it holds when it has no allocated task left (an allocated one holds,
+     * but is not bound), else a walk of its tasks.
      */
     void add(JobInfo job, PodGroupPhase phase) {
       phases[phase == PodGroupPhase.PENDING ? 0 : phase == PodGroupPhase.INQUEUE ? 1 : 2] +=
           phase == PodGroupPhase.COMPLETED ? 0 : 1;
       if (job.count(TaskStatus.BINDING) + job.count(TaskStatus.BOUND) + job.count(TaskStatus.RUNNING) == 0) {
+        return;
+      }
+      if (job.count(TaskStatus.ALLOCATED) == 0) {
+        if (job.heldSlots() > held.length) {
+          held = java.util.Arrays.copyOf(held, job.heldSlots());
+        }
+        for (int i = 0, n = job.heldSlots(); i < n; i++) {
+          held[i] += job.held(i);
+        }
+        holds = true;
         return;
       }
       List<TaskInfo> tasks = job.tasks();

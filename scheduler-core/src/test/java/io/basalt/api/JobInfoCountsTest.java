@@ -3,13 +3,17 @@ package io.basalt.api;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.basalt.model.PodGroup;
+import io.basalt.model.ResourceNames;
 import io.basalt.testing.TestPods;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The job's ready and valid counts are kept as tasks change status; they must match a walk of the tasks. */
+/**
+ * The job's ready and valid counts, and its held sum, are kept as tasks change status; they must match a walk of the
+ * tasks.
+ */
 class JobInfoCountsTest {
   private static int walkReady(JobInfo job) {
     int n = 0;
@@ -27,6 +31,14 @@ class JobInfoCountsTest {
     return n;
   }
 
+  private static long walkHeld(JobInfo job, int slot) {
+    long n = 0;
+    for (TaskInfo t : job.tasks()) {
+      n += t.status().holdsResources() ? t.request().get(slot) : 0;
+    }
+    return n;
+  }
+
   @Test
   void readyAndValidCountsFollowEveryStatusChange() {
     PodGroup pg = new PodGroup("ns", "pg", 3, Map.of(), "default", null, null, "Pending", Instant.EPOCH);
@@ -34,7 +46,8 @@ class JobInfoCountsTest {
     TaskStatus[] all = TaskStatus.values();
     Random random = new Random(7);
     for (int i = 0; i < 8; i++) {
-      job.addTask(new TaskInfo(TestPods.pod("ns/p" + i).cpu("1").build(), 0, all[random.nextInt(all.length)]));
+      job.addTask(new TaskInfo(TestPods.pod("ns/p" + i).cpu(String.valueOf(1 + i)).memory((1 + i) + "Gi").build(), 0,
+          all[random.nextInt(all.length)]));
     }
     assertEquals(3, job.minMember());
     for (int step = 0; step < 500; step++) {
@@ -47,6 +60,9 @@ class JobInfoCountsTest {
         sum += job.count(s);
       }
       assertEquals(job.tasks().size(), sum);
+      for (int slot = 0; slot < Math.max(ResourceNames.count(), job.heldSlots()); slot++) {
+        assertEquals(walkHeld(job, slot), job.held(slot), "held slot " + slot + " after step " + step);
+      }
     }
   }
 }

@@ -2,7 +2,6 @@ package io.basalt.plugins.drf;
 
 import io.basalt.api.JobInfo;
 import io.basalt.api.TaskInfo;
-import io.basalt.api.TaskStatus;
 import io.basalt.framework.AllocationListener;
 import io.basalt.framework.JobOrderKey;
 import io.basalt.framework.Plugin;
@@ -67,16 +66,11 @@ public final class DrfPlugin implements Plugin {
     // jobs would otherwise cost a map entry each per cycle. A job gets its entry on its first placement.
     // By identity (jobs are compared so anyway): no map node per holding job per cycle.
     holdings = new java.util.IdentityHashMap<>(session.jobsAtOpen().holding().size() + 16);
-    // On a node and not releasing: placed, binding, bound, running; the jobs with none are not walked.
+    // On a node and not releasing: placed, binding, bound, running, which the job keeps summed (its tasks are not
+    // walked); the jobs with none are left out.
     for (JobInfo job : session.jobsAtOpen().holding()) {
       Holding h = new Holding();
-      java.util.List<TaskInfo> tasks = job.tasks();
-      for (int i = 0, n = tasks.size(); i < n; i++) {
-        TaskInfo t = tasks.get(i);
-        if (t.status().isOnNode() && t.status() != TaskStatus.RELEASING) {
-          add(h, t.request(), 1);
-        }
-      }
+      h.allocated = job.held();
       h.share = share(h.allocated);
       holdings.put(job, h);
     }
@@ -84,7 +78,7 @@ public final class DrfPlugin implements Plugin {
       hierarchy = new QueueHierarchy(total, session.queues());
       for (JobInfo job : session.jobsAtOpen().holding()) {
         for (TaskInfo t : job.tasks()) {
-          if (t.status().isOnNode() && t.status() != io.basalt.api.TaskStatus.RELEASING) {
+          if (t.status().holdsResources()) {
             hierarchy.add(job.queue(), t.request(), 1);
           }
         }

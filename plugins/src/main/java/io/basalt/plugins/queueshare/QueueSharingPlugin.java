@@ -26,8 +26,6 @@ import java.util.Map;
  */
 public abstract class QueueSharingPlugin implements Plugin {
   protected final Map<String, QueueShare> queues = new HashMap<>();
-  /** One job's holding while it is added up at open (zeroed after each job): no array per job per cycle. */
-  private long[] jobScratch = new long[ResourceNames.count()];
 
   /** The open session, for answers that depend on what other plugins registered. */
   protected SessionView session;
@@ -46,8 +44,8 @@ public abstract class QueueSharingPlugin implements Plugin {
           q.queue().capability(), slots));
     }
     // Only the jobs that hold something or were admitted are walked; what the rest (a backlog) requests comes summed
-    // per queue. The request sums are integers well under 2^53, so adding them at once gives the same doubles as
-    // adding pod by pod.
+    // per queue, what a job holds summed per job. The sums are integers well under 2^53, so adding them at once gives
+    // the same doubles as adding pod by pod.
     JobsAtOpen open = session.jobsAtOpen();
     String lastQueue = null;
     QueueShare current = null;
@@ -127,43 +125,28 @@ public abstract class QueueSharingPlugin implements Plugin {
   }
 
   /**
-   * Adds what the job's tasks hold to its queue's allocated and requested sums (one array per job, no vector per
-   * task), and what it holds beyond its minResources to the queue's elastic part (only where positive: adding zeros
-   * changes nothing). Its Pending tasks come in the per-queue sums of {@link JobsAtOpen#pendingRequests}.
+   * Adds what the job holds (the sum it keeps of its allocated, binding, bound and running tasks) to its queue's
+   * allocated and requested sums, and what it holds beyond its minResources to the queue's elastic part (only where
+   * positive: adding zeros changes nothing). Its Pending tasks come in the per-queue sums of
+   * {@link JobsAtOpen#pendingRequests}.
    */
-  private void accountHeld(QueueShare qs, JobInfo job) {
-    ResourceVector min = job.podGroup().minResources();
-    long[] jobAllocated = min == null ? null : jobScratch;
-    int used = 0;
-    java.util.List<TaskInfo> tasks = job.tasks();
-    for (int i = 0, n = tasks.size(); i < n; i++) {
-      TaskInfo t = tasks.get(i);
-      TaskStatus s = t.status();
-      if (s == TaskStatus.ALLOCATED || s == TaskStatus.BINDING || s == TaskStatus.BOUND || s == TaskStatus.RUNNING) {
-        QueueShare.add(qs.allocated, t.request(), 1);
-        QueueShare.add(qs.request, t.request(), 1);
-        if (jobAllocated != null) {
-          ResourceVector r = t.request();
-          if (r.size() > jobAllocated.length) {
-            jobAllocated = jobScratch = java.util.Arrays.copyOf(jobAllocated, r.size());
-          }
-          for (int k = 0; k < r.size(); k++) {
-            jobAllocated[k] += r.get(k);
-          }
-          used = Math.max(used, r.size());
-        }
+  private static void accountHeld(QueueShare qs, JobInfo job) {
+    for (int i = 0, n = Math.min(qs.allocated.length, job.heldSlots()); i < n; i++) {
+      if (i != ResourceNames.PODS) {
+        qs.allocated[i] += job.held(i);
+        qs.request[i] += job.held(i);
       }
     }
-    if (min == null || used == 0) {
+    ResourceVector min = job.podGroup().minResources();
+    if (min == null) {
       return;
     }
-    for (int i = 0; i < Math.min(Math.max(used, min.size()), qs.elastic.length); i++) {
-      long elastic = Math.max(0, (i < used ? jobAllocated[i] : 0) - min.get(i));
+    for (int i = 0, n = Math.min(Math.max(job.heldSlots(), min.size()), qs.elastic.length); i < n; i++) {
+      long elastic = Math.max(0, job.held(i) - min.get(i));
       if (i != ResourceNames.PODS && elastic > 0) {
         qs.elastic[i] += elastic;
       }
     }
-    java.util.Arrays.fill(jobAllocated, 0, used, 0); // clean for the next job
   }
 
   /** minResources + allocated + inqueue - elastic must stay within realCapability on what minResources names. */

@@ -77,4 +77,54 @@ class DrfPluginTest {
     }
     assertEquals(0, s.callbacks().preemptable(preemptor, rich.subList(3, 6)).size());
   }
+
+  /**
+   * A job's share at open, from what the job keeps summed of its holding tasks, is what a walk over its tasks gives:
+   * gangs and lone pods running, releasing and pending, in a session that reuses the previous one's tasks.
+   */
+  @Test
+  void openingSharesMatchAWalkOverTheTasks() {
+    for (int seed = 0; seed < 20; seed++) {
+      java.util.Random r = new java.util.Random(seed);
+      TestSessions c = cluster();
+      for (int p = 0; p < 12; p++) {
+        TestPods pod = TestPods.pod("ns/p" + p).cpu(String.valueOf(1 + r.nextInt(3))).memory((1 + r.nextInt(4)) + "Gi");
+        if (r.nextBoolean()) {
+          pod.group("g" + r.nextInt(3));
+        }
+        if (r.nextInt(3) == 0) {
+          pod.gpu(1);
+        }
+        switch (r.nextInt(3)) {
+          case 0 -> pod.onNode("n1");
+          case 1 -> pod.onNode("n1").terminating();
+          default -> { }
+        }
+        c.pod(pod.build());
+      }
+      io.basalt.api.KeptTasks kept = new io.basalt.api.KeptTasks();
+      for (int cycle = 0; cycle < 2; cycle++) {
+        DrfPlugin drf = new DrfPlugin();
+        Session s = Session.open(c.cache().snapshot(), TestSessions.sessionProfile(
+            PluginRegistry.of(PluginDescriptor.of("drf", () -> drf)),
+            TestSessions.parse(TestSessions.singlePlugin("drf", ""))), io.basalt.session.ExplainRecorder.NONE, kept);
+        long[] total = s.clusterAllocatable();
+        for (io.basalt.api.JobInfo job : s.jobs()) {
+          long[] held = new long[total.length];
+          for (TaskInfo t : job.tasks()) {
+            for (int i = 0; t.status().holdsResources() && i < held.length; i++) {
+              held[i] += t.request().get(i);
+            }
+          }
+          double share = 0;
+          for (int i = 0; i < held.length; i++) {
+            if (i != io.basalt.model.ResourceNames.PODS && held[i] > 0) {
+              share = Math.max(share, (double) held[i] / total[i]);
+            }
+          }
+          assertEquals(share, drf.share(job), job.key() + ", seed " + seed + " cycle " + cycle);
+        }
+      }
+    }
+  }
 }
