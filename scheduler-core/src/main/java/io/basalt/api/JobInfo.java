@@ -33,6 +33,9 @@ public final class JobInfo {
   private final String queue;
   private final Instant created;
   private final Map<String, Integer> minTaskMember;
+  /** The phase and network ask the PodGroup opens with, for {@link #reopen} (which then need not read it). */
+  private final PodGroupPhase openPhase;
+  private final NetworkTopology openTopology;
   /**
    * What the tasks whose status {@link TaskStatus#holdsResources} request together, slot by slot, kept in step with
    * every status change like the counts: drf, the queue shares and the queue statuses at close read it per job instead
@@ -63,8 +66,10 @@ public final class JobInfo {
     this.queue = podGroup.queue();
     this.created = podGroup.creationTimestamp();
     this.minTaskMember = podGroup.minTaskMember();
-    this.phase = PodGroupPhase.of(podGroup.phase());
-    this.networkTopology = podGroup.networkTopology();
+    this.openPhase = PodGroupPhase.of(podGroup.phase());
+    this.openTopology = podGroup.networkTopology();
+    this.phase = openPhase;
+    this.networkTopology = openTopology;
   }
 
   /** {@code namespace/name} of the PodGroup, or of the pod for an implicit job. */
@@ -247,14 +252,14 @@ public final class JobInfo {
     java.util.Arrays.fill(held, 0);
     ready = 0;
     invalid = 0;
-    phase = PodGroupPhase.of(podGroup.phase());
+    phase = openPhase;
     fitError = null;
     failedTask = null;
     unschedulableSummary = null;
     unschedulableMessage = null;
     enqueueRejection = null;
     conditions.clear();
-    networkTopology = podGroup.networkTopology();
+    networkTopology = openTopology;
     domain = null;
   }
 

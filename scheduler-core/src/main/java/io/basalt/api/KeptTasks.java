@@ -2,7 +2,7 @@ package io.basalt.api;
 
 import io.basalt.model.Pod;
 import java.util.IdentityHashMap;
-import java.util.Iterator;
+import java.util.function.ToIntFunction;
 
 /**
  * Task objects, and the jobs of lone pods, kept from one session to the next for pods that did not change: a backlog
@@ -27,6 +27,8 @@ public final class KeptTasks {
   private Pod[] pods = new Pod[0];
   private TaskInfo[] order = new TaskInfo[0];
   private int count;
+  /** Per position of the previous session's order, whether this session handed that task out again. */
+  private boolean[] handedAgain = new boolean[0];
   private int cursor;
   private int session;
   private int handedOut;
@@ -48,13 +50,20 @@ public final class KeptTasks {
     java.util.Arrays.fill(order, null);
     count = 0;
     cursor = 0;
+    if (handedAgain.length < lastCount) {
+      handedAgain = new boolean[lastTasks.length];
+    } else {
+      java.util.Arrays.fill(handedAgain, 0, lastCount, false);
+    }
   }
 
   /**
-   * The task for {@code pod} as a new {@code TaskInfo(pod, priority, status)} would be: the kept one, reset, when
-   * the pod object and its priority are the ones it was made for; else a new one, kept from now on.
+   * The task for {@code pod} as a new {@code TaskInfo(pod, priority, TaskStatus.atOpen(pod))} would be, or null for a
+   * pod that gets none ({@link TaskStatus#atOpen} says so): the kept one, reset, when the pod object is the one it was
+   * made for and its priority is the same (a pod's own priority is, a priority class's is worked out again); else a
+   * new one, kept from now on. A kept task is handed out without reading the pod.
    */
-  public TaskInfo task(Pod pod, int priority, TaskStatus status) {
+  public TaskInfo task(Pod pod, ToIntFunction<Pod> priorityOf) {
     TaskInfo t;
     if (cursor < lastCount && lastPods[cursor] == pod) {
       t = lastTasks[cursor++];
@@ -62,15 +71,26 @@ public final class KeptTasks {
       t = tasks.get(pod);
       if (t != null && t.keptAt < lastCount && lastTasks[t.keptAt] == t) {
         cursor = t.keptAt + 1; // in step again after pods came or went
+      } else if (t == null && cursor < lastCount) {
+        cursor++; // most often a changed pod in its old one's place: the next pod is the one after
       }
     }
-    if (t != null && t.openedIn != session && t.priority() == priority) {
-      t.reopen(status);
+    if (t != null && t.openedIn == session) {
+      return new TaskInfo(pod, t.priority(), TaskStatus.atOpen(pod)); // the same pod twice in one snapshot: not kept
+    }
+    if (t != null && (t.priorityFromPod || priorityOf.applyAsInt(pod) == t.priority())) {
+      t.reopen();
+      if (t.keptAt < lastCount && lastTasks[t.keptAt] == t) {
+        handedAgain[t.keptAt] = true; // its position in the previous session's order, before it moves on
+      }
       reused++;
-    } else if (t != null && t.openedIn == session) {
-      return new TaskInfo(pod, priority, status); // the same pod twice in one snapshot: not kept
     } else {
-      t = new TaskInfo(pod, priority, status);
+      TaskStatus status = TaskStatus.atOpen(pod);
+      if (status == null) {
+        return null;
+      }
+      t = new TaskInfo(pod, priorityOf.applyAsInt(pod), status);
+      t.priorityFromPod = pod.priority() != null;
       tasks.put(pod, t);
     }
     t.openedIn = session;
@@ -100,14 +120,14 @@ public final class KeptTasks {
     return null;
   }
 
-  /** Ends a session's build: drops what was not handed out (pods deleted or changed). */
+  /**
+   * Ends a session's build: drops what was not handed out (pods deleted or changed). Everything kept was handed out
+   * by the previous session, so its order is looked through, not the map, and only the tasks left out are read.
+   */
   public void end() {
-    if (tasks.size() == handedOut) {
-      return;
-    }
-    for (Iterator<TaskInfo> it = tasks.values().iterator(); it.hasNext(); ) {
-      if (it.next().openedIn != session) {
-        it.remove();
+    for (int i = 0; i < lastCount && tasks.size() > handedOut; i++) {
+      if (!handedAgain[i]) {
+        tasks.remove(lastPods[i], lastTasks[i]); // unless a new task for the same pod took its place
       }
     }
   }

@@ -1,6 +1,7 @@
 package io.basalt.api;
 
 import io.basalt.model.Pod;
+import io.basalt.model.QueueRequest;
 import io.basalt.model.ResourceVector;
 
 /**
@@ -10,9 +11,19 @@ import io.basalt.model.ResourceVector;
 public final class TaskInfo {
   private final Pod pod;
   private final int priority;
+  /**
+   * What the session's build reads of the pod per pod per cycle, read from it once (a kept task is handed out again
+   * without touching the pod): its request, group, queue asked for and the status it opened with.
+   */
+  private final ResourceVector request;
+  private final String group;
+  private QueueRequest queueRequest;
+  private final TaskStatus openStatus;
   /** The {@link KeptTasks} session that last handed this object out, or 0, and where in its order. */
   int openedIn;
   int keptAt;
+  /** True when {@link #priority} is the pod's own {@code spec.priority}: it holds as long as the pod is the same. */
+  boolean priorityFromPod;
   /** {@link Pod#key()} builds the string anew per call; sorts and reasons ask it many times per cycle. */
   private String key;
   /** {@link Pod#taskSpec()} is an annotation lookup; placing a gang asks it per task per try. */
@@ -31,7 +42,10 @@ public final class TaskInfo {
     this.pod = pod;
     this.priority = priority;
     this.status = status;
+    this.openStatus = status;
     this.nodeName = pod.nodeName();
+    this.request = pod.request();
+    this.group = pod.groupName();
   }
 
   public Pod pod() {
@@ -52,7 +66,23 @@ public final class TaskInfo {
   }
 
   public ResourceVector request() {
-    return pod.request();
+    return request;
+  }
+
+  /** The pod's PodGroup name ({@link Pod#groupName()}), or null for a pod scheduled on its own. */
+  public String groupName() {
+    return group;
+  }
+
+  /** The queue the pod asks for ({@link QueueRequest#of(Pod)}), read from its annotations and labels once. */
+  public QueueRequest queueRequest() {
+    QueueRequest q = queueRequest;
+    if (q == null) {
+      q = QueueRequest.of(pod);
+      q = q.equals(QueueRequest.NONE) ? QueueRequest.NONE : q;
+      queueRequest = q;
+    }
+    return q;
   }
 
   /** Pod priority: {@code spec.priority}, else its PriorityClass, else the global default class, else 0. */
@@ -145,12 +175,12 @@ public final class TaskInfo {
   }
 
   /**
-   * Back to what {@code new TaskInfo(pod, priority, status)} holds, for a session that reuses this object (see
+   * Back to what {@code new TaskInfo(pod, priority, status)} held, for a session that reuses this object (see
    * {@link KeptTasks}): every field a session can set is cleared, memos too (some hold session objects). The job
    * stays until the build adds the task to its job (the kept lone-pod job is found through it).
    */
-  void reopen(TaskStatus status) {
-    this.status = status;
+  void reopen() {
+    this.status = openStatus;
     this.nodeName = pod.nodeName();
     this.reservation = null;
     this.devices = io.basalt.gpu.DeviceClaim.NONE;

@@ -15,6 +15,24 @@ public enum TaskStatus {
   SUCCEEDED,
   FAILED;
 
+  /**
+   * The status {@code pod}'s task opens a session with: finished, pending, releasing or running as the pod reports;
+   * null for a pod that finished without ever being placed (it gets no task).
+   */
+  public static TaskStatus atOpen(io.basalt.model.Pod pod) {
+    boolean assigned = pod.isAssigned();
+    if ("Succeeded".equals(pod.phase())) {
+      return assigned ? SUCCEEDED : null;
+    }
+    if ("Failed".equals(pod.phase())) {
+      return assigned ? FAILED : null;
+    }
+    if (!assigned) {
+      return PENDING;
+    }
+    return pod.terminating() ? RELEASING : RUNNING;
+  }
+
   /** Counted toward a gang's minMember: placed or running. */
   public boolean isReady() {
     return this == ALLOCATED || this == BINDING || this == BOUND || this == RUNNING || this == SUCCEEDED;

@@ -14,12 +14,13 @@ import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
 import io.basalt.model.PriorityClass;
 import io.basalt.model.Queue;
-import io.basalt.model.QueueRequest;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 
 /**
  * Turns a snapshot's pods into the session's jobs: pods of one PodGroup form a gang, a pod without one is a job of
@@ -79,12 +80,14 @@ final class JobsBuilder {
     // A job put under the key of another, or a gang's pod joining a lone pod's job (a lone pod named like a PodGroup):
     // then the jobs are sorted out again from the map at the end.
     boolean irregular = false;
+    ToIntFunction<Pod> priorityOf = this::podPriority;
+    Predicate<String> queueExists = queues::containsKey;
     for (Pod pod : snapshot.pods()) {
-      if (pod.isFinished() && !pod.isAssigned()) {
-        continue;
+      TaskInfo task = kept.task(pod, priorityOf);
+      if (task == null) {
+        continue; // finished before it was ever placed
       }
-      TaskInfo task = kept.task(pod, podPriority(pod), initialStatus(pod));
-      String group = pod.groupName();
+      String group = task.groupName();
       JobInfo job;
       if (group != null && !group.isEmpty()) {
         // A gang's pods mostly come one after another: the previous pod's job, when it is the same group, saves
@@ -110,7 +113,7 @@ final class JobsBuilder {
         lastGroup = group;
         lastNamespace = pod.namespace();
       } else {
-        String queue = QueueRequest.of(pod).resolve(queues::containsKey, defaultQueue);
+        String queue = task.queueRequest().resolve(queueExists, defaultQueue);
         job = kept.loneJob(task, queue);
         if (job == null) {
           job = loneJob(pod, queue, task);
@@ -126,7 +129,7 @@ final class JobsBuilder {
       }
       job.addTask(task);
       if (task.status() == TaskStatus.PENDING) {
-        sorted.pending(job.queue(), pod.request());
+        sorted.pending(job.queue(), task.request());
       }
       if (job.isImplicit()) {
         sorted.add(job); // complete: one task, its phase from the pod
@@ -203,19 +206,6 @@ final class JobsBuilder {
       job.setNetworkTopology(ask == null ? NetworkTopology.groupSize(gpus) : ask.withGpuGroupSize(gpus));
       return;
     }
-  }
-
-  private static TaskStatus initialStatus(Pod pod) {
-    if ("Succeeded".equals(pod.phase())) {
-      return TaskStatus.SUCCEEDED;
-    }
-    if ("Failed".equals(pod.phase())) {
-      return TaskStatus.FAILED;
-    }
-    if (!pod.isAssigned()) {
-      return TaskStatus.PENDING;
-    }
-    return pod.terminating() ? TaskStatus.RELEASING : TaskStatus.RUNNING;
   }
 
   private int podPriority(Pod pod) {

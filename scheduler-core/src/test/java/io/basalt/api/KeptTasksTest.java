@@ -27,9 +27,11 @@ import org.junit.jupiter.api.Test;
 class KeptTasksTest {
   /** Every field of the two classes, each set by {@link #dirty}: a new field must be reset and listed here. */
   private static final Set<String> TASK_FIELDS = Set.of("pod", "priority", "openedIn", "keptAt", "key", "role", "job",
-      "status", "nodeName", "reservation", "devices", "fitError", "fitNode", "memo", "memo2");
+      "status", "nodeName", "reservation", "devices", "fitError", "fitNode", "memo", "memo2", "request", "group",
+      "queueRequest", "openStatus", "priorityFromPod");
   private static final Set<String> JOB_FIELDS = Set.of("key", "podGroup", "implicit", "priority", "tasks",
-      "tasksView", "statusCounts", "held", "minMember", "queue", "created", "minTaskMember", "ready", "invalid", "phase",
+      "tasksView", "statusCounts", "held", "minMember", "queue", "created", "minTaskMember", "openPhase",
+      "openTopology", "ready", "invalid", "phase",
       "fitError", "failedTask", "unschedulableSummary", "unschedulableMessage", "enqueueRejection", "conditions",
       "conditionsView",
       "networkTopology", "domain");
@@ -46,7 +48,7 @@ class KeptTasksTest {
     kept.begin();
     List<JobInfo> jobs = new ArrayList<>();
     for (Pod p : pods) {
-      TaskInfo t = kept.task(p, 5, TaskStatus.PENDING);
+      TaskInfo t = kept.task(p, x -> 5);
       JobInfo job = kept.loneJob(t, queue);
       job = job != null ? job : newLoneJob(t, queue);
       job.addTask(t);
@@ -93,7 +95,8 @@ class KeptTasksTest {
     fresh.key(); // the kept one has its key cached; the key is the pod's either way
     fresh.role(); // the same for its role
     again.tasks().get(0).role();
-    assertSameFields(TaskInfo.class, TASK_FIELDS, fresh, again.tasks().get(0), Set.of("openedIn", "keptAt", "job"));
+    assertSameFields(TaskInfo.class, TASK_FIELDS, fresh, again.tasks().get(0), Set.of("openedIn", "keptAt", "job",
+        "priorityFromPod", "queueRequest"));
     assertSame(again, again.tasks().get(0).job());
     assertSameFields(JobInfo.class, JOB_FIELDS, freshJob, again, Set.of("tasks", "tasksView"));
     assertEquals(1, again.tasks().size());
@@ -120,10 +123,10 @@ class KeptTasksTest {
     assertEquals(1, kept.size(), "b and c are gone");
 
     kept.begin();
-    TaskInfo before = kept.task(a, 5, TaskStatus.PENDING);
+    TaskInfo before = kept.task(a, x -> 5);
     kept.end();
     kept.begin();
-    assertNotSame(before, kept.task(a, 7, TaskStatus.PENDING), "a priority class changed: a new task");
+    assertNotSame(before, kept.task(a, x -> 7), "a priority class changed: a new task");
     kept.end();
   }
 
@@ -164,8 +167,8 @@ class KeptTasksTest {
     Pod a = TestPods.pod("ns/a").cpu("1").build();
     KeptTasks kept = new KeptTasks();
     kept.begin();
-    TaskInfo one = kept.task(a, 0, TaskStatus.PENDING);
-    TaskInfo two = kept.task(a, 0, TaskStatus.PENDING);
+    TaskInfo one = kept.task(a, x -> 0);
+    TaskInfo two = kept.task(a, x -> 0);
     kept.end();
     assertNotSame(one, two);
     assertEquals(1, kept.size());
@@ -178,6 +181,25 @@ class KeptTasksTest {
       n--;
     }
     return Arrays.copyOf(a, n);
+  }
+
+  @Test
+  void aPodsOwnPriorityIsNotWorkedOutAgainAndAFinishedUnplacedPodGetsNoTask() {
+    Pod own = TestPods.pod("ns/own").cpu("1").priority(9).build();
+    Pod done = TestPods.pod("ns/done").cpu("1").phase("Succeeded").build();
+    KeptTasks kept = new KeptTasks();
+    kept.begin();
+    TaskInfo first = kept.task(own, Pod::priority);
+    assertEquals(null, kept.task(done, Pod::priority));
+    kept.end();
+    kept.begin();
+    TaskInfo again = kept.task(own, x -> {
+      throw new AssertionError("the pod's own priority holds while the pod is the same");
+    });
+    kept.end();
+    assertSame(first, again);
+    assertEquals(9, again.priority());
+    assertEquals(1, kept.size());
   }
 
   private static <T> void assertSameFields(Class<T> type, Set<String> known, T expected, T actual, Set<String> skip)

@@ -66,6 +66,12 @@ public final class TestPods {
     return this;
   }
 
+  /** The pod's phase as the API reports it ("Succeeded", "Failed", ...). */
+  public TestPods phase(String phase) {
+    this.phase = phase;
+    return this;
+  }
+
   public TestPods terminating() {
     this.terminating = true;
     return this;
