@@ -6,6 +6,7 @@ import io.basalt.api.QueueInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.api.TaskStatus;
 import io.basalt.config.Arguments;
+import io.basalt.session.JobSortKeys;
 import io.basalt.session.Session;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -39,7 +40,8 @@ final class Allocate implements Action {
   public void execute(Session session) {
     // Without an enqueue action nothing would admit Pending jobs; Volcano then admits them here.
     boolean admitHere = !session.conf().actions().contains("enqueue");
-    Map<String, PriorityQueue<JobInfo>> jobsByQueue = new HashMap<>();
+    JobSortKeys order = session.callbacks().jobSortKeys();
+    Map<String, PriorityQueue<Waiting>> jobsByQueue = new HashMap<>();
     List<JobInfo> all = session.jobs();
     for (int at = 0, n = all.size(); at < n; at++) { // indexed: a backlog's 50k jobs, several passes
       JobInfo job = all.get(at);
@@ -58,7 +60,7 @@ final class Allocate implements Action {
         session.enqueue(job);
       }
       if (hasPendingWork(job)) {
-        jobsByQueue.computeIfAbsent(job.queue(), q -> new PriorityQueue<>(session.callbacks().jobOrder())).add(job);
+        jobsByQueue.computeIfAbsent(job.queue(), q -> new PriorityQueue<>(order::compare)).add(new Waiting(order, job));
       }
     }
     // Queue order is re-evaluated for every job: placing one job changes shares of other queues too (a parent's
@@ -71,25 +73,36 @@ final class Allocate implements Action {
       QueueInfo queue = java.util.Collections.min(queues, session.callbacks().queueOrder());
       queues.remove(queue);
       if (session.callbacks().overused(queue)) {
-        for (JobInfo waiting : jobsByQueue.get(queue.name())) {
-          if (waiting.fitError() == null) {
-            waiting.setFitError("queue " + queue.name() + " is overused (it holds at least its deserved share): "
+        for (Waiting w : jobsByQueue.get(queue.name())) {
+          if (w.job().fitError() == null) {
+            w.job().setFitError("queue " + queue.name() + " is overused (it holds at least its deserved share): "
                 + "its jobs wait until its usage falls below that share");
           }
         }
         continue;
       }
-      PriorityQueue<JobInfo> jobs = jobsByQueue.get(queue.name());
-      JobInfo job = jobs.poll();
+      PriorityQueue<Waiting> jobs = jobsByQueue.get(queue.name());
+      JobInfo job = jobs.poll().job();
       List<TaskInfo> tasks = JobPlacer.pendingTasks(session, job, t -> !t.request().isBestEffort());
       JobPlacer.Outcome outcome = DomainPlacer.applies(session, job) ? domains.place(session, job, tasks)
           : placer.place(session, job, tasks, true);
       if (outcome == JobPlacer.Outcome.YIELDED) {
-        jobs.add(job);
+        jobs.add(new Waiting(order, job)); // its keys taken again: its placements changed them
       }
       if (!jobs.isEmpty()) {
         queues.add(queue);
       }
+    }
+  }
+
+  /**
+   * A job waiting in its queue's heap with its job-order keys, taken when it joins: the heap compares them many times
+   * per job. The keys hold while it waits, since only the job being placed changes (its own placements are all that
+   * move its priority, readiness or share), and it joins again with new keys when it yields.
+   */
+  private static final class Waiting extends JobSortKeys.Key {
+    Waiting(JobSortKeys order, JobInfo job) {
+      super(order, job, order.rows(1), 0);
     }
   }
 

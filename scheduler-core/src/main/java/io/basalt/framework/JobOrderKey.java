@@ -11,7 +11,10 @@ import java.util.function.ToDoubleFunction;
  */
 @FunctionalInterface
 public interface JobOrderKey extends Comparator<JobInfo> {
-  /** The job's key now; must not change while a sort runs (nothing is placed during one). */
+  /**
+   * The job's key now; must not change while a sort runs (nothing is placed during one), and may change only through
+   * the job's own placements: allocate keeps the key of a job waiting its turn while other jobs are placed.
+   */
   double key(JobInfo job);
 
   @Override
