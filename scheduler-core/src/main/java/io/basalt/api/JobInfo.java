@@ -266,29 +266,37 @@ public final class JobInfo {
   public void addTask(TaskInfo task) {
     tasks.add(task);
     task.setJob(this);
-    counted(task, task.status(), 1);
+    counted(task.status(), 1);
+    if (task.status().holdsResources()) {
+      hold(task, 1);
+    }
   }
 
   void onStatusChange(TaskInfo task, TaskStatus from, TaskStatus to) {
-    counted(task, from, -1);
-    counted(task, to, 1);
+    counted(from, -1);
+    counted(to, 1);
+    if (from.holdsResources() != to.holdsResources()) { // allocated to binding, say, holds the same
+      hold(task, to.holdsResources() ? 1 : -1);
+    }
   }
 
-  private void counted(TaskInfo task, TaskStatus s, int sign) {
+  private void counted(TaskStatus s, int sign) {
     statusCounts[s.ordinal()] += sign;
     if (s.isReady()) {
       ready += sign;
     } else if (s == TaskStatus.FAILED || s == TaskStatus.RELEASING) {
       invalid += sign;
     }
-    if (s.holdsResources()) {
-      io.basalt.model.ResourceVector r = task.request();
-      if (r.size() > held.length) {
-        held = java.util.Arrays.copyOf(held, r.size());
-      }
-      for (int i = 0, n = r.size(); i < n; i++) {
-        held[i] += sign * r.get(i);
-      }
+  }
+
+  /** Adds ({@code sign} 1) or takes away (-1) what {@code task} requests to or from {@link #held}. */
+  private void hold(TaskInfo task, int sign) {
+    io.basalt.model.ResourceVector r = task.request();
+    if (r.size() > held.length) {
+      held = java.util.Arrays.copyOf(held, r.size());
+    }
+    for (int i = 0, n = r.size(); i < n; i++) {
+      held[i] += sign * r.get(i);
     }
   }
 
