@@ -5,7 +5,6 @@ import io.basalt.api.JobsAtOpen;
 import io.basalt.api.PodGroupPhase;
 import io.basalt.api.QueueInfo;
 import io.basalt.api.TaskInfo;
-import io.basalt.api.TaskStatus;
 import io.basalt.framework.AllocationListener;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.Registrar;
@@ -43,22 +42,23 @@ public abstract class QueueSharingPlugin implements Plugin {
       queues.put(q.name(), new QueueShare(q.name(), Math.max(1, q.weight()), q.queue().guarantee(),
           q.queue().capability(), slots));
     }
-    // Only the jobs that hold something or were admitted are walked; what the rest (a backlog) requests comes summed
-    // per queue, what a job holds summed per job. The sums are integers well under 2^53, so adding them at once gives
+    // Only the admitted jobs are walked; what the jobs hold, beyond their minResources too, and what the rest (a
+    // backlog) requests come summed per queue. The sums are integers well under 2^53, so adding them at once gives
     // the same doubles as adding pod by pod.
     JobsAtOpen open = session.jobsAtOpen();
-    String lastQueue = null;
-    QueueShare current = null;
-    for (JobInfo job : open.holding()) {
-      // Jobs of one queue mostly come together: the previous job's queue saves a lookup per job.
-      if (lastQueue == null || !lastQueue.equals(job.queue())) {
-        lastQueue = job.queue();
-        current = queues.get(lastQueue);
+    open.heldRequests().forEach((queue, held) -> {
+      QueueShare qs = queues.get(queue);
+      if (qs != null) {
+        QueueShare.add(qs.allocated, held, 1);
+        QueueShare.add(qs.request, held, 1);
       }
-      if (current != null) {
-        accountHeld(current, job);
+    });
+    open.heldBeyondMin().forEach((queue, beyond) -> {
+      QueueShare qs = queues.get(queue);
+      if (qs != null) {
+        QueueShare.add(qs.elastic, beyond, 1);
       }
-    }
+    });
     for (JobInfo job : open.admitted()) {
       QueueShare qs;
       if (job.phase() == PodGroupPhase.INQUEUE && job.podGroup().minResources() != null
@@ -122,31 +122,6 @@ public abstract class QueueSharingPlugin implements Plugin {
   private double share(QueueInfo q) {
     QueueShare qs = queues.get(q.name());
     return qs == null ? 0 : qs.share();
-  }
-
-  /**
-   * Adds what the job holds (the sum it keeps of its allocated, binding, bound and running tasks) to its queue's
-   * allocated and requested sums, and what it holds beyond its minResources to the queue's elastic part (only where
-   * positive: adding zeros changes nothing). Its Pending tasks come in the per-queue sums of
-   * {@link JobsAtOpen#pendingRequests}.
-   */
-  private static void accountHeld(QueueShare qs, JobInfo job) {
-    for (int i = 0, n = Math.min(qs.allocated.length, job.heldSlots()); i < n; i++) {
-      if (i != ResourceNames.PODS) {
-        qs.allocated[i] += job.held(i);
-        qs.request[i] += job.held(i);
-      }
-    }
-    ResourceVector min = job.podGroup().minResources();
-    if (min == null) {
-      return;
-    }
-    for (int i = 0, n = Math.min(Math.max(job.heldSlots(), min.size()), qs.elastic.length); i < n; i++) {
-      long elastic = Math.max(0, job.held(i) - min.get(i));
-      if (i != ResourceNames.PODS && elastic > 0) {
-        qs.elastic[i] += elastic;
-      }
-    }
   }
 
   /** minResources + allocated + inqueue - elastic must stay within realCapability on what minResources names. */
