@@ -74,12 +74,14 @@ public final class TaskInfo {
     return group;
   }
 
-  /** The queue the pod asks for ({@link QueueRequest#of(Pod)}), read from its annotations and labels once. */
+  /**
+   * The queue the pod asks for ({@link QueueRequest#of(Pod)}), read from its annotations and labels once, as the
+   * object equal requests share ({@link QueueRequest#shared}).
+   */
   public QueueRequest queueRequest() {
     QueueRequest q = queueRequest;
     if (q == null) {
-      q = QueueRequest.of(pod);
-      q = q.equals(QueueRequest.NONE) ? QueueRequest.NONE : q;
+      q = QueueRequest.of(pod).shared();
       queueRequest = q;
     }
     return q;

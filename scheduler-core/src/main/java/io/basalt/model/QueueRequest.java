@@ -16,6 +16,9 @@ public record QueueRequest(String volcano, String kueue) {
   public static final String VOLCANO_ANNOTATION = Pod.QUEUE_NAME_ANNOTATION;
   public static final String KUEUE_LABEL = "kueue.x-k8s.io/queue-name";
   public static final QueueRequest NONE = new QueueRequest(null, null);
+  /** At most this many distinct requests are shared; beyond, each is its own (as before sharing). */
+  private static final int MAX_SHARED = 1024;
+  private static final Map<QueueRequest, QueueRequest> SHARED = new java.util.concurrent.ConcurrentHashMap<>();
 
   public QueueRequest {
     volcano = volcano == null || volcano.isEmpty() ? null : volcano;
@@ -28,6 +31,19 @@ public record QueueRequest(String volcano, String kueue) {
 
   public static QueueRequest of(Pod pod) {
     return of(pod.labels(), pod.annotations());
+  }
+
+  /**
+   * The one object every request equal to this one is (while fewer than {@value #MAX_SHARED} distinct ones were
+   * seen), so its queue names are shared strings too: each pod's annotation is a string of its own, and a session
+   * compares and hashes the queue names of tens of thousands of jobs per pass.
+   */
+  public QueueRequest shared() {
+    QueueRequest s = SHARED.get(this);
+    if (s == null && SHARED.size() < MAX_SHARED) {
+      s = SHARED.putIfAbsent(this, this);
+    }
+    return s != null ? s : this;
   }
 
   /** This request, with blanks filled from {@code fallback} (a pod's own request before its owner's). */
