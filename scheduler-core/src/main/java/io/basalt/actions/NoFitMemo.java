@@ -51,6 +51,11 @@ final class NoFitMemo {
   private final Map<Object, Entry> entries = new HashMap<>();
   private final Map<Diagnosis.Key, Diagnosis> diagnoses = new HashMap<>();
 
+  /** True when no shape is remembered: then nothing is known, whatever the shape. */
+  boolean isEmpty() {
+    return entries.isEmpty();
+  }
+
   /** Whether {@code shape} (of {@code task}) is known to fit nowhere, forgetting it when a freed node now takes it. */
   boolean knows(Session session, Object shape, TaskInfo task) {
     Entry e = entries.get(shape);

@@ -159,8 +159,9 @@ final class NodeSearch {
       }
       session.dropReservation(task);
     }
-    Object shape = explaining ? null
-        : scope == null ? TaskShape.of(task) : new ScopedShape(scope.name(), TaskShape.of(task));
+    // The shape hashes the pod's labels and annotations: worked out only when the memo has answers to ask, or to
+    // remember a failure (most searches of a cluster with room find a node and remember nothing).
+    Object shape = explaining || scratch.noFit.isEmpty() ? null : shapeOf(task, scope);
     if (shape != null && scratch.noFit.knows(session, shape, task)) {
       return new Result(null, false, explainFailure ? scratch.noFit.reason(session, shape, task, scope) : null);
     }
@@ -196,10 +197,15 @@ final class NodeSearch {
       return new Result(chosen, bestNow == null, null);
     }
     String reason = explainFailure ? scratch.noFit.diagnose(session, task, scope) : null;
-    if (shape != null) {
-      scratch.noFit.remember(session, shape, task, reason);
+    if (!explaining) {
+      scratch.noFit.remember(session, shape != null ? shape : shapeOf(task, scope), task, reason);
     }
     return new Result(null, false, reason);
+  }
+
+  /** The "no node fits" memo's key for {@code task}: its shape, apart per scope. */
+  private static Object shapeOf(TaskInfo task, Scope scope) {
+    return scope == null ? TaskShape.of(task) : new ScopedShape(scope.name(), TaskShape.of(task));
   }
 
   /**
