@@ -3,6 +3,7 @@ package io.basalt.plugins.overcommit;
 import io.basalt.api.JobInfo;
 import io.basalt.api.PodGroupPhase;
 import io.basalt.api.TaskInfo;
+import io.basalt.api.TaskStatus;
 import io.basalt.config.Arguments;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginDescriptor;
@@ -82,9 +83,20 @@ public final class OvercommitPlugin implements Plugin {
       if (sum.length < min.size()) {
         sum = java.util.Arrays.copyOf(sum, min.size());
       }
-      ResourceVector placed = job.readyTaskNum() == 0 ? ResourceVector.ZERO : placed(job);
-      for (int i = 0; i < min.size(); i++) {
-        sum[i] += Math.max(0, min.get(i) - placed.get(i));
+      if (job.readyTaskNum() == 0) {
+        for (int i = 0; i < min.size(); i++) {
+          sum[i] += Math.max(0, min.get(i));
+        }
+      } else if (job.count(TaskStatus.SUCCEEDED) == 0) {
+        // Ready tasks are the holding ones then: the job's own sum of them, kept as their statuses change.
+        for (int i = 0; i < min.size(); i++) {
+          sum[i] += Math.max(0, min.get(i) - job.held(i));
+        }
+      } else {
+        ResourceVector placed = placed(job);
+        for (int i = 0; i < min.size(); i++) {
+          sum[i] += Math.max(0, min.get(i) - placed.get(i));
+        }
       }
     }
     return ResourceVector.of(sum);

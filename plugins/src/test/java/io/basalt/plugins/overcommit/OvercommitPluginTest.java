@@ -119,4 +119,23 @@ class OvercommitPluginTest {
     assertEquals(ResourceVector.parse(Map.of("nvidia.com/gpu", "3", "cpu", "6")), expected);
     assertEquals(expected, OvercommitPlugin.admittedUnplaced(s.jobs()));
   }
+
+  /** A succeeded pod counts as placed for minResources though it holds nothing: the sum walks such a job. */
+  @Test
+  void admittedUnplacedCountsSucceededPodsAsPlaced() {
+    Session s = TestSessions.cluster()
+        .node(TestNodes.node("n1").cpu("64").gpu(10).build())
+        .podGroup(new PodGroup("ml", "done", 3, Map.of(), "default", null,
+            ResourceVector.parse(Map.of("nvidia.com/gpu", "3", "cpu", "6")), "Running", null))
+        .pod(TestPods.pod("ml/done-0").group("done").gpu(1).cpu("2").onNode("n1").phase("Succeeded").build())
+        .pod(TestPods.pod("ml/done-1").group("done").gpu(1).cpu("2").onNode("n1").build())
+        .pod(TestPods.pod("ml/done-2").group("done").gpu(1).cpu("2").build())
+        .open(REGISTRY, TestSessions.singlePlugin("overcommit", ""));
+    ResourceVector expected = ResourceVector.ZERO;
+    for (io.basalt.api.JobInfo job : s.jobs()) {
+      expected = expected.plus(OvercommitPlugin.unplaced(job));
+    }
+    assertEquals(ResourceVector.parse(Map.of("nvidia.com/gpu", "1", "cpu", "2")), expected);
+    assertEquals(expected, OvercommitPlugin.admittedUnplaced(s.jobs()));
+  }
 }
