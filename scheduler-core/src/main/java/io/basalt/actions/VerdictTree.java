@@ -104,35 +104,40 @@ final class VerdictTree {
   void put(int p, NodeInfo node, byte outcome, double score) {
     nodes[p] = node.serial();
     versions[p] = node.version();
-    int i = p + leaves;
-    count[i] = outcome >= NodeVerdicts.NOW ? 1 : 0;
+    int leaf = p + leaves;
+    int feasible = outcome >= NodeVerdicts.NOW ? 1 : 0;
+    int delta = feasible - count[leaf];
+    count[leaf] = feasible;
     // A scan keeps a node only for a score above the best so far, which starts at -infinity: NaN and -infinity
     // are never chosen.
     boolean choosable = score > Double.NEGATIVE_INFINITY;
-    now[i] = outcome == NodeVerdicts.NOW && choosable ? score : Double.NEGATIVE_INFINITY;
-    nowAt[i] = outcome == NodeVerdicts.NOW && choosable ? p : -1;
-    later[i] = outcome == NodeVerdicts.LATER && choosable ? score : Double.NEGATIVE_INFINITY;
-    laterAt[i] = outcome == NodeVerdicts.LATER && choosable ? p : -1;
-    // Up to the first ancestor the change leaves as it was: every one above it is then unchanged too.
-    for (i >>= 1; i > 0; i >>= 1) {
+    now[leaf] = outcome == NodeVerdicts.NOW && choosable ? score : Double.NEGATIVE_INFINITY;
+    nowAt[leaf] = outcome == NodeVerdicts.NOW && choosable ? p : -1;
+    later[leaf] = outcome == NodeVerdicts.LATER && choosable ? score : Double.NEGATIVE_INFINITY;
+    laterAt[leaf] = outcome == NodeVerdicts.LATER && choosable ? p : -1;
+    // Three climbs, each touching only its own arrays: the counts by the change (every ancestor, when there is one),
+    // each best up to the first ancestor the change leaves as it was (every one above is then unchanged too).
+    if (delta != 0) {
+      for (int i = leaf >> 1; i > 0; i >>= 1) {
+        count[i] += delta;
+      }
+    }
+    climb(now, nowAt, leaf);
+    climb(later, laterAt, leaf);
+  }
+
+  private static void climb(double[] score, int[] at, int leaf) {
+    for (int i = leaf >> 1; i > 0; i >>= 1) {
       int l = 2 * i;
       int r = l + 1;
-      int c = count[l] + count[r];
-      boolean right = now[r] > now[l];
-      double bestNow = right ? now[r] : now[l];
-      int bestNowAt = right ? nowAt[r] : nowAt[l];
-      right = later[r] > later[l];
-      double bestLater = right ? later[r] : later[l];
-      int bestLaterAt = right ? laterAt[r] : laterAt[l];
-      if (c == count[i] && bestNowAt == nowAt[i] && bestNow == now[i] && bestLaterAt == laterAt[i]
-          && bestLater == later[i]) {
+      boolean right = score[r] > score[l];
+      double best = right ? score[r] : score[l];
+      int bestAt = right ? at[r] : at[l];
+      if (best == score[i] && bestAt == at[i]) {
         return;
       }
-      count[i] = c;
-      now[i] = bestNow;
-      nowAt[i] = bestNowAt;
-      later[i] = bestLater;
-      laterAt[i] = bestLaterAt;
+      score[i] = best;
+      at[i] = bestAt;
     }
   }
 
