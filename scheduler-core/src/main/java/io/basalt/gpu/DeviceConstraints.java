@@ -26,18 +26,20 @@ public final class DeviceConstraints {
 
   /** The constraints a pod's {@code annotations} set on GPUs of the given resource domains; none when unset. */
   public static DeviceConstraints of(Map<String, String> annotations, List<String> domains) {
-    if (!namesAny(annotations)) {
-      return NONE; // most pods: no annotation names are built to look up
+    if (annotations.isEmpty()) {
+      return NONE;
     }
     List<Rule> rules = null;
     for (String domain : domains) {
-      for (String key : KEYS) {
-        String annotation = domain + "/" + key;
+      String[] names = namesOf(domain);
+      for (int k = 0; k < names.length; k++) {
+        String annotation = names[k];
         String value = annotations.get(annotation);
         if (value != null && !value.isBlank()) {
           if (rules == null) {
             rules = new ArrayList<>();
           }
+          String key = KEYS.get(k);
           List<String> values = new ArrayList<>();
           for (String v : value.split(",")) {
             if (!v.isBlank()) {
@@ -51,15 +53,19 @@ public final class DeviceConstraints {
     return rules == null ? NONE : new DeviceConstraints(rules);
   }
 
-  /** Whether some annotation could be one of {@link #KEYS} under some domain: each ends in one of two suffixes. */
-  private static boolean namesAny(Map<String, String> annotations) {
-    for (String name : annotations.keySet()) {
-      if (name.endsWith("-gputype") || name.endsWith("-gpuuuid")) {
-        return true;
+  /** The annotation names of {@link #KEYS} under {@code domain}, built once per domain (a handful exist). */
+  private static String[] namesOf(String domain) {
+    String[] names = NAMES.get(domain);
+    if (names == null) {
+      names = KEYS.stream().map(k -> domain + "/" + k).toArray(String[]::new);
+      if (NAMES.size() < 64) { // domains come from the resource names the engine knows; the bound is a backstop
+        NAMES.put(domain, names);
       }
     }
-    return false;
+    return names;
   }
+
+  private static final Map<String, String[]> NAMES = new java.util.concurrent.ConcurrentHashMap<>();
 
   public static final DeviceConstraints NONE = new DeviceConstraints(List.of());
 
