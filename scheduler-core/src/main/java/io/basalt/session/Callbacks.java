@@ -123,34 +123,7 @@ public final class Callbacks {
    * ({@link TaskFilter#forTask}); filters that pass every node for this task are left out.
    */
   public Function<NodeInfo, FilterResult> filtering(TaskInfo task) {
-    List<Function<NodeInfo, FilterResult>> checks = new ArrayList<>(filterFns.length + 1);
-    for (TaskFilter f : filterFns) {
-      Function<NodeInfo, FilterResult> check = f.forTask(task);
-      if (check != null) {
-        checks.add(check);
-      }
-    }
-    Function<NodeInfo, FilterResult> devicesCheck = devices.forTask(task);
-    if (devicesCheck != null) {
-      checks.add(devicesCheck);
-    }
-    if (checks.isEmpty()) {
-      return node -> FilterResult.OK;
-    }
-    if (checks.size() == 1) {
-      return checks.get(0);
-    }
-    @SuppressWarnings("unchecked")
-    Function<NodeInfo, FilterResult>[] all = checks.toArray(new Function[0]);
-    return node -> {
-      for (Function<NodeInfo, FilterResult> check : all) {
-        FilterResult r = check.apply(node);
-        if (!r.ok()) {
-          return r;
-        }
-      }
-      return FilterResult.OK;
-    };
+    return SearchFunctions.filtering(filterFns, devices.forTask(task), task);
   }
 
   /**
@@ -217,24 +190,7 @@ public final class Callbacks {
     if (explain.enabled()) {
       return node -> score(task, node);
     }
-    ToDoubleFunction<NodeInfo>[] fns = forTask(scorerFns, task);
-    return node -> {
-      double total = 0;
-      for (ToDoubleFunction<NodeInfo> f : fns) {
-        total += f.applyAsDouble(node);
-      }
-      return total;
-    };
-  }
-
-  /** Each of {@code scorers} prepared for {@code task}, in the same order. */
-  @SuppressWarnings("unchecked")
-  static ToDoubleFunction<NodeInfo>[] forTask(NodeScorer[] scorers, TaskInfo task) {
-    ToDoubleFunction<NodeInfo>[] fns = new ToDoubleFunction[scorers.length];
-    for (int i = 0; i < scorers.length; i++) {
-      fns[i] = scorers[i].forTask(task);
-    }
-    return fns;
+    return SearchFunctions.sum(SearchFunctions.forTask(scorerFns, task));
   }
 
   /**

@@ -73,7 +73,7 @@ final class ScoreMemo {
       table = new Table(this);
       tables.put(key, table);
     }
-    return new TaskScoring(Callbacks.forTask(scorers, task), keep, count, table);
+    return new TaskScoring(SearchFunctions.forTask(scorers, task), keep, count, table);
   }
 
   /** Which scorers keep answers and their keys: tasks with equal keys share one table. */
