@@ -68,4 +68,27 @@ class KubeScoresTest {
     assertEquals(0.25, KubeScores.fraction(1, 4));
     assertTrue(Double.isNaN(KubeScores.fraction(1, 0)));
   }
+
+  /** The average of the per-resource scores over the resources the node has, as kube-scheduler divides it. */
+  @Test
+  void leastAllocatedIsTheIntegerAverageOverTheResourcesPresent() {
+    java.util.Random random = new java.util.Random(3);
+    for (int i = 0; i < 20_000; i++) {
+      long cpuCap = random.nextInt(4) == 0 ? 0 : 1 + random.nextInt(200_000);
+      long memCap = random.nextInt(4) == 0 ? 0 : 1 + (random.nextLong() >>> 24);
+      long cpu = random.nextInt(250_000);
+      long mem = memCap == 0 ? random.nextInt(100) : (random.nextLong() >>> 1) % (memCap + memCap / 4 + 1);
+      long sum = 0;
+      int n = 0;
+      if (cpuCap > 0) {
+        sum += KubeScores.leastRequested(cpu, cpuCap);
+        n++;
+      }
+      if (memCap > 0) {
+        sum += KubeScores.leastRequested(mem, memCap);
+        n++;
+      }
+      assertEquals(n == 0 ? 0 : sum / n, KubeScores.leastAllocated(cpu, cpuCap, mem, memCap), "case " + i);
+    }
+  }
 }
