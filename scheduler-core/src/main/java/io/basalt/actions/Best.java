@@ -51,15 +51,7 @@ final class Best implements VerdictTree.Evaluator, VerdictTree.NodeSearchResult 
   }
 
   void visit(NodeInfo node) {
-    if (verdicts != null) {
-      byte kept = verdicts.outcome(node);
-      if (kept != NodeVerdicts.UNKNOWN) {
-        double score = kept < NodeVerdicts.NOW ? 0 : scoresKept ? verdicts.score(node) : scoring.applyAsDouble(node);
-        take(node, kept, score);
-        return;
-      }
-    }
-    evaluateAndKeep(node);
+    visit(node, node.position(), verdicts == null ? NodeVerdicts.UNKNOWN : verdicts.outcome(node));
   }
 
   /**
@@ -67,19 +59,17 @@ final class Best implements VerdictTree.Evaluator, VerdictTree.NodeSearchResult 
    * what {@code index} records of the node, so a visit answered from the verdicts does not read the node at all.
    */
   void visit(NodeInfo node, int position, FreeIndex index) {
-    if (verdicts != null) {
-      byte kept = verdicts.outcome(position, index.serial(position), index.version(position));
-      if (kept != NodeVerdicts.UNKNOWN) {
-        double score = kept < NodeVerdicts.NOW ? 0
-            : scoresKept ? verdicts.score(position) : scoring.applyAsDouble(node);
-        take(node, kept, score);
-        return;
-      }
-    }
-    evaluateAndKeep(node);
+    visit(node, position, verdicts == null ? NodeVerdicts.UNKNOWN
+        : verdicts.outcome(position, index.serial(position), index.version(position)));
   }
 
-  private void evaluateAndKeep(NodeInfo node) {
+  /** The kept verdict {@code kept} taken as it is, or the node asked and its verdict kept when none holds. */
+  private void visit(NodeInfo node, int position, byte kept) {
+    if (kept != NodeVerdicts.UNKNOWN) {
+      double score = kept < NodeVerdicts.NOW ? 0 : scoresKept ? verdicts.score(position) : scoring.applyAsDouble(node);
+      take(node, kept, score);
+      return;
+    }
     byte outcome = evaluate(node);
     if (verdicts != null) {
       verdicts.put(node, outcome, lastScore);

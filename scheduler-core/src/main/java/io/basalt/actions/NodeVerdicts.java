@@ -159,8 +159,7 @@ final class NodeVerdicts {
 
     /** The kept verdict on {@code node}, or {@link #UNKNOWN} when none holds for its current state. */
     byte outcome(NodeInfo node) {
-      int p = node.position();
-      return p < nodes.length && nodes[p] == node.serial() && versions[p] == node.version() ? outcomes[p] : UNKNOWN;
+      return outcome(node.position(), node.serial(), node.version());
     }
 
     /**
@@ -174,11 +173,6 @@ final class NodeVerdicts {
     /** The kept score at position {@code p}, read after {@link #outcome} said {@link #NOW} or {@link #LATER}. */
     double score(int p) {
       return scores[p];
-    }
-
-    /** The kept score, read after {@link #outcome} said {@link #NOW} or {@link #LATER}. */
-    double score(NodeInfo node) {
-      return scores[node.position()];
     }
 
     void put(NodeInfo node, byte outcome, double score) {

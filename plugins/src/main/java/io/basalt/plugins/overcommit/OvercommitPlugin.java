@@ -83,11 +83,7 @@ public final class OvercommitPlugin implements Plugin {
       if (sum.length < min.size()) {
         sum = java.util.Arrays.copyOf(sum, min.size());
       }
-      if (job.readyTaskNum() == 0) {
-        for (int i = 0; i < min.size(); i++) {
-          sum[i] += Math.max(0, min.get(i));
-        }
-      } else if (job.count(TaskStatus.SUCCEEDED) == 0) {
+      if (job.count(TaskStatus.SUCCEEDED) == 0) {
         // Ready tasks are the holding ones then: the job's own sum of them, kept as their statuses change.
         for (int i = 0; i < min.size(); i++) {
           sum[i] += Math.max(0, min.get(i) - job.held(i));
