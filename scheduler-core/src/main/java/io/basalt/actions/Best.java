@@ -42,12 +42,26 @@ final class Best implements VerdictTree.Evaluator, VerdictTree.NodeSearchResult 
     this.session = session;
     this.task = task;
     this.skip = skip;
-    this.demand = Demand.of(task.request(), skip);
-    this.filtering = session.callbacks().filtering(task);
     this.explain = explain;
     this.verdicts = verdicts;
     this.scoresKept = scoresKept;
-    this.scoring = scoresKept ? session.callbacks().freshScoring(task) : session.callbacks().scoring(task);
+    Prepared p = verdicts != null && scoresKept ? verdicts.prepared(session, task, skip) : null;
+    this.demand = p != null ? p.demand() : Demand.of(task.request(), skip);
+    this.filtering = p != null ? p.filtering() : session.callbacks().filtering(task);
+    this.scoring = p != null ? p.scoring()
+        : scoresKept ? session.callbacks().freshScoring(task) : session.callbacks().scoring(task);
+  }
+
+  /**
+   * What a search asks of nodes, prepared for one task: the fit check's demand, the filters and the scorers. When
+   * every filter and scorer keys its answer ({@link NodeVerdicts.Table}), tasks of one key get the same answers on
+   * every node, so the first task's preparation serves the others of its key for the rest of the session.
+   */
+  record Prepared(Demand demand, Function<NodeInfo, FilterResult> filtering, ToDoubleFunction<NodeInfo> scoring) {
+    static Prepared of(Session session, TaskInfo task, boolean[] skip) {
+      return new Prepared(Demand.of(task.request(), skip), session.callbacks().filtering(task),
+          session.callbacks().freshScoring(task));
+    }
   }
 
   void visit(NodeInfo node) {

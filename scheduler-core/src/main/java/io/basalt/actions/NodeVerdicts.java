@@ -1,6 +1,7 @@
 package io.basalt.actions;
 
 import io.basalt.api.NodeInfo;
+import io.basalt.api.TaskInfo;
 import io.basalt.model.ResourceNames;
 import io.basalt.session.Session;
 import java.lang.ref.WeakReference;
@@ -136,6 +137,8 @@ final class NodeVerdicts {
     private int[] versions;
     private byte[] outcomes;
     private double[] scores;
+    /** The search functions of this session's first task of this key, for its later tasks; null until then. */
+    private Best.Prepared prepared;
 
     Table(int capacity) {
       nodes = new long[capacity];
@@ -147,6 +150,7 @@ final class NodeVerdicts {
     private void newSession() {
       lastSearches = searches;
       searches = 0;
+      prepared = null;
     }
 
     /**
@@ -155,6 +159,18 @@ final class NodeVerdicts {
      */
     boolean wantsTree() {
       return searches >= TREE_AFTER || lastSearches >= TREE_AFTER;
+    }
+
+    /**
+     * The search functions for {@code task}, a task of this key whose filters and scorers all key their answers:
+     * prepared for the first such task of {@code session} and shared by the rest (they answer alike on every node).
+     * A new session prepares anew: what a plugin prepares may read the session it was opened for.
+     */
+    Best.Prepared prepared(Session session, TaskInfo task, boolean[] skip) {
+      if (prepared == null) {
+        prepared = Best.Prepared.of(session, task, skip);
+      }
+      return prepared;
     }
 
     /** The kept verdict on {@code node}, or {@link #UNKNOWN} when none holds for its current state. */

@@ -50,10 +50,27 @@ final class ClaimLedger {
   private long claimed;
   private long unannotated;
 
+  private final Comparator<Pod> order;
+
+  /**
+   * The order claims are read in: this scheduler's pods first, then each oldest first, then by key. Built once per
+   * set of scheduler names ({@link #readingOrder}), since a cycle builds a ledger per node that changed.
+   */
+  static Comparator<Pod> readingOrder(Set<String> ours) {
+    return Comparator.comparing((Pod p) -> !ours.contains(p.schedulerName()))
+        .thenComparing(Pod::creationTimestamp, Comparator.nullsLast(Comparator.naturalOrder()))
+        .thenComparing(Pod::key);
+  }
+
   ClaimLedger(String node, GpuTopology gpus, Set<String> ours, Warn warn) {
+    this(node, gpus, ours, readingOrder(ours), warn);
+  }
+
+  ClaimLedger(String node, GpuTopology gpus, Set<String> ours, Comparator<Pod> order, Warn warn) {
     this.node = node;
     this.gpus = gpus;
     this.ours = ours;
+    this.order = order;
     this.warn = warn;
     this.usage = new DeviceUsage(gpus.size());
     this.holders = new String[gpus.size()];
@@ -61,25 +78,32 @@ final class ClaimLedger {
 
   /** The usage of the node's GPUs by {@code pods} (finished pods hold nothing). */
   DeviceUsage build(Collection<Pod> pods) {
-    usage.add(DeviceClaim.whole(new DeviceSet(gpus.unhealthy())), 1);
-    List<Pod> order = new ArrayList<>();
+    holdWhole(gpus.unhealthy());
+    List<Pod> live = new ArrayList<>(pods.size());
     for (Pod p : pods) {
       if (!p.isFinished()) {
-        order.add(p);
+        live.add(p);
       }
     }
-    order.sort(Comparator.comparing((Pod p) -> !ours.contains(p.schedulerName()))
-        .thenComparing(Pod::creationTimestamp, Comparator.nullsLast(Comparator.naturalOrder()))
-        .thenComparing(Pod::key));
-    for (Pod p : order) {
+    if (live.size() > 1) {
+      live.sort(order);
+    }
+    for (Pod p : live) {
       read(p);
     }
     long assumed = 0;
     for (long m = usage.untouched(); m != 0 && unannotated > 0; m &= m - 1, unannotated--) {
       assumed |= Long.lowestOneBit(m);
     }
-    usage.add(DeviceClaim.whole(new DeviceSet(assumed)), 1);
+    holdWhole(assumed);
     return usage;
+  }
+
+  /** Marks the GPUs of {@code mask} held whole (nothing to mark when it is empty). */
+  private void holdWhole(long mask) {
+    if (mask != 0) {
+      usage.add(DeviceClaim.whole(new DeviceSet(mask)), 1);
+    }
   }
 
   private void read(Pod p) {

@@ -8,6 +8,7 @@ import io.basalt.gpu.HamiFormat;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -24,6 +25,7 @@ final class GpuInventory {
   private static final System.Logger LOG = System.getLogger(GpuInventory.class.getName());
 
   private final Set<String> ours;
+  private final Comparator<Pod> claimOrder;
   private final Map<String, GpuTopology> parsed = new HashMap<>();
   private final Map<Integer, GpuTopology> uniform = new HashMap<>();
   private final Set<String> warned = new HashSet<>();
@@ -40,6 +42,7 @@ final class GpuInventory {
   /** @param log where warnings go (tests read them) */
   GpuInventory(Set<String> schedulerNames, System.Logger log) {
     this.ours = schedulerNames;
+    this.claimOrder = ClaimLedger.readingOrder(schedulerNames);
     this.log = log;
   }
 
@@ -79,7 +82,7 @@ final class GpuInventory {
 
   /** Who holds the node's GPUs: pods' claims, checked by {@link ClaimLedger}, and the lowest free for the rest. */
   DeviceUsage deviceUsage(String node, GpuTopology gpus, Collection<Pod> pods) {
-    return gpus == null ? null : new ClaimLedger(node, gpus, ours, this::warnOnce).build(pods);
+    return gpus == null ? null : new ClaimLedger(node, gpus, ours, claimOrder, this::warnOnce).build(pods);
   }
 
   /**

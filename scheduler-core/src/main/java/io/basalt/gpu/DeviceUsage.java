@@ -7,15 +7,18 @@ package io.basalt.gpu;
 public final class DeviceUsage {
   private final int size;
   private long exclusive;
-  private final int[] shares;
-  private final int[] cores;
-  private final long[] memoryMiB;
+  /** Devices with at least one sharing pod. */
+  private long shared;
+  /**
+   * Per device, null until some pod shares one: most nodes hold whole GPUs only, and a cycle rebuilds the usage of
+   * every node whose pods changed.
+   */
+  private int[] shares;
+  private int[] cores;
+  private long[] memoryMiB;
 
   public DeviceUsage(int size) {
     this.size = size;
-    this.shares = new int[size];
-    this.cores = new int[size];
-    this.memoryMiB = new long[size];
   }
 
   public long exclusive() {
@@ -23,15 +26,15 @@ public final class DeviceUsage {
   }
 
   public int shares(int device) {
-    return shares[device];
+    return shares == null ? 0 : shares[device];
   }
 
   public int coresUsed(int device) {
-    return cores[device];
+    return cores == null ? 0 : cores[device];
   }
 
   public long memoryUsedMiB(int device) {
-    return memoryMiB[device];
+    return memoryMiB == null ? 0 : memoryMiB[device];
   }
 
   /**
@@ -41,21 +44,15 @@ public final class DeviceUsage {
    * that choose a share's device all apply.
    */
   public boolean canShare(int device, long cores, long memoryMiB, long deviceMemoryMiB, int maxShares) {
-    if ((exclusive >>> device & 1) != 0 || shares[device] >= maxShares || this.cores[device] + cores > 100) {
+    if ((exclusive >>> device & 1) != 0 || shares(device) >= maxShares || coresUsed(device) + cores > 100) {
       return false;
     }
-    return deviceMemoryMiB <= 0 || this.memoryMiB[device] + memoryMiB <= deviceMemoryMiB;
+    return deviceMemoryMiB <= 0 || memoryUsedMiB(device) + memoryMiB <= deviceMemoryMiB;
   }
 
   /** Devices nobody holds or shares: what a whole-GPU pod can take. */
   public long untouched() {
     long all = size == 64 ? -1L : (1L << size) - 1;
-    long shared = 0;
-    for (int i = 0; i < size; i++) {
-      if (shares[i] > 0) {
-        shared |= 1L << i;
-      }
-    }
     return all & ~exclusive & ~shared;
   }
 
@@ -68,9 +65,15 @@ public final class DeviceUsage {
     for (long m = claim.devices().mask(); m != 0; m &= m - 1) {
       int d = Long.numberOfTrailingZeros(m);
       if (d < size) {
+        if (shares == null) {
+          shares = new int[size];
+          cores = new int[size];
+          memoryMiB = new long[size];
+        }
         shares[d] += sign;
         cores[d] += sign * claim.cores();
         memoryMiB[d] += sign * claim.memoryMiB();
+        shared = shares[d] > 0 ? shared | 1L << d : shared & ~(1L << d);
       }
     }
   }

@@ -53,24 +53,26 @@ final class DeviceGuard {
 
   /** {@link #check} for {@code task} across a search; null when the task asks for no device (OK everywhere). */
   java.util.function.Function<NodeInfo, FilterResult> forTask(TaskInfo task) {
-    return want(task) == NOTHING ? null : node -> check(task, node);
+    Want want = want(task);
+    return want == NOTHING ? null : node -> check(task.request(), want, node);
   }
 
   /** Whether {@code node}'s devices can take {@code task} now; OK for nodes without a GPU inventory. */
   FilterResult check(TaskInfo task, NodeInfo node) {
+    return node.gpus() == null ? FilterResult.OK : check(task.request(), want(task), node);
+  }
+
+  /** {@link #check} for a task asking {@code request}, of which it wants {@code want} of the node's devices. */
+  private static FilterResult check(ResourceVector request, Want want, NodeInfo node) {
     GpuTopology gpus = node.gpus();
-    if (gpus == null) {
-      return FilterResult.OK;
-    }
-    Want want = want(task);
-    if (want == NOTHING) {
+    if (gpus == null || want == NOTHING) {
       return FilterResult.OK;
     }
     if (want.share()) {
       return shareDevice(want, gpus, node.deviceUsage()) >= 0 ? FilterResult.OK
           : FilterResult.unfit("node(s) had no GPU " + matching(want) + "with " + want.cores() + "% compute free");
     }
-    if (node.firstShortOfIdle(task.request()) >= 0) {
+    if (node.firstShortOfIdle(request) >= 0) {
       return FilterResult.OK; // pipelined: checked again when it binds
     }
     if (Long.bitCount(node.freeDevices()) < want.whole()) {

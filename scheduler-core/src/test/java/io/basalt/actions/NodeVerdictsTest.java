@@ -32,6 +32,8 @@ import org.junit.jupiter.api.Test;
 class NodeVerdictsTest {
   private int filterCalls;
   private int scoreCalls;
+  /** Calls of the scorer's {@link NodeScorer#forTask}: how often a search prepared its functions. */
+  private int scorerPrepared;
 
   /** A filter and a most-free-cpu scorer, both counting their calls; {@code keyed} says whether they name a key. */
   private final class Counting implements Plugin {
@@ -67,6 +69,12 @@ class NodeVerdictsTest {
         public double score(TaskInfo task, NodeInfo node) {
           scoreCalls++;
           return node.idle(ResourceNames.CPU);
+        }
+
+        @Override
+        public java.util.function.ToDoubleFunction<NodeInfo> forTask(TaskInfo task) {
+          scorerPrepared++;
+          return node -> score(task, node);
         }
 
         @Override
@@ -122,6 +130,17 @@ class NodeVerdictsTest {
     assertEquals(6 + 3, filterCalls);
     assertEquals(6 + 3, scoreCalls);
     assertEquals("n5 n4 n3 n2", chosen, "most free cpu first, as a full pass chooses");
+  }
+
+  @Test
+  void tasksOfOneKeyShareTheSearchFunctionsPreparedForTheFirstWithinASession() {
+    TestSessions cluster = cluster();
+    place(open(cluster, true, true));
+    assertEquals(1, scorerPrepared, "four tasks of one key, one preparation");
+    place(open(cluster, true, true));
+    assertEquals(2, scorerPrepared, "a new session prepares anew");
+    place(open(cluster, true, false));
+    assertEquals(2 + 4, scorerPrepared, "scores not keyed: prepared per task");
   }
 
   @Test

@@ -1,0 +1,39 @@
+package io.basalt.gpu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class DeviceUsageTest {
+  @Test
+  void aNodeWithoutSharesReadsZeroPerDeviceAndEveryUnheldDeviceIsUntouched() {
+    DeviceUsage u = new DeviceUsage(8);
+    u.add(DeviceClaim.whole(new DeviceSet(0b11)), 1);
+    assertEquals(0b1111_1100L, u.untouched());
+    assertEquals(0, u.shares(5));
+    assertEquals(0, u.coresUsed(5));
+    assertEquals(0, u.memoryUsedMiB(5));
+    assertTrue(u.canShare(5, 100, 1024, 16_384, 1));
+    assertFalse(u.canShare(0, 10, 0, 0, 4), "held whole");
+  }
+
+  @Test
+  void aSharedDeviceIsTouchedUntilItsLastShareIsRemoved() {
+    DeviceUsage u = new DeviceUsage(4);
+    u.add(DeviceClaim.share(2, 30, 4096), 1);
+    u.add(DeviceClaim.share(2, 50, 2048), 1);
+    assertEquals(0b1011L, u.untouched());
+    assertEquals(2, u.shares(2));
+    assertEquals(80, u.coresUsed(2));
+    assertEquals(6144, u.memoryUsedMiB(2));
+    assertFalse(u.canShare(2, 30, 0, 0, 8), "80% + 30% is over 100");
+    assertFalse(u.canShare(2, 10, 0, 0, 2), "two sharers already");
+    u.add(DeviceClaim.share(2, 30, 4096), -1);
+    assertEquals(0b1011L, u.untouched(), "one share left");
+    u.add(DeviceClaim.share(2, 50, 2048), -1);
+    assertEquals(0b1111L, u.untouched());
+    assertEquals(0, u.coresUsed(2));
+  }
+}
