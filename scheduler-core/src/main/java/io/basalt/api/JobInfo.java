@@ -21,10 +21,12 @@ public final class JobInfo {
   private final int priority;
   private static final long[] NOTHING_HELD = new long[0];
 
-  private final List<TaskInfo> tasks = new ArrayList<>();
+  /** Sized for one task when the job is a lone pod's. */
+  private final List<TaskInfo> tasks;
   /** Read-only views made once: tasks() is called per job on every pass, a new wrapper each time added up. */
-  private final List<TaskInfo> tasksView = Collections.unmodifiableList(tasks);
-  private final int[] statusCounts = new int[TaskStatus.values().length];
+  private final List<TaskInfo> tasksView;
+  private static final int STATUSES = TaskStatus.values().length;
+  private final int[] statusCounts = new int[STATUSES];
   /**
    * The PodGroup's fields read per job on every pass (queue, creation time, minMember, minTaskMember), copied here
    * once: the PodGroup is immutable, and reading them through it costs a pointer chase per job per pass.
@@ -52,8 +54,9 @@ public final class JobInfo {
   private String unschedulableSummary;
   private String unschedulableMessage;
   private String enqueueRejection;
-  private final List<JobCondition> conditions = new ArrayList<>();
-  private final List<JobCondition> conditionsView = Collections.unmodifiableList(conditions);
+  /** Null until a condition is set: most jobs of a cycle get none, and a cycle builds tens of thousands. */
+  private List<JobCondition> conditions;
+  private List<JobCondition> conditionsView = List.of();
   private NetworkTopology networkTopology;
   private String domain;
 
@@ -62,6 +65,8 @@ public final class JobInfo {
     this.podGroup = podGroup;
     this.implicit = implicit;
     this.priority = priority;
+    this.tasks = new ArrayList<>(implicit ? 1 : 10);
+    this.tasksView = Collections.unmodifiableList(tasks);
     this.minMember = podGroup.minMember();
     this.queue = podGroup.queue();
     this.created = podGroup.creationTimestamp();
@@ -238,6 +243,10 @@ public final class JobInfo {
   }
 
   public void addCondition(JobCondition condition) {
+    if (conditions == null) {
+      conditions = new ArrayList<>(2);
+      conditionsView = Collections.unmodifiableList(conditions);
+    }
     conditions.removeIf(c -> c.type().equals(condition.type()));
     conditions.add(condition);
   }
@@ -258,7 +267,8 @@ public final class JobInfo {
     unschedulableSummary = null;
     unschedulableMessage = null;
     enqueueRejection = null;
-    conditions.clear();
+    conditions = null;
+    conditionsView = List.of();
     networkTopology = openTopology;
     domain = null;
   }

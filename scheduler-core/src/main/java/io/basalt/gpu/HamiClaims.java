@@ -12,11 +12,17 @@ import java.util.Map;
  * otherwise it is a share, summed per device over the pod's containers.
  */
 public final class HamiClaims {
+  /** {@code values()} copies the array per call; a snapshot asks per GPU pod of every node that changed. */
+  private static final HamiVendor[] VENDORS = HamiVendor.values();
+
   private HamiClaims() {}
 
   /** Whether the pod carries any of HAMi's allocated annotations. */
   public static boolean present(Map<String, String> podAnnotations) {
-    for (HamiVendor v : HamiVendor.values()) {
+    if (podAnnotations.isEmpty()) {
+      return false;
+    }
+    for (HamiVendor v : VENDORS) {
       if (podAnnotations.containsKey(v.allocated())) {
         return true;
       }
@@ -36,7 +42,7 @@ public final class HamiClaims {
     long whole = 0;
     Map<Integer, long[]> shares = new LinkedHashMap<>();
     List<String> read = new ArrayList<>();
-    for (HamiVendor v : HamiVendor.values()) {
+    for (HamiVendor v : VENDORS) {
       String value = podAnnotations.get(v.allocated());
       if (value == null) {
         continue;

@@ -223,10 +223,39 @@ public final class Callbacks {
     int filtersEnd = k;
     for (NodeScorer f : scorerFns) {
       if ((keys[k++] = f.taskKey(task)) == null) {
-        return new VerdictKey(Arrays.asList(Arrays.copyOf(keys, filtersEnd)), false);
+        return new VerdictKey(new Parts(Arrays.copyOf(keys, filtersEnd)), false);
       }
     }
-    return new VerdictKey(Arrays.asList(keys), true);
+    return new VerdictKey(new Parts(keys), true);
+  }
+
+  /**
+   * A verdict key: its parts compared in order, the hash worked out once (a search looks its key up once, and a list
+   * as key hashed every part and walked both lists with iterators per lookup).
+   */
+  private static final class Parts {
+    private final Object[] parts;
+    private final int hash;
+
+    Parts(Object[] parts) {
+      this.parts = parts;
+      this.hash = Arrays.hashCode(parts);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o == this || o instanceof Parts p && p.hash == hash && Arrays.equals(p.parts, parts);
+    }
+
+    @Override
+    public String toString() {
+      return Arrays.toString(parts);
+    }
   }
 
   public boolean hasScorers() {
