@@ -174,7 +174,7 @@ final class JobsBuilder {
   private static JobInfo loneJob(Pod pod, String queue, TaskInfo task) {
     PodGroup pg = new PodGroup(pod.namespace(), pod.name(), 1, Map.of(), queue, pod.priorityClassName(),
         pod.request().minus(ONE_POD), pod.isAssigned() ? "Running" : "Pending", pod.creationTimestamp());
-    return new JobInfo(pod.key(), pg, true, task.priority());
+    return new JobInfo(task.key(), pg, true, task.priority()); // the task keeps the key it builds
   }
 
   /**
