@@ -17,7 +17,7 @@ public final class NodeInfo {
   private static final java.util.concurrent.atomic.AtomicLong SERIALS = new java.util.concurrent.atomic.AtomicLong();
 
   private final Node node;
-  private final long generation;
+  private long generation;
   private final long serial = SERIALS.incrementAndGet();
   private long[] allocatable;
   private long[] used;
@@ -66,6 +66,48 @@ public final class NodeInfo {
     for (int i = 0; i < n; i++) {
       refresh(i);
     }
+  }
+
+  /**
+   * The copy for a node in the given state: {@code previous}, the last copy of the node, when a session changed it
+   * into exactly this state (the cluster caught up with what the session placed there, as after its pods were
+   * bound), else a new one. Keeping it keeps its {@link #serial} and {@link #version}, so what searches worked out
+   * from its state still holds for the next session, which a new copy would make them work out again on every node
+   * a cycle placed pods on.
+   */
+  public static NodeInfo copy(NodeInfo previous, Node node, long generation, long[] used, long[] releasing,
+      io.basalt.gpu.GpuTopology gpus, io.basalt.gpu.DeviceUsage devices) {
+    if (previous != null && previous.holds(node, used, releasing, gpus, devices)) {
+      previous.generation = generation;
+      previous.touched = false;
+      return previous;
+    }
+    return new NodeInfo(node, generation, used, releasing, gpus, devices);
+  }
+
+  /** Whether a new copy made from these would hold this copy's state (nothing pipelined, the same node object). */
+  private boolean holds(Node node, long[] used, long[] releasing, io.basalt.gpu.GpuTopology gpus,
+      io.basalt.gpu.DeviceUsage devices) {
+    if (node != this.node || gpus != this.gpus || !zero(pipelined, 0) || !samePadded(this.used, used)
+        || !samePadded(this.releasing, releasing)) {
+      return false;
+    }
+    return gpus == null || this.devices.sameAs(devices);
+  }
+
+  /** Equal slot by slot, a missing slot counting as 0. */
+  private static boolean samePadded(long[] a, long[] b) {
+    int n = Math.min(a.length, b.length);
+    return Arrays.equals(a, 0, n, b, 0, n) && zero(a, n) && zero(b, n);
+  }
+
+  private static boolean zero(long[] a, int from) {
+    for (int i = from; i < a.length; i++) {
+      if (a[i] != 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private void refresh(int i) {

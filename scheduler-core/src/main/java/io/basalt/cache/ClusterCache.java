@@ -450,11 +450,12 @@ public final class ClusterCache {
 
   /**
    * A consistent view for one session. Node copies are reused from the previous snapshot when neither the cluster
-   * nor a session changed them, so a quiet cluster costs almost nothing per cycle.
+   * nor a session changed them, or when the cluster now holds what a session changed them into ({@link
+   * NodeInfo#copy}), so a quiet cluster costs almost nothing per cycle.
    */
   public synchronized ClusterSnapshot snapshot() {
-    List<NodeInfo> list = copies.refresh(nodes.values(), c -> new NodeInfo(c.node, c.generation, c.used,
-        c.releasing, c.gpus, gpuInventory.deviceUsage(c.name, c.gpus, c.pods.values())));
+    List<NodeInfo> list = copies.refresh(nodes.values(), (prev, c) -> NodeInfo.copy(prev, c.node, c.generation,
+        c.used, c.releasing, c.gpus, gpuInventory.deviceUsage(c.name, c.gpus, c.pods.values())));
     Map<String, PodGroup> groups = podGroups;
     if (!inferredGroups.isEmpty()) {
       groups = new HashMap<>(inferredGroups);

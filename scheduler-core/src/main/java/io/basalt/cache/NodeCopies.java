@@ -6,7 +6,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * The snapshots' node copies: the present nodes sorted by name, each one's position, and the last copy at each
@@ -26,10 +26,10 @@ final class NodeCopies {
   }
 
   /**
-   * The copies of the present nodes of {@code all} in name order, made anew by {@code copy} for the nodes whose
-   * generation moved or that a session touched.
+   * The copies of the present nodes of {@code all} in name order, asked of {@code copy} (given the last copy, or
+   * null, and the node) for the nodes whose generation moved or that a session touched.
    */
-  List<NodeInfo> refresh(Collection<CachedNode> all, Function<CachedNode, NodeInfo> copy) {
+  List<NodeInfo> refresh(Collection<CachedNode> all, BiFunction<NodeInfo, CachedNode, NodeInfo> copy) {
     if (order == null) {
       sort(all);
     }
@@ -37,7 +37,7 @@ final class NodeCopies {
       CachedNode c = order.get(i);
       NodeInfo prev = copies[i];
       if (prev == null || prev.generation() != c.generation || prev.touched()) {
-        copies[i] = copy.apply(c);
+        copies[i] = copy.apply(prev, c);
       }
     }
     return List.of(copies);

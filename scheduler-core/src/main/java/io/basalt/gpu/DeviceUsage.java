@@ -50,6 +50,20 @@ public final class DeviceUsage {
     return deviceMemoryMiB <= 0 || memoryUsedMiB(device) + memoryMiB <= deviceMemoryMiB;
   }
 
+  /** Whether {@code other} records the same holders: the same devices held whole and the same shares of each. */
+  public boolean sameAs(DeviceUsage other) {
+    if (other == null || other.size != size || other.exclusive != exclusive || other.shared != shared) {
+      return false;
+    }
+    for (int d = 0; d < size; d++) {
+      if (shares(d) != other.shares(d) || coresUsed(d) != other.coresUsed(d)
+          || memoryUsedMiB(d) != other.memoryUsedMiB(d)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Devices nobody holds or shares: what a whole-GPU pod can take. */
   public long untouched() {
     long all = size == 64 ? -1L : (1L << size) - 1;

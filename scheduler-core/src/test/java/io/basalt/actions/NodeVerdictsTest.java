@@ -1,6 +1,7 @@
 package io.basalt.actions;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -168,6 +169,25 @@ class NodeVerdictsTest {
     Session third = open(cluster, true, true);
     search.find(third, TestSessions.task(third, "ns/p2"));
     assertEquals(6 + 1, filterCalls, "nothing changed since the second session");
+  }
+
+  @Test
+  void verdictsOutliveTheBindOfWhatTheSessionPlaced() {
+    TestSessions cluster = cluster();
+    NodeSearch search = new NodeSearch(100);
+    Session first = open(cluster, true, true);
+    TaskInfo p0 = TestSessions.task(first, "ns/p0");
+    NodeInfo chosen = search.find(first, p0).node();
+    first.newStatement().allocate(p0, chosen);
+    search.find(first, TestSessions.task(first, "ns/p1")); // asks the changed node again
+    assertEquals(6 + 1, filterCalls);
+    // The binder's work, as the informer reports it: the cluster now holds what the session placed.
+    cluster.cache().putPod(p0.pod().withNodeName(chosen.name()));
+
+    Session second = open(cluster, true, true);
+    assertSame(chosen, TestSessions.nodeInfo(second, chosen.name()), "the copy is kept");
+    search.find(second, TestSessions.task(second, "ns/p1"));
+    assertEquals(6 + 1, filterCalls, "and what was found on it holds");
   }
 
   @Test

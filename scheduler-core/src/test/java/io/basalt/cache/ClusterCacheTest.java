@@ -57,6 +57,59 @@ class ClusterCacheTest {
   }
 
   @Test
+  void aCopyASessionChangedIsKeptOnceTheClusterHoldsWhatTheSessionPlaced() {
+    cache.putNode(TestNodes.node("n1").cpu("8").gpu(4).build());
+    NodeInfo copy = cache.snapshot().nodes().get(0);
+    Pod pod = TestPods.pod("ns/p").cpu("1").gpu(1).onNode("n1").annotation(GPU, "2").build();
+    // What a session does when it places the pod: its resources and its device.
+    copy.adjustUsed(pod.request(), 1);
+    copy.claimDevices(io.basalt.gpu.DeviceClaim.whole(new io.basalt.gpu.DeviceSet(1L << 2)), 1);
+    long serial = copy.serial();
+    int version = copy.version();
+    assertTrue(copy.touched());
+    cache.putPod(pod); // the bind, as the informer reports it
+    NodeInfo next = cache.snapshot().nodes().get(0);
+    assertSame(copy, next, "the cluster holds what the session placed: the copy, and what was found on it, stay");
+    assertEquals(serial, next.serial());
+    assertEquals(version, next.version());
+    assertFalse(next.touched());
+    assertEquals(1000, next.used(ResourceNames.CPU));
+    assertEquals(0b1011L, next.freeDevices());
+    assertSame(next, cache.snapshot().nodes().get(0), "and then unchanged");
+  }
+
+  @Test
+  void aCopyASessionChangedIsMadeAnewWhereTheClusterDiffers() {
+    cache.putNode(TestNodes.node("n1").cpu("8").gpu(4).build());
+    Pod pod = TestPods.pod("ns/p").cpu("1").gpu(1).onNode("n1").annotation(GPU, "2").build();
+    // Another device than the session chose.
+    NodeInfo copy = cache.snapshot().nodes().get(0);
+    copy.adjustUsed(pod.request(), 1);
+    copy.claimDevices(io.basalt.gpu.DeviceClaim.whole(new io.basalt.gpu.DeviceSet(1L << 1)), 1);
+    cache.putPod(pod);
+    NodeInfo next = cache.snapshot().nodes().get(0);
+    assertNotSame(copy, next);
+    assertEquals(0b1011L, next.freeDevices());
+    // More used than the session placed.
+    next.adjustUsed(pod.request(), 1);
+    cache.putPod(TestPods.pod("ns/q").cpu("1").onNode("n1").build());
+    cache.putPod(TestPods.pod("ns/p").cpu("1").gpu(1).onNode("n1").annotation(GPU, "2").build());
+    NodeInfo third = cache.snapshot().nodes().get(0);
+    assertNotSame(next, third);
+    assertEquals(2000, third.used(ResourceNames.CPU));
+    // Something pipelined: the cluster knows nothing of it.
+    third.adjustPipelined(pod.request(), 1);
+    cache.putPod(TestPods.pod("ns/r").cpu("0").onNode("n1").build());
+    third.adjustUsed(TestPods.pod("ns/r").cpu("0").build().request(), 1);
+    NodeInfo fourth = cache.snapshot().nodes().get(0);
+    assertNotSame(third, fourth);
+    assertEquals(0, fourth.pipelined(ResourceNames.CPU));
+    // A node object that changed (a label): a new copy even with the same accounting.
+    cache.putNode(TestNodes.node("n1").cpu("8").gpu(4).label("zone", "b").build());
+    assertNotSame(fourth, cache.snapshot().nodes().get(0));
+  }
+
+  @Test
   void snapshotsShareThePodListUntilOneOfOurPodsChanges() {
     cache.putNode(TestNodes.node("n1").cpu("8").build());
     cache.putPod(TestPods.pod("ns/a").cpu("1").build());

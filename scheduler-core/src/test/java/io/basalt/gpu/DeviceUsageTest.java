@@ -20,6 +20,29 @@ class DeviceUsageTest {
   }
 
   @Test
+  void usagesAreTheSameWhenTheyRecordTheSameHolders() {
+    DeviceUsage a = new DeviceUsage(4);
+    DeviceUsage b = new DeviceUsage(4);
+    assertTrue(a.sameAs(b));
+    a.add(DeviceClaim.whole(new DeviceSet(0b1)), 1);
+    assertFalse(a.sameAs(b));
+    b.add(DeviceClaim.whole(new DeviceSet(0b1)), 1);
+    assertTrue(a.sameAs(b));
+    a.add(DeviceClaim.share(3, 30, 1024), 1);
+    b.add(DeviceClaim.share(3, 30, 2048), 1);
+    assertFalse(a.sameAs(b), "memory differs");
+    b.add(DeviceClaim.share(3, 30, 2048), -1);
+    b.add(DeviceClaim.share(3, 30, 1024), 1);
+    assertTrue(a.sameAs(b));
+    a.add(DeviceClaim.share(3, 30, 1024), -1);
+    DeviceUsage c = new DeviceUsage(4);
+    c.add(DeviceClaim.whole(new DeviceSet(0b1)), 1);
+    assertTrue(a.sameAs(c), "a share taken back leaves what never had one");
+    assertFalse(a.sameAs(new DeviceUsage(8)));
+    assertFalse(a.sameAs(null));
+  }
+
+  @Test
   void aSharedDeviceIsTouchedUntilItsLastShareIsRemoved() {
     DeviceUsage u = new DeviceUsage(4);
     u.add(DeviceClaim.share(2, 30, 4096), 1);
