@@ -28,6 +28,8 @@ public final class TaskInfo {
   private String key;
   /** {@link Pod#taskSpec()} is an annotation lookup; placing a gang asks it per task per try. */
   private String role;
+  /** {@link #groupSizeAnnotation}, "" when the pod has none; null until asked. */
+  private String groupSize;
   private JobInfo job;
   private TaskStatus status;
   private String nodeName;
@@ -106,6 +108,20 @@ public final class TaskInfo {
   }
 
   /** The pod's role in its job ({@code volcano.sh/task-spec}), or "" when it has none. */
+  /**
+   * The pod's {@link io.basalt.model.NetworkTopology#GPU_GROUP_SIZE_ANNOTATION}, or null, read from the pod once: the
+   * build asks it of every gang's tasks every cycle.
+   */
+  public String groupSizeAnnotation() {
+    String a = groupSize;
+    if (a == null) {
+      a = pod.annotations().get(io.basalt.model.NetworkTopology.GPU_GROUP_SIZE_ANNOTATION);
+      a = a == null ? "" : a;
+      groupSize = a;
+    }
+    return a.isEmpty() ? null : a;
+  }
+
   public String role() {
     String r = role;
     if (r == null) {

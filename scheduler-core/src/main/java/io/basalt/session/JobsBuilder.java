@@ -188,7 +188,7 @@ final class JobsBuilder {
       return;
     }
     for (TaskInfo t : job.tasks()) {
-      String size = t.pod().annotations().get(NetworkTopology.GPU_GROUP_SIZE_ANNOTATION);
+      String size = t.groupSizeAnnotation();
       if (size == null || size.isBlank()) {
         continue;
       }

@@ -28,7 +28,7 @@ class KeptTasksTest {
   /** Every field of the two classes, each set by {@link #dirty}: a new field must be reset and listed here. */
   private static final Set<String> TASK_FIELDS = Set.of("pod", "priority", "openedIn", "keptAt", "key", "role", "job",
       "status", "nodeName", "reservation", "devices", "fitError", "fitNode", "memo", "memo2", "request", "group",
-      "queueRequest", "openStatus", "priorityFromPod");
+      "queueRequest", "openStatus", "priorityFromPod", "groupSize");
   private static final Set<String> JOB_FIELDS = Set.of("key", "podGroup", "implicit", "priority", "tasks",
       "tasksView", "statusCounts", "held", "minMember", "queue", "created", "minTaskMember", "openPhase",
       "openTopology", "ready", "invalid", "phase",
@@ -95,6 +95,8 @@ class KeptTasksTest {
     fresh.key(); // the kept one has its key cached; the key is the pod's either way
     fresh.role(); // the same for its role
     again.tasks().get(0).role();
+    fresh.groupSizeAnnotation(); // and the group size it asks for
+    again.tasks().get(0).groupSizeAnnotation();
     assertSameFields(TaskInfo.class, TASK_FIELDS, fresh, again.tasks().get(0), Set.of("openedIn", "keptAt", "job",
         "priorityFromPod", "queueRequest"));
     assertSame(again, again.tasks().get(0).job());
