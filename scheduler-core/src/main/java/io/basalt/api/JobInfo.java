@@ -16,7 +16,7 @@ import java.util.Map;
  */
 public final class JobInfo {
   private final String key;
-  private PodGroup podGroup;
+  private final PodGroup podGroup;
   private final boolean implicit;
   private final int priority;
   private static final long[] NOTHING_HELD = new long[0];
@@ -36,7 +36,7 @@ public final class JobInfo {
   private final Instant created;
   private final Map<String, Integer> minTaskMember;
   /** The phase and network ask the PodGroup opens with, for {@link #reopen} (which then need not read it). */
-  private PodGroupPhase openPhase;
+  private final PodGroupPhase openPhase;
   private final NetworkTopology openTopology;
   /**
    * What the tasks whose status {@link TaskStatus#holdsResources} request together, slot by slot, kept in step with
@@ -249,16 +249,6 @@ public final class JobInfo {
     }
     conditions.removeIf(c -> c.type().equals(condition.type()));
     conditions.add(condition);
-  }
-
-  /**
-   * {@link #reopen()} for a lone pod's job whose PodGroup is now {@code podGroup}: the same group but for its phase
-   * (the pod was bound since), so what the constructor read of it is the same but for the phase it opens with.
-   */
-  void reopen(PodGroup podGroup) {
-    this.podGroup = podGroup;
-    this.openPhase = PodGroupPhase.of(podGroup.phase());
-    reopen();
   }
 
   /**

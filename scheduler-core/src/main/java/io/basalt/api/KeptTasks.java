@@ -33,14 +33,12 @@ public final class KeptTasks {
   private int session;
   private int handedOut;
   private int reused;
-  private int rebased;
 
   /** Starts a session's build: every kept object not handed out before {@link #end} is dropped then. */
   public void begin() {
     session++;
     handedOut = 0;
     reused = 0;
-    rebased = 0;
     Pod[] p = lastPods;
     TaskInfo[] t = lastTasks;
     lastPods = pods;
@@ -67,7 +65,6 @@ public final class KeptTasks {
    */
   public TaskInfo task(Pod pod, ToIntFunction<Pod> priorityOf) {
     TaskInfo t;
-    TaskInfo replaced = null;
     if (cursor < lastCount && lastPods[cursor] == pod) {
       t = lastTasks[cursor++];
     } else {
@@ -75,7 +72,7 @@ public final class KeptTasks {
       if (t != null && t.keptAt < lastCount && lastTasks[t.keptAt] == t) {
         cursor = t.keptAt + 1; // in step again after pods came or went
       } else if (t == null && cursor < lastCount) {
-        replaced = lastTasks[cursor++]; // most often a changed pod in its old one's place: the next pod is the one after
+        cursor++; // most often a changed pod in its old one's place: the next pod is the one after
       }
     }
     if (t != null && t.openedIn == session) {
@@ -92,18 +89,8 @@ public final class KeptTasks {
       if (status == null) {
         return null;
       }
-      int priority = priorityOf.applyAsInt(pod);
-      if (replaced != null && replaced.openedIn != session && sameButPlacement(replaced, pod, priority)) {
-        // The pod of the previous session's task here, changed where the task does not look (bound since): the
-        // task is made the new record's. Its old record's entry goes at end(), as that of a pod not seen again.
-        t = replaced;
-        t.rebase(pod, status);
-        t.reopen();
-        rebased++;
-      } else {
-        t = new TaskInfo(pod, priority, status);
-        t.priorityFromPod = pod.priority() != null;
-      }
+      t = new TaskInfo(pod, priorityOf.applyAsInt(pod), status);
+      t.priorityFromPod = pod.priority() != null;
       tasks.put(pod, t);
     }
     t.openedIn = session;
@@ -119,34 +106,15 @@ public final class KeptTasks {
   }
 
   /**
-   * Whether {@code task}, made for another record of {@code pod}, reads of the new one exactly what a new task would:
-   * the same pod (uid, name, namespace), request, group, priority, priority class and creation time. What else a
-   * task or a lone pod's job reads of a pod it reads again ({@link TaskInfo#rebase}), or is the PodGroup's phase.
-   */
-  private static boolean sameButPlacement(TaskInfo task, Pod pod, int priority) {
-    Pod was = task.pod();
-    return task.priority() == priority && was.uid().equals(pod.uid()) && was.name().equals(pod.name())
-        && was.namespace().equals(pod.namespace()) && task.request().equals(pod.request())
-        && java.util.Objects.equals(task.groupName(), pod.groupName())
-        && java.util.Objects.equals(was.priorityClassName(), pod.priorityClassName())
-        && java.util.Objects.equals(was.creationTimestamp(), pod.creationTimestamp());
-  }
-
-  /**
    * The lone-pod job of {@code task} (just handed out by {@link #task}) as its previous session had it, reset, when it
    * was a lone pod's job in {@code queue} of the same priority; else null (make a new one). Everything else a lone
-   * pod's job holds comes from the pod, which is unchanged when its task was kept, and unchanged but for the
-   * PodGroup's {@code phase} (running once bound) when its task was made the new record's.
+   * pod's job holds comes from the pod, which is unchanged when its task was kept.
    */
-  public JobInfo loneJob(TaskInfo task, String queue, String phase) {
+  public JobInfo loneJob(TaskInfo task, String queue) {
     JobInfo job = task.job();
     if (job != null && job.isImplicit() && job.queue().equals(queue) && job.priority() == task.priority()
         && job.tasks().size() == 1 && job.tasks().get(0) == task) {
-      if (job.podGroup().phase().equals(phase)) {
-        job.reopen();
-      } else {
-        job.reopen(job.podGroup().withPhase(phase));
-      }
+      job.reopen();
       return job;
     }
     return null;
@@ -167,11 +135,6 @@ public final class KeptTasks {
   /** Tasks handed out again this session, for tests and metrics. */
   public int reused() {
     return reused;
-  }
-
-  /** Tasks made the new record's of their changed pod this session ({@link #task}), for tests. */
-  public int rebased() {
-    return rebased;
   }
 
   /** Pods kept for the next session. */

@@ -9,7 +9,7 @@ import io.basalt.model.ResourceVector;
  * only through a {@link Statement}, so a discarded gang leaves no trace.
  */
 public final class TaskInfo {
-  private Pod pod;
+  private final Pod pod;
   private final int priority;
   /**
    * What the session's build reads of the pod per pod per cycle, read from it once (a kept task is handed out again
@@ -18,7 +18,7 @@ public final class TaskInfo {
   private final ResourceVector request;
   private final String group;
   private QueueRequest queueRequest;
-  private TaskStatus openStatus;
+  private final TaskStatus openStatus;
   /** The {@link KeptTasks} session that last handed this object out, or 0, and where in its order. */
   int openedIn;
   int keptAt;
@@ -206,27 +206,6 @@ public final class TaskInfo {
     this.fitNode = null;
     this.memo = null;
     this.memo2 = null;
-  }
-
-  /**
-   * Makes this task the one for {@code pod}, the same pod after a change that leaves what the task read of it alone
-   * (its request, group and priority; see {@link KeptTasks}), as after its bind: the status it opens with is read
-   * again, and what it read of the pod's labels and annotations is read again unless they are the same objects. Then
-   * {@link #reopen} as for a kept task.
-   */
-  void rebase(Pod pod, TaskStatus status) {
-    Pod was = this.pod;
-    this.pod = pod;
-    this.openStatus = status;
-    this.priorityFromPod = pod.priority() != null;
-    if (pod.labels() != was.labels() || pod.annotations() != was.annotations()) {
-      queueRequest = null;
-      role = null;
-      groupSize = null;
-    }
-    if (!pod.name().equals(was.name()) || !pod.namespace().equals(was.namespace())) {
-      key = null;
-    }
   }
 
   void setJob(JobInfo job) {

@@ -114,7 +114,7 @@ final class JobsBuilder {
         lastNamespace = pod.namespace();
       } else {
         String queue = task.queueRequest().resolve(queueExists, defaultQueue);
-        job = kept.loneJob(task, queue, lonePhase(pod));
+        job = kept.loneJob(task, queue);
         if (job == null) {
           job = loneJob(pod, queue, task);
         }
@@ -173,13 +173,8 @@ final class JobsBuilder {
    */
   private static JobInfo loneJob(Pod pod, String queue, TaskInfo task) {
     PodGroup pg = new PodGroup(pod.namespace(), pod.name(), 1, Map.of(), queue, pod.priorityClassName(),
-        pod.request().minus(ONE_POD), lonePhase(pod), pod.creationTimestamp());
+        pod.request().minus(ONE_POD), pod.isAssigned() ? "Running" : "Pending", pod.creationTimestamp());
     return new JobInfo(task.key(), pg, true, task.priority()); // the task keeps the key it builds
-  }
-
-  /** The phase of a lone pod's PodGroup: running once the pod is on a node. */
-  private static String lonePhase(Pod pod) {
-    return pod.isAssigned() ? "Running" : "Pending";
   }
 
   /**

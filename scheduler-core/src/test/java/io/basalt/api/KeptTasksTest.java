@@ -49,7 +49,7 @@ class KeptTasksTest {
     List<JobInfo> jobs = new ArrayList<>();
     for (Pod p : pods) {
       TaskInfo t = kept.task(p, x -> 5);
-      JobInfo job = kept.loneJob(t, queue, p.isAssigned() ? "Running" : "Pending");
+      JobInfo job = kept.loneJob(t, queue);
       job = job != null ? job : newLoneJob(t, queue);
       job.addTask(t);
       jobs.add(job);
@@ -102,46 +102,6 @@ class KeptTasksTest {
     assertSame(again, again.tasks().get(0).job());
     assertSameFields(JobInfo.class, JOB_FIELDS, freshJob, again, Set.of("tasks", "tasksView"));
     assertEquals(1, again.tasks().size());
-  }
-
-  @Test
-  void aTaskAndJobOfAPodBoundSinceHoldWhatNewOnesWould() throws Exception {
-    Pod pending = TestPods.pod("ns/a").cpu("1").annotation("volcano.sh/task-spec", "worker").build();
-    Pod other = TestPods.pod("ns/b").cpu("1").build();
-    KeptTasks kept = new KeptTasks();
-    List<JobInfo> first = build(kept, "q1", pending, other);
-    dirty(first.get(0));
-    TaskInfo dirtied = first.get(0).tasks().get(0);
-    assertEquals("worker", dirtied.role());
-
-    // Bound, with the device annotation the bind adds: another record, another phase, other annotations.
-    Pod bound = pending.withAnnotations(Map.of("volcano.sh/task-spec", "ps", "basalt.io/gpu-devices", "0"))
-        .withNodeName("n1");
-    List<JobInfo> second = build(kept, "q1", bound, other);
-    assertSame(first.get(0), second.get(0), "the lone pod's job is kept");
-    assertSame(dirtied, second.get(0).tasks().get(0), "its task is the new record's");
-    assertEquals(1, kept.rebased());
-    assertEquals(2, kept.size(), "the old record's entry is gone");
-
-    TaskInfo fresh = new TaskInfo(bound, 5, TaskStatus.atOpen(bound));
-    JobInfo freshJob = newLoneJob(fresh, "q1");
-    freshJob.addTask(fresh);
-    TaskInfo again = second.get(0).tasks().get(0);
-    for (TaskInfo t : List.of(fresh, again)) {
-      t.key();
-      t.role();
-      t.groupSizeAnnotation();
-    }
-    assertSameFields(TaskInfo.class, TASK_FIELDS, fresh, again, Set.of("openedIn", "keptAt", "job",
-        "priorityFromPod", "queueRequest"));
-    assertSameFields(JobInfo.class, JOB_FIELDS, freshJob, second.get(0), Set.of("tasks", "tasksView"));
-    assertEquals(PodGroupPhase.RUNNING, second.get(0).phase());
-
-    // The next session hands the same record's task out as a kept one.
-    List<JobInfo> third = build(kept, "q1", bound, other);
-    assertSame(again, third.get(0).tasks().get(0));
-    assertEquals(0, kept.rebased());
-    assertEquals(2, kept.reused());
   }
 
   @Test
