@@ -39,11 +39,14 @@ public final class Demand {
     return skip == null || slot >= skip.length || !skip[slot];
   }
 
-  /** The first slot where {@code free} has less than asked, or -1. */
-  int firstShort(long[] free) {
+  /**
+   * The first slot whose {@code field} in a node's packed accounting ({@code count} slots of {@link NodeInfo#STRIDE}
+   * numbers each) is less than asked, or -1.
+   */
+  int firstShort(long[] packed, int count, int field) {
     for (int k = 0; k < slots.length; k++) {
       int i = slots[k];
-      if (amounts[k] > (i < free.length ? free[i] : 0)) {
+      if (amounts[k] > (i < count ? packed[i * NodeInfo.STRIDE + field] : 0)) {
         return i;
       }
     }

@@ -19,13 +19,22 @@ public final class NodeInfo {
   private final Node node;
   private long generation;
   private final long serial = SERIALS.incrementAndGet();
-  private long[] allocatable;
-  private long[] used;
-  private long[] releasing;
-  private long[] pipelined;
-  /** allocatable - used, and allocatable - used + releasing - pipelined, kept current: the fit checks' only reads. */
-  private long[] idle;
-  private long[] future;
+  /**
+   * Per resource slot {@code r}, at {@code r * STRIDE}: allocatable, used, releasing, pipelined, and kept current from
+   * them idle (allocatable - used) and future (idle + releasing - pipelined), the fit checks' reads. One array, a
+   * slot's numbers side by side: a search's visit reads a few slots' allocatable, used, idle and future, which six
+   * arrays spread over six places in memory.
+   */
+  private long[] acc;
+  /** How many slots {@link #acc} holds. */
+  private int slots;
+  static final int STRIDE = 6;
+  private static final int ALLOCATABLE = 0;
+  private static final int USED = 1;
+  private static final int RELEASING = 2;
+  private static final int PIPELINED = 3;
+  static final int IDLE = 4;
+  static final int FUTURE = 5;
   private boolean touched;
   /** Counts this copy's changes, so an answer worked out from its state can tell whether it still holds. */
   private int version;
@@ -55,15 +64,15 @@ public final class NodeInfo {
         : devices != null ? devices : new io.basalt.gpu.DeviceUsage(gpus.size());
     this.node = node;
     this.generation = generation;
-    this.allocatable = node.allocatable().toArray(Math.max(ResourceNames.count(),
+    long[] allocatable = node.allocatable().toArray(Math.max(ResourceNames.count(),
         Math.max(used.length, releasing.length)));
     int n = allocatable.length;
-    this.used = Arrays.copyOf(used, n);
-    this.releasing = Arrays.copyOf(releasing, n);
-    this.pipelined = new long[n];
-    this.idle = new long[n];
-    this.future = new long[n];
+    this.slots = n;
+    this.acc = new long[n * STRIDE];
     for (int i = 0; i < n; i++) {
+      acc[i * STRIDE + ALLOCATABLE] = allocatable[i];
+      acc[i * STRIDE + USED] = i < used.length ? used[i] : 0;
+      acc[i * STRIDE + RELEASING] = i < releasing.length ? releasing[i] : 0;
       refresh(i);
     }
   }
@@ -88,34 +97,31 @@ public final class NodeInfo {
   /** Whether a new copy made from these would hold this copy's state (nothing pipelined, the same node object). */
   private boolean holds(Node node, long[] used, long[] releasing, io.basalt.gpu.GpuTopology gpus,
       io.basalt.gpu.DeviceUsage devices) {
-    if (node != this.node || gpus != this.gpus || !zero(pipelined, 0) || !samePadded(this.used, used)
-        || !samePadded(this.releasing, releasing)) {
+    if (node != this.node || gpus != this.gpus) {
       return false;
+    }
+    for (int i = 0, n = Math.max(slots, Math.max(used.length, releasing.length)); i < n; i++) {
+      if (pipelined(i) != 0 || used(i) != (i < used.length ? used[i] : 0)
+          || releasing(i) != (i < releasing.length ? releasing[i] : 0)) {
+        return false;
+      }
     }
     return gpus == null || this.devices.sameAs(devices);
   }
 
-  /** Equal slot by slot, a missing slot counting as 0. */
-  private static boolean samePadded(long[] a, long[] b) {
-    int n = Math.min(a.length, b.length);
-    return Arrays.equals(a, 0, n, b, 0, n) && zero(a, n) && zero(b, n);
-  }
-
-  private static boolean zero(long[] a, int from) {
-    for (int i = from; i < a.length; i++) {
-      if (a[i] != 0) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   private void refresh(int i) {
-    idle[i] = allocatable[i] - used[i];
-    future[i] = idle[i] + releasing[i] - pipelined[i];
+    int at = i * STRIDE;
+    long idle = acc[at + ALLOCATABLE] - acc[at + USED];
+    long future = idle + acc[at + RELEASING] - acc[at + PIPELINED];
+    acc[at + IDLE] = idle;
+    acc[at + FUTURE] = future;
     if (index != null) {
-      index.changed(this, position, i, future[i]);
+      index.changed(this, position, i, future);
     }
+  }
+
+  private long read(int r, int field) {
+    return r < slots ? acc[r * STRIDE + field] : 0;
   }
 
   private void logChange(boolean freed) {
@@ -175,19 +181,19 @@ public final class NodeInfo {
   }
 
   public long allocatable(int r) {
-    return r < allocatable.length ? allocatable[r] : 0;
+    return read(r, ALLOCATABLE);
   }
 
   public long used(int r) {
-    return r < used.length ? used[r] : 0;
+    return read(r, USED);
   }
 
   public long releasing(int r) {
-    return r < releasing.length ? releasing[r] : 0;
+    return read(r, RELEASING);
   }
 
   public long pipelined(int r) {
-    return r < pipelined.length ? pipelined[r] : 0;
+    return read(r, PIPELINED);
   }
 
   /** The node's GPUs and their links, or null when it has none. */
@@ -215,15 +221,19 @@ public final class NodeInfo {
 
   /** Free now: allocatable minus used. */
   public long idle(int r) {
-    return r < idle.length ? idle[r] : 0;
+    return read(r, IDLE);
   }
 
   /** Free once releasing pods are gone, minus what pipelined tasks reserved. */
   public long futureIdle(int r) {
-    return r < future.length ? future[r] : 0;
+    return read(r, FUTURE);
   }
 
   public ResourceVector usedVector() {
+    long[] used = new long[slots];
+    for (int i = 0; i < slots; i++) {
+      used[i] = acc[i * STRIDE + USED];
+    }
     return ResourceVector.of(used);
   }
 
@@ -234,7 +244,7 @@ public final class NodeInfo {
 
   /** As {@link #firstShortOfIdle(ResourceVector)}, not counting the slots {@code skip} marks. */
   public int firstShortOfIdle(ResourceVector request, boolean[] skip) {
-    return firstShort(idle, request, skip);
+    return firstShort(IDLE, request, skip);
   }
 
   /** The first resource {@code request} needs more of than will be free, or -1 when it fits in the future. */
@@ -244,23 +254,23 @@ public final class NodeInfo {
 
   /** As {@link #firstShortOfFuture(ResourceVector)}, not counting the slots {@code skip} marks. */
   public int firstShortOfFuture(ResourceVector request, boolean[] skip) {
-    return firstShort(future, request, skip);
+    return firstShort(FUTURE, request, skip);
   }
 
   /** As {@link #firstShortOfIdle(ResourceVector, boolean[])} for a demand worked out once per search. */
   public int firstShortOfIdle(Demand demand) {
-    return demand.firstShort(idle);
+    return demand.firstShort(acc, slots, IDLE);
   }
 
   /** As {@link #firstShortOfFuture(ResourceVector, boolean[])} for a demand worked out once per search. */
   public int firstShortOfFuture(Demand demand) {
-    return demand.firstShort(future);
+    return demand.firstShort(acc, slots, FUTURE);
   }
 
-  /** The first slot, in ascending order, where {@code request} needs more than {@code free} has, or -1. */
-  private static int firstShort(long[] free, ResourceVector request, boolean[] skip) {
+  /** The first slot, in ascending order, where {@code request} needs more than {@code field} has, or -1. */
+  private int firstShort(int field, ResourceVector request, boolean[] skip) {
     for (int i : request.positiveSlots()) {
-      if (request.get(i) > (i < free.length ? free[i] : 0) && (skip == null || i >= skip.length || !skip[i])) {
+      if (request.get(i) > read(i, field) && (skip == null || i >= skip.length || !skip[i])) {
         return i;
       }
     }
@@ -287,7 +297,7 @@ public final class NodeInfo {
     for (int i = 0, n = r.size(); i < n; i++) {
       long q = r.get(i);
       if (q != 0) { // the rest is as it was: no refresh, no index update
-        used[i] += sign * q;
+        acc[i * STRIDE + USED] += sign * q;
         refresh(i);
       }
     }
@@ -301,7 +311,7 @@ public final class NodeInfo {
     for (int i = 0, n = r.size(); i < n; i++) {
       long q = r.get(i);
       if (q != 0) { // the rest is as it was: no refresh, no index update
-        pipelined[i] += sign * q;
+        acc[i * STRIDE + PIPELINED] += sign * q;
         refresh(i);
       }
     }
@@ -315,7 +325,7 @@ public final class NodeInfo {
     for (int i = 0, n = r.size(); i < n; i++) {
       long q = r.get(i);
       if (q != 0) { // the rest is as it was: no refresh, no index update
-        releasing[i] += sign * q;
+        acc[i * STRIDE + RELEASING] += sign * q;
         refresh(i);
       }
     }
@@ -325,18 +335,16 @@ public final class NodeInfo {
 
   /** Grows every array to {@code size} slots (a resource first seen after this node was built). */
   private void fit(int size) {
-    if (size <= used.length) {
+    if (size <= slots) {
       return;
     }
-    allocatable = node.allocatable().toArray(size);
+    long[] allocatable = node.allocatable().toArray(size);
     size = allocatable.length;
-    used = Arrays.copyOf(used, size);
-    releasing = Arrays.copyOf(releasing, size);
-    pipelined = Arrays.copyOf(pipelined, size);
-    idle = Arrays.copyOf(idle, size);
-    future = Arrays.copyOf(future, size);
+    acc = Arrays.copyOf(acc, size * STRIDE);
+    slots = size;
     version++;
     for (int i = 0; i < size; i++) {
+      acc[i * STRIDE + ALLOCATABLE] = allocatable[i];
       refresh(i);
     }
   }
