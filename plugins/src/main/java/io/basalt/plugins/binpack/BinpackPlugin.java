@@ -3,6 +3,7 @@ package io.basalt.plugins.binpack;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
+import io.basalt.framework.CpuMemoryScore;
 import io.basalt.framework.NodeScorer;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginDescriptor;
@@ -168,9 +169,17 @@ public final class BinpackPlugin implements Plugin {
       return forTask(task).applyAsDouble(node);
     }
 
-    /** The request's weighted slots and whether it asks for GPUs, read once for a search. */
+    /**
+     * The request's weighted slots and whether it asks for GPUs, read once for a search. A request weighing only cpu
+     * and memory gets a {@link CpuMemoryScore}: its score reads only the node's cpu and memory.
+     */
     @Override
     public ToDoubleFunction<NodeInfo> forTask(TaskInfo task) {
+      return prepare(task, true);
+    }
+
+    /** {@link #forTask}, the cpu-and-memory form allowed or not (tests compare the two). */
+    ToDoubleFunction<NodeInfo> prepare(TaskInfo task, boolean cpuMemoryForm) {
       ResourceVector request = task.request();
       int n = 0;
       int[] asked = new int[slots.length];
@@ -184,6 +193,12 @@ public final class BinpackPlugin implements Plugin {
       }
       int count = n;
       boolean asksGpu = maxGpuWeight > 0 && fill.asksGpu(request);
+      if (cpuMemoryForm && !asksGpu) {
+        CpuMemoryScore plain = cpuMemory(asked, amounts, count);
+        if (plain != null) {
+          return plain;
+        }
+      }
       return node -> {
         boolean byDevice = asksGpu && node.gpus() != null;
         double sum = 0;
@@ -217,6 +232,52 @@ public final class BinpackPlugin implements Plugin {
         }
         double g = gpuWeight > 0 ? gpuWeight : maxGpuWeight;
         return (g * devices + TIE_BREAK * sum) / (g + TIE_BREAK * weightSum) * scale;
+      };
+    }
+
+    /**
+     * The score of a request whose weighted slots ({@code asked}, in slot order, with their {@code amounts}) are cpu
+     * or memory only, as the general form adds it up (cpu first); null for any other request.
+     */
+    private CpuMemoryScore cpuMemory(int[] asked, long[] amounts, int count) {
+      long cpuAmount = 0;
+      long memAmount = 0;
+      int cpuWeight = 0;
+      int memWeight = 0;
+      for (int k = 0; k < count; k++) {
+        int slot = slots[asked[k]];
+        if (slot == ResourceNames.CPU) {
+          cpuAmount = amounts[k];
+          cpuWeight = weights[asked[k]];
+        } else if (slot == ResourceNames.MEMORY) {
+          memAmount = amounts[k];
+          memWeight = weights[asked[k]];
+        } else {
+          return null;
+        }
+      }
+      long cpuAsked = cpuAmount;
+      long memAsked = memAmount;
+      int cpuW = cpuWeight;
+      int memW = memWeight;
+      long weightSum = cpuWeight + memWeight;
+      return (cpuCapacity, cpuUsed, memCapacity, memUsed) -> {
+        double sum = 0;
+        if (cpuW > 0 && cpuCapacity > 0) {
+          long used = cpuUsed + cpuAsked;
+          if (used > cpuCapacity) {
+            return 0;
+          }
+          sum += (double) used * cpuW / cpuCapacity;
+        }
+        if (memW > 0 && memCapacity > 0) {
+          long used = memUsed + memAsked;
+          if (used > memCapacity) {
+            return 0;
+          }
+          sum += (double) used * memW / memCapacity;
+        }
+        return weightSum > 0 ? sum / weightSum * scale : 0;
       };
     }
   }

@@ -3,6 +3,7 @@ package io.basalt.plugins.nodeorder;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
+import io.basalt.framework.CpuMemoryScore;
 import io.basalt.framework.NodeScorer;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginDescriptor;
@@ -128,9 +129,17 @@ public final class NodeOrderPlugin implements Plugin {
       return forTask(task).applyAsDouble(node);
     }
 
-    /** The request's numbers and whether it asks for GPUs, read once for a search. */
+    /**
+     * The request's numbers and whether it asks for GPUs, read once for a search. A pod asking for no GPU gets a
+     * {@link CpuMemoryScore}: its score reads only the node's cpu and memory.
+     */
     @Override
     public ToDoubleFunction<NodeInfo> forTask(TaskInfo task) {
+      return prepare(task, true);
+    }
+
+    /** {@link #forTask}, the cpu-and-memory form allowed or not (tests compare the two). */
+    ToDoubleFunction<NodeInfo> prepare(TaskInfo task, boolean cpuMemoryForm) {
       ResourceVector request = task.request();
       long cpuRequest = request.get(ResourceNames.CPU);
       long memRequest = request.get(ResourceNames.MEMORY);
@@ -139,35 +148,47 @@ public final class NodeOrderPlugin implements Plugin {
       boolean asksGpu = fill.asksGpu(request);
       long gpuRequest = gpu < 0 ? 0 : request.get(gpu);
       boolean balances = balanced != 0 && (cpuRequest > 0 || memRequest > 0 || gpuRequest > 0);
+      Ask ask = new Ask(cpuRequest, memRequest, cpuCounted, memCounted, balances);
+      if (cpuMemoryForm && !asksGpu && gpuRequest <= 0) {
+        CpuMemoryScore plain = (cpuCapacity, cpuUsed, memCapacity, memUsed) ->
+            sum(ask, cpuCapacity, cpuUsed, memCapacity, memUsed, false, Double.NaN);
+        return plain;
+      }
       return node -> {
-        long cpuCapacity = node.allocatable(ResourceNames.CPU);
-        long memCapacity = node.allocatable(ResourceNames.MEMORY);
-        long cpuUsed = node.used(ResourceNames.CPU);
-        long memUsed = node.used(ResourceNames.MEMORY);
-        double total = 0;
         // A GPU pod on a node reporting devices: no spreading, and GPUs balanced by device.
         boolean gpuPod = asksGpu && node.gpus() != null;
-        if (least != 0 || most != 0) {
-          long cpu = cpuUsed + cpuCounted;
-          long mem = memUsed + memCounted;
-          if (least != 0 && !gpuPod) {
-            total += (double) least * KubeScores.leastAllocated(cpu, cpuCapacity, mem, memCapacity);
-          }
-          if (most != 0) {
-            total += (double) most * KubeScores.mostAllocated(cpu, cpuCapacity, mem, memCapacity);
-          }
-        }
-        if (balances) {
-          double gpuFraction = gpuRequest <= 0 ? Double.NaN
-              : gpuPod ? Math.min(1.0, fill.after(request, node.gpus(), node.deviceUsage()))
-                  : KubeScores.fraction(node.used(gpu) + gpuRequest, node.allocatable(gpu));
-          total += (double) balanced * KubeScores.balancedAllocation(
-              KubeScores.fraction(cpuUsed + cpuRequest, cpuCapacity),
-              KubeScores.fraction(memUsed + memRequest, memCapacity),
-              gpuFraction);
-        }
-        return total;
+        double gpuFraction = !balances || gpuRequest <= 0 ? Double.NaN
+            : gpuPod ? Math.min(1.0, fill.after(request, node.gpus(), node.deviceUsage()))
+                : KubeScores.fraction(node.used(gpu) + gpuRequest, node.allocatable(gpu));
+        return sum(ask, node.allocatable(ResourceNames.CPU), node.used(ResourceNames.CPU),
+            node.allocatable(ResourceNames.MEMORY), node.used(ResourceNames.MEMORY), gpuPod, gpuFraction);
       };
+    }
+
+    /** What the sum reads of a request, worked out once per search. */
+    private record Ask(long cpuRequest, long memRequest, long cpuCounted, long memCounted, boolean balances) {}
+
+    /** The weighted sum on a node with these amounts; {@code gpuFraction} NaN leaves GPUs out of the balance. */
+    private double sum(Ask ask, long cpuCapacity, long cpuUsed, long memCapacity, long memUsed, boolean gpuPod,
+        double gpuFraction) {
+      double total = 0;
+      if (least != 0 || most != 0) {
+        long cpu = cpuUsed + ask.cpuCounted();
+        long mem = memUsed + ask.memCounted();
+        if (least != 0 && !gpuPod) {
+          total += (double) least * KubeScores.leastAllocated(cpu, cpuCapacity, mem, memCapacity);
+        }
+        if (most != 0) {
+          total += (double) most * KubeScores.mostAllocated(cpu, cpuCapacity, mem, memCapacity);
+        }
+      }
+      if (ask.balances()) {
+        total += (double) balanced * KubeScores.balancedAllocation(
+            KubeScores.fraction(cpuUsed + ask.cpuRequest(), cpuCapacity),
+            KubeScores.fraction(memUsed + ask.memRequest(), memCapacity),
+            gpuFraction);
+      }
+      return total;
     }
   }
 }

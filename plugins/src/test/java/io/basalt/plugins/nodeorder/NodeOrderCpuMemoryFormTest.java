@@ -1,0 +1,61 @@
+package io.basalt.plugins.nodeorder;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.basalt.api.NodeInfo;
+import io.basalt.api.TaskInfo;
+import io.basalt.framework.CpuMemoryScore;
+import io.basalt.framework.PluginRegistry;
+import io.basalt.gpu.DeviceFill;
+import io.basalt.model.ResourceNames;
+import io.basalt.session.Session;
+import io.basalt.testing.TestNodes;
+import io.basalt.testing.TestPods;
+import io.basalt.testing.TestSessions;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** A pod asking for no GPU is scored in the cpu-and-memory form exactly as the general form scores it. */
+class NodeOrderCpuMemoryFormTest {
+  @Test
+  void theCpuAndMemoryFormScoresAsTheGeneralForm() {
+    SplittableRandom r = new SplittableRandom(11);
+    TestSessions cluster = TestSessions.cluster();
+    for (int n = 0; n < 20; n++) {
+      String name = "n" + n;
+      TestNodes node = TestNodes.node(name).cpu(String.valueOf(r.nextInt(0, 97))).memory(r.nextInt(0, 1025) + "Gi");
+      cluster.node((n % 3 == 0 ? node.gpu(8) : node).build());
+      cluster.pod(TestPods.pod("r" + n).cpu(r.nextInt(0, 8000) + "m").memory(r.nextInt(0, 128) + "Gi").onNode(name)
+          .build());
+    }
+    for (int p = 0; p < 20; p++) {
+      // Some ask nothing of cpu or memory (least-requested counts defaults, balance leaves them out), some a GPU.
+      TestPods pod = TestPods.pod("p" + p).cpu(p % 5 == 0 ? "0" : r.nextInt(1, 8000) + "m")
+          .memory(p % 7 == 0 ? "0" : r.nextInt(1, 64) + "Gi");
+      cluster.pod((p % 4 == 3 ? pod.gpu(1) : pod).build());
+    }
+    Session s = cluster.open(PluginRegistry.of(NodeOrderPlugin.descriptor()),
+        TestSessions.singlePlugin(NodeOrderPlugin.NAME, ""));
+    int plain = 0;
+    for (int[] w : List.of(new int[] {1, 0, 1}, new int[] {2, 0, 0}, new int[] {0, 1, 3}, new int[] {1, 1, 1})) {
+      NodeOrderPlugin.Scorer scorer = new NodeOrderPlugin.Scorer(w[0], w[1], w[2],
+          ResourceNames.indexIfKnown(NodeOrderPlugin.BALANCED_GPU), DeviceFill.resolve());
+      for (int p = 0; p < 20; p++) {
+        TaskInfo task = TestSessions.task(s, "default/p" + p);
+        boolean form = scorer.forTask(task) instanceof CpuMemoryScore;
+        assertEquals(p % 4 != 3, form, "p" + p + ": the form for a pod asking for no GPU only");
+        plain += form ? 1 : 0;
+        assertFalse(scorer.prepare(task, false) instanceof CpuMemoryScore);
+        for (int n = 0; n < 20; n++) {
+          NodeInfo node = TestSessions.nodeInfo(s, "n" + n);
+          assertEquals(scorer.prepare(task, false).applyAsDouble(node), scorer.forTask(task).applyAsDouble(node),
+              "p" + p + " on n" + n);
+        }
+      }
+    }
+    assertTrue(plain > 0);
+  }
+}
