@@ -8,9 +8,10 @@ import java.util.Arrays;
 /**
  * A node's accounting within a session: allocatable, used (running and placed pods, including releasing ones),
  * releasing (terminating pods whose resources will free up) and pipelined (reserved for tasks waiting on releasing
- * resources). Kept as raw arrays because every placement decision reads them.
+ * resources). Kept as numbers in one array because every placement decision reads them.
  *
- * <p>Only a {@link Statement} changes a session's nodes; the cache makes new ones from the cluster.
+ * <p>Only a {@link Statement} changes a session's nodes; the cache makes new ones from the cluster, or keeps one a
+ * session changed into what the cluster now holds ({@link #copy}).
  */
 public final class NodeInfo {
   /** Numbers every copy made in this JVM apart (see {@link #serial}). */
@@ -28,6 +29,7 @@ public final class NodeInfo {
   private long[] acc;
   /** How many slots {@link #acc} holds. */
   private int slots;
+  /** Numbers per slot in {@link #acc}; {@link Demand} reads idle and future at these offsets. */
   static final int STRIDE = 6;
   private static final int ALLOCATABLE = 0;
   private static final int USED = 1;
