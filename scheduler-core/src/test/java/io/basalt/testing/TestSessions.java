@@ -36,6 +36,29 @@ public final class TestSessions {
     return new TestSessions();
   }
 
+  /**
+   * Twenty nodes {@code n0..n19} of random cpu and memory (some with none; every third with 8 GPUs), each running a
+   * random pod {@code r0..r19}, and twenty pending pods {@code p0..p19} of random requests: every fifth asks no cpu,
+   * every seventh no memory, and {@code p3, p7, ...} (index % 4 == 3) one GPU. For comparing two forms of a score.
+   */
+  public static TestSessions randomResources(long seed) {
+    java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
+    TestSessions cluster = cluster();
+    for (int n = 0; n < 20; n++) {
+      String name = "n" + n;
+      TestNodes node = TestNodes.node(name).cpu(String.valueOf(r.nextInt(0, 97))).memory(r.nextInt(0, 1025) + "Gi");
+      cluster.node((n % 3 == 0 ? node.gpu(8) : node).build());
+      cluster.pod(TestPods.pod("r" + n).cpu(r.nextInt(0, 16000) + "m").memory(r.nextInt(0, 256) + "Gi")
+          .onNode(name).build());
+    }
+    for (int p = 0; p < 20; p++) {
+      TestPods pod = TestPods.pod("p" + p).cpu(p % 5 == 0 ? "0" : r.nextInt(1, 40000) + "m")
+          .memory(p % 7 == 0 ? "0" : r.nextInt(1, 300) + "Gi");
+      cluster.pod((p % 4 == 3 ? pod.gpu(1) : pod).build());
+    }
+    return cluster;
+  }
+
   public TestSessions node(Node n) {
     cache.putNode(n);
     return this;

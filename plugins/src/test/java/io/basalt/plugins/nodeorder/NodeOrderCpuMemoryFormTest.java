@@ -11,32 +11,15 @@ import io.basalt.framework.PluginRegistry;
 import io.basalt.gpu.DeviceFill;
 import io.basalt.model.ResourceNames;
 import io.basalt.session.Session;
-import io.basalt.testing.TestNodes;
-import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /** A pod asking for no GPU is scored in the cpu-and-memory form exactly as the general form scores it. */
 class NodeOrderCpuMemoryFormTest {
   @Test
   void theCpuAndMemoryFormScoresAsTheGeneralForm() {
-    SplittableRandom r = new SplittableRandom(11);
-    TestSessions cluster = TestSessions.cluster();
-    for (int n = 0; n < 20; n++) {
-      String name = "n" + n;
-      TestNodes node = TestNodes.node(name).cpu(String.valueOf(r.nextInt(0, 97))).memory(r.nextInt(0, 1025) + "Gi");
-      cluster.node((n % 3 == 0 ? node.gpu(8) : node).build());
-      cluster.pod(TestPods.pod("r" + n).cpu(r.nextInt(0, 8000) + "m").memory(r.nextInt(0, 128) + "Gi").onNode(name)
-          .build());
-    }
-    for (int p = 0; p < 20; p++) {
-      // Some ask nothing of cpu or memory (least-requested counts defaults, balance leaves them out), some a GPU.
-      TestPods pod = TestPods.pod("p" + p).cpu(p % 5 == 0 ? "0" : r.nextInt(1, 8000) + "m")
-          .memory(p % 7 == 0 ? "0" : r.nextInt(1, 64) + "Gi");
-      cluster.pod((p % 4 == 3 ? pod.gpu(1) : pod).build());
-    }
+    TestSessions cluster = TestSessions.randomResources(11);
     Session s = cluster.open(PluginRegistry.of(NodeOrderPlugin.descriptor()),
         TestSessions.singlePlugin(NodeOrderPlugin.NAME, ""));
     int plain = 0;
