@@ -45,11 +45,11 @@ final class Best implements VerdictTree.Evaluator, VerdictTree.NodeSearchResult 
     this.explain = explain;
     this.verdicts = verdicts;
     this.scoresKept = scoresKept;
-    Prepared p = verdicts != null && scoresKept ? verdicts.prepared(session, task, skip) : null;
-    this.demand = p != null ? p.demand() : Demand.of(task.request(), skip);
-    this.filtering = p != null ? p.filtering() : session.callbacks().filtering(task);
-    this.scoring = p != null ? p.scoring()
-        : scoresKept ? session.callbacks().freshScoring(task) : session.callbacks().scoring(task);
+    Prepared p = verdicts != null && scoresKept ? verdicts.prepared(session, task, skip)
+        : Prepared.of(session, task, skip, scoresKept);
+    this.demand = p.demand();
+    this.filtering = p.filtering();
+    this.scoring = p.scoring();
   }
 
   /**
@@ -58,9 +58,13 @@ final class Best implements VerdictTree.Evaluator, VerdictTree.NodeSearchResult 
    * every node, so the first task's preparation serves the others of its key for the rest of the session.
    */
   record Prepared(Demand demand, Function<NodeInfo, FilterResult> filtering, ToDoubleFunction<NodeInfo> scoring) {
-    static Prepared of(Session session, TaskInfo task, boolean[] skip) {
+    /**
+     * Prepared for {@code task}; the scores asked afresh on every node when the search keeps them itself
+     * ({@code scoresKept}), else through the session's score memo.
+     */
+    static Prepared of(Session session, TaskInfo task, boolean[] skip, boolean scoresKept) {
       return new Prepared(Demand.of(task.request(), skip), session.callbacks().filtering(task),
-          session.callbacks().freshScoring(task));
+          scoresKept ? session.callbacks().freshScoring(task) : session.callbacks().scoring(task));
     }
   }
 

@@ -168,7 +168,7 @@ final class NodeVerdicts {
      */
     Best.Prepared prepared(Session session, TaskInfo task, boolean[] skip) {
       if (prepared == null) {
-        prepared = Best.Prepared.of(session, task, skip);
+        prepared = Best.Prepared.of(session, task, skip, true);
       }
       return prepared;
     }

@@ -107,7 +107,6 @@ public final class TaskInfo {
     return nodeName;
   }
 
-  /** The pod's role in its job ({@code volcano.sh/task-spec}), or "" when it has none. */
   /**
    * The pod's {@link io.basalt.model.NetworkTopology#GPU_GROUP_SIZE_ANNOTATION}, or null, read from the pod once: the
    * build asks it of every gang's tasks every cycle.
@@ -122,6 +121,7 @@ public final class TaskInfo {
     return a.isEmpty() ? null : a;
   }
 
+  /** The pod's role in its job ({@code volcano.sh/task-spec}), or "" when it has none. */
   public String role() {
     String r = role;
     if (r == null) {
