@@ -54,8 +54,13 @@ final class SharePacking {
    */
   static final int MAX_SIZES = 48;
 
-  /** Time one solve may take before it stops generating patterns and scales what it has to a feasible dual. */
-  static final long BUDGET_NANOS = 200_000_000L;
+  /**
+   * Work one solve may do before it stops generating patterns and scales what it has to a feasible dual, counted as
+   * the size of each round's program (patterns times sizes), summed. Work, not time: the same mix gets the same prices
+   * on a busy machine as on an idle one. The heaviest mixes in the tests stay well under it; a real trace's solves use
+   * a fraction of one percent of it.
+   */
+  static final long WORK_BUDGET = 2_000_000L;
 
   private static final System.Logger LOG = System.getLogger(SharePacking.class.getName());
 
@@ -91,6 +96,11 @@ final class SharePacking {
    * two more, not thirty); this one when the share counts are unchanged.
    */
   SharePacking next(int[] newCounts) {
+    return next(newCounts, WORK_BUDGET);
+  }
+
+  /** {@link #next(int[])} with another work budget (tests). */
+  SharePacking next(int[] newCounts, long workBudget) {
     int[] c = new int[101];
     System.arraycopy(newCounts, 0, c, 0, Math.min(100, newCounts.length));
     c[0] = 0;
@@ -112,7 +122,7 @@ final class SharePacking {
       sizes.sort(null);
     }
     try {
-      return solve(c, sizes);
+      return solve(c, sizes, workBudget);
     } catch (RuntimeException e) {
       // Not expected (the dual is feasible at 0 and bounded by the one-size patterns); a placement heuristic must
       // not fail the session, so the last prices stay.
@@ -122,8 +132,8 @@ final class SharePacking {
     }
   }
 
-  private SharePacking solve(int[] c, List<Integer> sizes) {
-    long start = System.nanoTime();
+  private SharePacking solve(int[] c, List<Integer> sizes, long workBudget) {
+    long work = 0;
     int n = sizes.size();
     double[] demand = new double[n];
     int[] size = new int[n];
@@ -155,13 +165,14 @@ final class SharePacking {
       PointValuePair solution = new SimplexSolver().optimize(new MaxIter(10_000),
           new LinearObjectiveFunction(demand, 0), new LinearConstraintSet(constraints), GoalType.MAXIMIZE,
           new NonNegativeConstraint(true));
+      work += (long) kept.size() * n;
       y = solution.getPoint();
       int[] best = bestPattern(size, y);
       worth = worth(best, size, y);
       if (worth <= 1 + 1e-9) {
         break;
       }
-      if (round + 1 >= MAX_ROUNDS || System.nanoTime() - start > BUDGET_NANOS || contains(kept, best)) {
+      if (round + 1 >= MAX_ROUNDS || work > workBudget || contains(kept, best)) {
         // Stopped short: scaled by the best pattern's worth, the prices are feasible again (no pattern above 1).
         LOG.log(System.Logger.Level.WARNING, "gpu-fragmentation pack: share prices stopped after " + (round + 1)
             + " patterns for " + n + " share sizes; using them scaled by 1/" + worth);

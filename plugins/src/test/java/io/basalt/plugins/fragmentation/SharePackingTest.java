@@ -1,5 +1,6 @@
 package io.basalt.plugins.fragmentation;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -164,6 +165,75 @@ class SharePackingTest {
     SharePacking p = SharePacking.of(mix(50, 10));
     assertEquals(0, p.cost(100, 100), "a whole GPU's worth of compute is not a share to pack");
     assertEquals(p.cost(100, 10), p.cost(50, 10), 1e-9, "a size never seen costs alike wherever it fits");
+  }
+
+  /**
+   * The solve is bounded by work, not time: the heaviest mix the tests know gets the same prices, to the last bit,
+   * while every core is kept busy as when it runs alone.
+   */
+  @Test
+  void pricesDoNotDependOnTheMachinesLoad() throws Exception {
+    int[] counts = new int[101];
+    for (int s = 1; s < 100; s++) {
+      counts[s] = s <= SharePacking.MAX_SIZES ? 10 + s % 7 : 1;
+    }
+    double[] alone = values(SharePacking.of(counts));
+    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    List<Thread> burners = new ArrayList<>();
+    for (int i = 0; i < 2 * Runtime.getRuntime().availableProcessors(); i++) {
+      Thread t = new Thread(() -> {
+        long x = 1;
+        while (!stop.get()) {
+          x = x * 6364136223846793005L + 1442695040888963407L;
+        }
+        if (x == 42) {
+          System.out.print("");
+        }
+      });
+      t.setDaemon(true);
+      t.start();
+      burners.add(t);
+    }
+    try {
+      for (int run = 0; run < 3; run++) {
+        assertArrayEquals(alone, values(SharePacking.of(counts)), "run " + run + " under load");
+      }
+    } finally {
+      stop.set(true);
+      for (Thread t : burners) {
+        t.join();
+      }
+    }
+  }
+
+  /**
+   * A solve cut short by its work budget stops at the same pattern every time (its prices scaled to stay feasible),
+   * and gives a packing no better than the full solve's.
+   */
+  @Test
+  void aSolveCutShortByItsWorkBudgetStopsAtTheSamePlaceEveryTime() {
+    Random random = new Random(3);
+    int[] counts = new int[101];
+    for (int s = 1; s < 100; s++) {
+      counts[s] = s <= SharePacking.MAX_SIZES ? 1 + random.nextInt(1000) : 0;
+    }
+    SharePacking full = SharePacking.of(counts);
+    for (long budget : new long[] {1, 2_000, 20_000, 100_000}) {
+      SharePacking a = SharePacking.NONE.next(counts, budget);
+      SharePacking b = SharePacking.NONE.next(counts.clone(), budget);
+      assertArrayEquals(values(a), values(b), "budget " + budget);
+      assertTrue(a.value(100) <= 1 + 1e-9, "a pattern worth " + a.value(100) + " at budget " + budget);
+      assertTrue(gpus(a, counts) < gpus(full, counts) - 1e-6,
+          "budget " + budget + " cut the solve short: " + gpus(a, counts) + " vs " + gpus(full, counts));
+    }
+  }
+
+  private static double[] values(SharePacking p) {
+    double[] v = new double[101];
+    for (int f = 0; f <= 100; f++) {
+      v[f] = p.value(f);
+    }
+    return v;
   }
 
   private static double primal(int[] counts) {
