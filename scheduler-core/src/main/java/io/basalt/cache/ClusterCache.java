@@ -11,7 +11,6 @@ import io.basalt.model.PriorityClass;
 import io.basalt.model.Queue;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -22,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.LongSupplier;
 
 /**
  * The scheduler's picture of the cluster, fed by a cluster source (fixtures or informers) and by the binder's own
@@ -55,8 +53,8 @@ public final class ClusterCache {
   private final Map<String, PriorityClass> priorityClasses = new HashMap<>();
   /**
    * Pending pod uid to the node held for it (after a preemption, or a bind the API refused). A hold is dropped
-   * {@link #NOMINATION_TTL} after it was made (not counting time its node spends releasing terminating pods), so a
-   * pod that stays unschedulable cannot reserve a node forever.
+   * {@link #NOMINATION_TTL_CYCLES} snapshots after it was made (not counting those while its node is releasing
+   * terminating pods), so a pod that stays unschedulable cannot reserve a node forever.
    */
   private final Map<String, Nomination> nominations = new HashMap<>();
   /** Binds in flight, by pod uid: what {@link #forget} puts back, if the cache still holds what we placed. */
@@ -69,7 +67,8 @@ public final class ClusterCache {
   private final Set<String> accepted = new HashSet<>();
   private Fabric fabric = Fabric.EMPTY;
   private volatile DeviceProtocol deviceProtocol = DeviceProtocol.AUTO;
-  private LongSupplier clock = System::nanoTime;
+  /** Snapshots taken so far: the clock holds age by, so the same events give the same holds on any machine. */
+  private long snapshots;
   private long generation;
   private final NodeCopies copies = new NodeCopies();
 
@@ -280,8 +279,12 @@ public final class ClusterCache {
     }
   }
 
-  /** How long a node stays held for a pending pod that is not placed there. */
-  public static final Duration NOMINATION_TTL = Duration.ofMinutes(5);
+  /**
+   * How many cycles (snapshots) a node stays held for a pending pod that is not placed there: about five minutes at
+   * the default one-second schedule period. Counted in cycles, not time, so a slow or paused machine drops the same
+   * holds as a fast one.
+   */
+  public static final int NOMINATION_TTL_CYCLES = 300;
 
   private record Nomination(String node, long since) {}
 
@@ -295,7 +298,7 @@ public final class ClusterCache {
     } else if (pods.containsKey(uid) && !pods.get(uid).isAssigned()) {
       Nomination held = nominations.get(uid);
       if (held == null || !held.node().equals(node)) {
-        nominations.put(uid, new Nomination(node, clock.getAsLong()));
+        nominations.put(uid, new Nomination(node, snapshots));
       }
     }
   }
@@ -305,17 +308,12 @@ public final class ClusterCache {
     holds.forEach(this::nominate);
   }
 
-  /** For tests: the nanosecond clock nominations age by. */
-  synchronized void clock(LongSupplier nanos) {
-    this.clock = nanos;
-  }
-
   /**
-   * The live nominations, dropping those past {@link #NOMINATION_TTL}. A hold does not age while pods on its node
-   * are still terminating: a preemptor waits for its victims however long their grace period is.
+   * The live nominations, dropping those past {@link #NOMINATION_TTL_CYCLES}. A hold does not age while pods on its
+   * node are still terminating: a preemptor waits for its victims however long their grace period is.
    */
   private Map<String, String> liveNominations() {
-    long now = clock.getAsLong();
+    long now = snapshots;
     Map<String, String> live = new HashMap<>();
     for (Iterator<Map.Entry<String, Nomination>> it = nominations.entrySet().iterator(); it.hasNext(); ) {
       Map.Entry<String, Nomination> e = it.next();
@@ -325,10 +323,10 @@ public final class ClusterCache {
         live.put(e.getKey(), e.getValue().node());
         continue;
       }
-      if (now - e.getValue().since() > NOMINATION_TTL.toNanos()) {
+      if (now - e.getValue().since() > NOMINATION_TTL_CYCLES) {
         Pod p = pods.get(e.getKey());
         LOG.log(System.Logger.Level.INFO, "pod " + (p == null ? e.getKey() : p.key()) + ": hold on node "
-            + e.getValue().node() + " dropped after " + NOMINATION_TTL.toMinutes() + " min without being bound");
+            + e.getValue().node() + " dropped after " + NOMINATION_TTL_CYCLES + " cycles without being bound");
         it.remove();
       } else {
         live.put(e.getKey(), e.getValue().node());
@@ -454,6 +452,7 @@ public final class ClusterCache {
    * NodeInfo#copy}), so a quiet cluster costs almost nothing per cycle.
    */
   public synchronized ClusterSnapshot snapshot() {
+    snapshots++;
     List<NodeInfo> list = copies.refresh(nodes.values(), (prev, c) -> NodeInfo.copy(prev, c.node, c.generation,
         c.used, c.releasing, c.gpus, gpuInventory.deviceUsage(c.name, c.gpus, c.pods.values())));
     Map<String, PodGroup> groups = podGroups;
