@@ -13,6 +13,7 @@ import io.basalt.archfixture.ping.Ping;
 import io.basalt.archfixture.pong.Pong;
 import io.basalt.model.archfixture.EngineClassImportingKubernetes;
 import io.basalt.plugins.archfixture.PluginImportingTheCache;
+import io.basalt.plugins.archfixture.PluginReadingTheClock;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -39,6 +40,19 @@ class ArchitectureTest {
           "io.kubernetes..")
       .because("a plugin registers callbacks through framework.Registrar and reads api types, nothing else");
 
+  /**
+   * Decisions never depend on the clock: the engine and the plugins bound their searches and solvers by work. Only
+   * the scheduling loop and the cycle's timings (metrics) read it.
+   */
+  static final ArchRule DECISIONS_READ_NO_CLOCK = noClasses().that().resideInAnyPackage(ENGINE)
+      .and().resideOutsideOfPackage("io.basalt.scheduler..")
+      .or().resideInAPackage("io.basalt.plugins..")
+      .should().callMethod(System.class, "nanoTime")
+      .orShould().callMethod(System.class, "currentTimeMillis")
+      .orShould().callMethod(java.time.Instant.class, "now")
+      .orShould().dependOnClassesThat().areAssignableTo(java.time.Clock.class)
+      .because("the same input must give the same decisions on any machine, however loaded");
+
   static final ArchRule NO_PACKAGE_CYCLES = slices().matching("io.basalt.(**)").should().beFreeOfCycles();
 
   private static JavaClasses production;
@@ -61,6 +75,11 @@ class ArchitectureTest {
   }
 
   @Test
+  void decisionsReadNoClock() {
+    DECISIONS_READ_NO_CLOCK.check(production);
+  }
+
+  @Test
   void noPackageCycles() {
     NO_PACKAGE_CYCLES.check(production);
   }
@@ -79,6 +98,8 @@ class ArchitectureTest {
     assertThrows(AssertionError.class, () -> ENGINE_KNOWS_NO_KUBERNETES.check(engineFixture));
     JavaClasses pluginFixture = new ClassFileImporter().importClasses(PluginImportingTheCache.class);
     assertThrows(AssertionError.class, () -> PLUGINS_USE_ONLY_THE_SPI.check(pluginFixture));
+    JavaClasses clockFixture = new ClassFileImporter().importClasses(PluginReadingTheClock.class);
+    assertThrows(AssertionError.class, () -> DECISIONS_READ_NO_CLOCK.check(clockFixture));
     JavaClasses cycleFixture = new ClassFileImporter().importClasses(Ping.class, Pong.class);
     assertThrows(AssertionError.class, () -> NO_PACKAGE_CYCLES.check(cycleFixture));
   }
