@@ -58,6 +58,20 @@ class TopologyAnnotationTest {
         a.json().substring(a.json().indexOf(",\"links\"")));
   }
 
+  /**
+   * Captured unchanged from a real machine (one H200, driver 580.159.04, 2026-11-27): a one-GPU matrix whose only
+   * link is to itself, the header underlined, the NUMA columns and an empty cell before {@code N/A}. The annotation
+   * is exactly what {@code basalt topology-agent --print} printed there (docs/GPU.md).
+   */
+  @Test
+  void aRealSingleH200ReadsAsOneDeviceLinkedOnlyToItself() throws Exception {
+    TopologyAnnotation a = build("h200-1gpu");
+    assertEquals(1, a.gpus());
+    assertEquals("{\"devices\":[{\"index\":0,\"uuid\":\"GPU-d85c373b-e725-06d6-3b44-40588716a515\","
+        + "\"model\":\"NVIDIA-H200\",\"memoryMiB\":143771}],\"links\":[[\"X\"]]}", a.json());
+    assertReadsBackAs("h200-1gpu", a.json());
+  }
+
   @Test
   void bothOutputsMustAgreeOnTheGpuCount() {
     SmiOutputException e = assertThrows(SmiOutputException.class, () -> TopologyAnnotation.of(
