@@ -69,6 +69,7 @@ public final class ClusterCache {
   private volatile DeviceProtocol deviceProtocol = DeviceProtocol.AUTO;
   /** Snapshots taken so far: the clock holds age by, so the same events give the same holds on any machine. */
   private long snapshots;
+  private int nominationTtl = NOMINATION_TTL_CYCLES;
   private long generation;
   private final NodeCopies copies = new NodeCopies();
 
@@ -303,6 +304,11 @@ public final class ClusterCache {
     }
   }
 
+  /** For tests: how many snapshots a hold lasts. */
+  synchronized void nominationTtl(int cycles) {
+    this.nominationTtl = cycles;
+  }
+
   /** {@link #nominate} for each pending pod uid (a null node clears its hold), under one lock. */
   public synchronized void nominateAll(Map<String, String> holds) {
     holds.forEach(this::nominate);
@@ -323,10 +329,10 @@ public final class ClusterCache {
         live.put(e.getKey(), e.getValue().node());
         continue;
       }
-      if (now - e.getValue().since() > NOMINATION_TTL_CYCLES) {
+      if (now - e.getValue().since() > nominationTtl) {
         Pod p = pods.get(e.getKey());
         LOG.log(System.Logger.Level.INFO, "pod " + (p == null ? e.getKey() : p.key()) + ": hold on node "
-            + e.getValue().node() + " dropped after " + NOMINATION_TTL_CYCLES + " cycles without being bound");
+            + e.getValue().node() + " dropped after " + nominationTtl + " cycles without being bound");
         it.remove();
       } else {
         live.put(e.getKey(), e.getValue().node());
