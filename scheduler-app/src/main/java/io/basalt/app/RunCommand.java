@@ -165,7 +165,7 @@ final class RunCommand implements Callable<Integer> {
     HealthServer health = new HealthServer(metricsAddr, source::hasSynced, () -> profile.state().describe(),
         this::cycleRunningFor, stuck, metrics);
     healthServer = health;
-    KubeBinder binder = new KubeBinder(calls, cache, KubeBinder.Options.defaults().withBindWorkers(bindWorkers));
+    KubeBinder binder = new KubeBinder(calls, KubeBinder.Options.defaults().withBindWorkers(bindWorkers));
     source.start(cache);
     StatusWriter status = new StatusWriter(calls, eventCalls);
     metrics.watchBinder(binder::counters);

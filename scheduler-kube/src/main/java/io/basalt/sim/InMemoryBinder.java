@@ -1,56 +1,53 @@
 package io.basalt.sim;
 
-import io.basalt.cache.ClusterCache;
 import io.basalt.gpu.HamiBinding;
-import io.basalt.model.Pod;
+import io.basalt.scheduler.BindOutcomes;
 import io.basalt.scheduler.Binder;
 import io.basalt.session.SessionResult;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * The simulator's binder: applies bindings and evictions to the cache the way the informers would report them
- * (the pod gets its node and runs; an evicted pod turns terminating), and remembers what it did for the report.
+ * The simulator's binder: its API accepts every bind and eviction at once (the cycle has already placed the pod, or
+ * marked the victim terminating, in the cache), so each is reported done on the spot; it remembers what it did for
+ * the report.
  */
 public final class InMemoryBinder implements Binder {
-  private final ClusterCache cache;
   private final List<SessionResult.Binding> bound = new ArrayList<>();
   private final List<SessionResult.Eviction> evicted = new ArrayList<>();
+  private final Set<String> evictedUids = new HashSet<>();
 
   private final Supplier<Instant> clock;
 
-  public InMemoryBinder(ClusterCache cache) {
-    this(cache, Instant::now);
+  public InMemoryBinder() {
+    this(Instant::now);
   }
 
   /** @param clock when each bind is sent, for the time-stamped annotations of HAMi's protocol */
-  public InMemoryBinder(ClusterCache cache, Supplier<Instant> clock) {
-    this.cache = cache;
+  public InMemoryBinder(Supplier<Instant> clock) {
     this.clock = clock;
   }
 
   @Override
-  public void bind(List<SessionResult.Binding> bindings) {
+  public void bind(List<SessionResult.Binding> bindings, BindOutcomes outcomes) {
     for (SessionResult.Binding decided : bindings) {
-      SessionResult.Binding b = new SessionResult.Binding(decided.pod(), decided.node(),
-          HamiBinding.stamp(decided.annotations(), clock.get()));
-      String uid = b.pod().uid();
-      // The simulated API accepts every bind at once.
-      Pod original = cache.assumeAccepted(uid, b.node(), b.annotations());
-      if (original != null && !original.isAssigned()) {
-        bound.add(b);
-      }
+      bound.add(new SessionResult.Binding(decided.pod(), decided.node(),
+          HamiBinding.stamp(decided.annotations(), clock.get())));
+      outcomes.bound(decided.pod().uid());
     }
   }
 
   @Override
-  public void evict(List<SessionResult.Eviction> evictions) {
+  public void evict(List<SessionResult.Eviction> evictions, BindOutcomes outcomes) {
     for (SessionResult.Eviction e : evictions) {
-      if (cache.assumeTerminating(e.pod().uid()) != null) {
+      if (evictedUids.add(e.pod().uid())) { // a victim goes once; it stays terminating in the simulated cluster
         evicted.add(e);
       }
+      outcomes.evicted(e.pod().uid());
     }
   }
 

@@ -3,6 +3,7 @@ package io.basalt.kube.live;
 import io.basalt.gpu.HamiBinding;
 import io.basalt.gpu.HamiFormat;
 import io.basalt.model.Pod;
+import io.basalt.scheduler.BindOutcomes;
 import io.basalt.session.SessionResult;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,7 +15,7 @@ import java.util.Map;
  * (which would let a cycle place it again while its bind is in flight). A 409 is read back: already on our node is
  * success (an earlier attempt landed), elsewhere is a lost race. Attempts that run out after one got no answer or a
  * 5xx are read back too, until the read-back is answered: the binding may have landed.
- * Success leaves the assumption in the cache for the informer to confirm. In HAMi's protocol the bind first takes
+ * Success is reported to the cycle's outcomes, which leave the assumption in the cache for the informer to confirm. In HAMi's protocol the bind first takes
  * HAMi's node lock, waiting while another pod holds it, and carries HAMi's bind-time annotations; the lock stays for
  * HAMi's device plugin to release after it allocated, unless the bind fails, when it is released at once. A failed
  * bind writes no {@code hami.io/bind-phase: failed}: its annotations only ever reach the pod with a binding that
@@ -28,6 +29,7 @@ final class BindTask extends BindOp {
 
   private final SessionResult.Binding binding;
   private final Pod original;
+  private final BindOutcomes outcomes;
   private BindGang gang = BindGang.NONE;
   private boolean lostRace;
   /** Whether this bind holds HAMi's node lock (taken before the bind, released only when the bind fails). */
@@ -43,14 +45,12 @@ final class BindTask extends BindOp {
   private int unread;
   private int posted;
 
-  /**
-   * @param original the pod as it was pending in the cache, before {@link io.basalt.cache.ClusterCache#assume}
-   *     placed it
-   */
-  BindTask(KubeBinder binder, SessionResult.Binding binding, Pod original) {
+  /** @param outcomes told once whether the pod was bound (the cycle assumed it before this task was made) */
+  BindTask(KubeBinder binder, SessionResult.Binding binding, BindOutcomes outcomes) {
     super(binder);
     this.binding = binding;
-    this.original = original;
+    this.original = binding.pod();
+    this.outcomes = outcomes;
   }
 
   /** Set before the task is submitted. */
@@ -58,7 +58,7 @@ final class BindTask extends BindOp {
     this.gang = g;
   }
 
-  /** The pod as it was pending in the cache. */
+  /** The pod as the session saw it pending. */
   Pod pod() {
     return original;
   }
@@ -160,7 +160,7 @@ final class BindTask extends BindOp {
 
   @Override
   void onSuccess() {
-    binder.cache().finishBinding(original.uid());
+    outcomes.bound(original.uid());
     binder.countBind(true);
     binder.notifyBound(original, binding.node());
     gang.done(original, null);
@@ -173,7 +173,7 @@ final class BindTask extends BindOp {
           + " on node " + binding.node() + "; it expires after " + HamiNodeLock.EXPIRY);
     }
     binder.countBind(false);
-    binder.cache().forget(original.uid(), !lostRace);
+    outcomes.notBound(original.uid(), !lostRace);
     LOG.log(System.Logger.Level.WARNING, "pod " + original.key() + " not bound to " + binding.node() + ": " + reason
         + (lostRace ? "; left where the other scheduler put it" : "; back to pending, its place on "
         + binding.node() + " held for the next cycle"));
