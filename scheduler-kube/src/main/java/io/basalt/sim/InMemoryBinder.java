@@ -1,6 +1,8 @@
 package io.basalt.sim;
 
-import io.basalt.gpu.HamiBinding;
+import io.basalt.kube.devices.DeviceSteps;
+import io.basalt.kube.prebind.PreBindStep;
+import io.basalt.kube.prebind.PreBindSteps;
 import io.basalt.scheduler.BindOutcomes;
 import io.basalt.scheduler.Binder;
 import io.basalt.session.SessionResult;
@@ -8,13 +10,15 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
 /**
  * The simulator's binder: its API accepts every bind and eviction at once (the cycle has already placed the pod, or
  * marked the victim terminating, in the cache), so each is reported done on the spot; it remembers what it did for
- * the report.
+ * the report. Each bind runs the same pre-bind steps as the live binder ({@link DeviceSteps}), against objects kept in
+ * memory; a step that cannot finish (never, while the simulated node agents act at once) fails the bind, undone.
  */
 public final class InMemoryBinder implements Binder {
   private final List<SessionResult.Binding> bound = new ArrayList<>();
@@ -22,6 +26,8 @@ public final class InMemoryBinder implements Binder {
   private final Set<String> evictedUids = new HashSet<>();
 
   private final Supplier<Instant> clock;
+  private final PreBindSteps steps;
+  private final InMemoryObjects objects = new InMemoryObjects();
 
   public InMemoryBinder() {
     this(Instant::now);
@@ -29,15 +35,28 @@ public final class InMemoryBinder implements Binder {
 
   /** @param clock when each bind is sent, for the time-stamped annotations of HAMi's protocol */
   public InMemoryBinder(Supplier<Instant> clock) {
+    this(clock, DeviceSteps.all(clock));
+  }
+
+  /** @param steps what runs before each bind (tests give their own) */
+  InMemoryBinder(Supplier<Instant> clock, PreBindSteps steps) {
     this.clock = clock;
+    this.steps = steps;
   }
 
   @Override
   public void bind(List<SessionResult.Binding> bindings, BindOutcomes outcomes) {
     for (SessionResult.Binding decided : bindings) {
-      bound.add(new SessionResult.Binding(decided.pod(), decided.node(),
-          HamiBinding.stamp(decided.annotations(), clock.get())));
+      PreBindSteps.Run run = steps.start(decided);
+      Map<String, String> annotations = run.annotate(clock.get());
+      if (run.preBind(annotations, objects).state() != PreBindStep.State.DONE) {
+        run.unreserve(objects);
+        outcomes.notBound(decided.pod().uid(), true);
+        continue;
+      }
+      bound.add(new SessionResult.Binding(decided.pod(), decided.node(), annotations));
       outcomes.bound(decided.pod().uid());
+      objects.agentsAct();
     }
   }
 
@@ -49,6 +68,11 @@ public final class InMemoryBinder implements Binder {
       }
       outcomes.evicted(e.pod().uid());
     }
+  }
+
+  /** What the pre-bind steps left written (tests). */
+  InMemoryObjects objects() {
+    return objects;
   }
 
   public List<SessionResult.Binding> bound() {

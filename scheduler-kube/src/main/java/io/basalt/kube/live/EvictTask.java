@@ -1,5 +1,7 @@
 package io.basalt.kube.live;
 
+import io.basalt.kube.prebind.ApiReply;
+
 import io.basalt.scheduler.BindOutcomes;
 import io.basalt.session.SessionResult;
 
@@ -28,7 +30,7 @@ final class EvictTask extends BindOp {
 
   @Override
   void attempt() {
-    BindCalls.Reply r = binder.calls().evict(eviction.pod());
+    ApiReply r = binder.calls().evict(eviction.pod());
     if (r.ok() || r.code() == 404) {
       succeeded();
     } else if (binder.retry().again(r.code(), attempt)) {

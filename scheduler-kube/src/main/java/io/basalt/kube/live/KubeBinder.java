@@ -1,5 +1,9 @@
 package io.basalt.kube.live;
 
+import io.basalt.kube.devices.DeviceSteps;
+import io.basalt.kube.prebind.ApiReply;
+import io.basalt.kube.prebind.PreBindSteps;
+
 import io.basalt.model.Pod;
 import io.basalt.scheduler.BindOutcomes;
 import io.basalt.scheduler.Binder;
@@ -26,8 +30,9 @@ import java.util.function.BiConsumer;
  * <p>The cycle has already assumed each placement in the cache (the pod shows on its node, with its new annotations),
  * so the next cycle does not place it again; {@link #bind} hands the API work to a bounded worker pool and reports
  * each outcome to the cycle's {@link BindOutcomes}, which settles the assumption: one POST to
- * {@code pods/{name}/binding} carrying the annotations (e.g. {@code basalt.io/gpu-devices}); a pod given devices in
- * HAMi's protocol first takes HAMi's node lock ({@link HamiNodeLock}), and gets its bind-time annotations. Transient
+ * {@code pods/{name}/binding} carrying the annotations (e.g. {@code basalt.io/gpu-devices}), after the pre-bind steps
+ * ({@link PreBindSteps}: a pod given devices in HAMi's protocol first takes HAMi's node lock and gets its bind-time
+ * annotations), which are undone if the bind fails. Transient
  * failures (no answer, timeouts, 408, 429, 5xx) are retried with doubling backoff. A 409 means the pod is already bound: on the
  * node we chose it counts as success, elsewhere as a lost race (not retried). Attempts that run out after a 5xx or no
  * answer are read back the same way, until a read-back is answered: a server may apply a binding and fail the reply.
@@ -59,8 +64,8 @@ public final class KubeBinder implements Binder, AutoCloseable {
    * @param maxBackoff cap on that wait (default 5s)
    * @param callTimeout whole-call timeout for binding and eviction requests (default 30s)
    * @param closeTimeout how long {@link #close} lets in-flight work finish (default 30s)
-   * @param lockWait how long a bind in HAMi's protocol waits for another pod's node lock before it fails and its pod
-   *     returns to pending, nominated to the node (default 30s, as hami-scheduler's node-lock-retry-timeout)
+   * @param lockWait how long a bind waits on a pre-bind step (another pod's HAMi node lock) before it fails and its
+   *     pod returns to pending, nominated to the node (default 30s, as hami-scheduler's node-lock-retry-timeout)
    */
   public record Options(int bindWorkers, int maxAttempts, Duration initialBackoff, Duration maxBackoff,
       Duration callTimeout, Duration closeTimeout, Duration lockWait) {
@@ -98,7 +103,7 @@ public final class KubeBinder implements Binder, AutoCloseable {
 
   private final BindCalls calls;
   private final BindRetry retry;
-  private final HamiNodeLock nodeLock;
+  private final PreBindSteps steps;
   private final Duration lockWait;
   private final Duration closeTimeout;
   private final ScheduledThreadPoolExecutor pool;
@@ -120,9 +125,14 @@ public final class KubeBinder implements Binder, AutoCloseable {
   }
 
   public KubeBinder(ApiClient client, Options options) {
+    this(client, options, DeviceSteps.all(Instant::now));
+  }
+
+  /** @param steps what runs before each bind and is undone when it fails (the device protocols' by default) */
+  public KubeBinder(ApiClient client, Options options, PreBindSteps steps) {
     this.calls = new BindCalls(client, options.callTimeout());
     this.retry = new BindRetry(options.maxAttempts(), options.initialBackoff(), options.maxBackoff());
-    this.nodeLock = new HamiNodeLock(calls, Instant::now);
+    this.steps = steps;
     this.lockWait = options.lockWait();
     this.closeTimeout = options.closeTimeout();
     AtomicInteger seq = new AtomicInteger();
@@ -241,9 +251,9 @@ public final class KubeBinder implements Binder, AutoCloseable {
     return retry;
   }
 
-  /** HAMi's node lock, for binds in HAMi's protocol. */
-  HamiNodeLock nodeLock() {
-    return nodeLock;
+  /** The pre-bind steps each bind runs (the device protocols' writes, e.g. HAMi's node lock). */
+  PreBindSteps steps() {
+    return steps;
   }
 
   Duration lockWait() {
@@ -298,7 +308,7 @@ public final class KubeBinder implements Binder, AutoCloseable {
   }
 
   /** A reply for a log line: the code and the start of the body. */
-  static String brief(BindCalls.Reply r) {
+  static String brief(ApiReply r) {
     String body = r.body() == null ? "" : r.body().replaceAll("\\s+", " ");
     return (r.code() == 0 ? "no answer" : "HTTP " + r.code()) + (body.isEmpty() ? ""
         : ": " + (body.length() > 300 ? body.substring(0, 300) + "..." : body));
