@@ -7,7 +7,7 @@ import io.basalt.app.logging.LogOptions;
 import io.basalt.cache.ClusterCache;
 import io.basalt.config.ConfigException;
 import io.basalt.framework.PluginRegistry;
-import io.basalt.gpu.DeviceProtocol;
+import io.basalt.gpu.protocol.DeviceProtocols;
 import io.basalt.kube.live.InformerSource;
 import io.basalt.kube.live.KubeBinder;
 import io.basalt.kube.live.PodGroupCreator;
@@ -117,7 +117,7 @@ final class RunCommand implements Callable<Integer> {
       description = "How nodes are told the GPUs chosen: hami (HAMi's device-plugin annotations and node lock), "
           + "basalt (basalt.io/gpu-devices only) or auto: hami on nodes with HAMi's inventory (default: "
           + "${DEFAULT-VALUE}; per resource in the config's deviceProtocol configuration).")
-  DeviceProtocol deviceProtocol;
+  DeviceProtocols deviceProtocol;
 
   @Option(names = "--create-podgroups",
       description = "Write a Volcano PodGroup object for each gang inferred from a Job, JobSet, Kubeflow job, "
@@ -165,7 +165,7 @@ final class RunCommand implements Callable<Integer> {
     HealthServer health = new HealthServer(metricsAddr, source::hasSynced, () -> profile.state().describe(),
         this::cycleRunningFor, stuck, metrics);
     healthServer = health;
-    KubeBinder binder = new KubeBinder(calls, cache, KubeBinder.Options.defaults().withBindWorkers(bindWorkers));
+    KubeBinder binder = new KubeBinder(calls, KubeBinder.Options.defaults().withBindWorkers(bindWorkers));
     source.start(cache);
     StatusWriter status = new StatusWriter(calls, eventCalls);
     metrics.watchBinder(binder::counters);

@@ -4,7 +4,7 @@ import io.basalt.app.cli.DeviceProtocolConverter;
 import io.basalt.config.ConfigException;
 import io.basalt.fabric.FabricBuilder;
 import io.basalt.framework.PluginRegistry;
-import io.basalt.gpu.DeviceProtocol;
+import io.basalt.gpu.protocol.DeviceProtocols;
 import io.basalt.kube.ManifestException;
 import io.basalt.model.Node;
 import io.basalt.scheduler.SchedulerProfile;
@@ -53,7 +53,7 @@ final class SimulateCommand implements Callable<Integer> {
       description = "How nodes are told the GPUs chosen: hami (HAMi's device-plugin annotations and node lock), "
           + "basalt (basalt.io/gpu-devices only) or auto: hami on nodes with HAMi's inventory (default: "
           + "${DEFAULT-VALUE}; per resource in the config's deviceProtocol configuration).")
-  DeviceProtocol deviceProtocol;
+  DeviceProtocols deviceProtocol;
 
   @Option(names = "--scheduler-name", split = ",", defaultValue = "basalt-scheduler,volcano",
       description = "Pods naming one of these are scheduled (default: ${DEFAULT-VALUE}).")

@@ -83,7 +83,7 @@ class ScenarioTest {
     io.basalt.sim.FixtureSource.fromPaths(java.util.List.of(Scenarios.fixture("pipelining"))).start(cache);
     io.basalt.scheduler.SchedulerProfile profile = Scenarios.compile(conf);
     io.basalt.session.SessionResult first = new io.basalt.scheduler.Scheduler(cache, () -> profile,
-        new io.basalt.sim.InMemoryBinder(cache), io.basalt.scheduler.StatusSink.NONE).runOnce();
+        new io.basalt.sim.InMemoryBinder(), io.basalt.scheduler.StatusSink.NONE).runOnce();
     assertEquals(0, first.bindings().size());
     assertEquals("gpu-a", first.pending().get(0).nominatedNode());
     assertTrue(first.pending().get(0).reason().startsWith("pipelined to node gpu-a"));

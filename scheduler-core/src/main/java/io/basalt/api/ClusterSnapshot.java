@@ -1,7 +1,7 @@
 package io.basalt.api;
 
 import io.basalt.fabric.Fabric;
-import io.basalt.gpu.DeviceProtocol;
+import io.basalt.gpu.protocol.DeviceProtocols;
 import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
 import io.basalt.model.PriorityClass;
@@ -29,12 +29,12 @@ public record ClusterSnapshot(
     String defaultQueue,
     Map<String, String> nominations,
     Fabric fabric,
-    DeviceProtocol deviceProtocol,
+    DeviceProtocols deviceProtocol,
     ClusterTotals totals,
     Map<String, Integer> positions) {
   public ClusterSnapshot {
     fabric = fabric == null ? Fabric.EMPTY : fabric;
-    deviceProtocol = deviceProtocol == null ? DeviceProtocol.AUTO : deviceProtocol;
+    deviceProtocol = deviceProtocol == null ? DeviceProtocols.AUTO : deviceProtocol;
     totals = totals == null ? ClusterTotals.of(nodes, io.basalt.model.ResourceNames.count()) : totals;
     positions = positions == null ? positionsOf(nodes) : positions;
   }

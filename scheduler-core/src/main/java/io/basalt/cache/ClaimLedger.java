@@ -6,7 +6,7 @@ import io.basalt.gpu.DeviceUsage;
 import io.basalt.gpu.GpuAnnotations;
 import io.basalt.gpu.GpuResources;
 import io.basalt.gpu.GpuTopology;
-import io.basalt.gpu.HamiClaims;
+import io.basalt.gpu.protocol.DeviceProtocols;
 import io.basalt.model.Pod;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -108,7 +108,7 @@ final class ClaimLedger {
 
   private void read(Pod p) {
     String devices = p.annotations().get(GpuAnnotations.DEVICES);
-    boolean hami = devices == null && HamiClaims.present(p.annotations());
+    boolean hami = devices == null && DeviceProtocols.HAMI.recorded(p.annotations());
     long requested = requested(p);
     if (requested == 0) {
       if (devices != null || hami) {
@@ -139,13 +139,14 @@ final class ClaimLedger {
 
   /** {@code basalt.io/gpu-devices}, checked; null when rejected. */
   private List<DeviceClaim> basaltClaim(Pod p, String text, long requested) {
-    DeviceSet set;
+    List<DeviceClaim> claims;
     try {
-      set = GpuAnnotations.claim(text, gpus.size());
+      claims = DeviceProtocols.BASALT.recordedClaims(p, gpus, node);
     } catch (IllegalArgumentException e) {
-      reject(p, "annotation " + GpuAnnotations.DEVICES + ": " + e.getMessage(), requested);
+      reject(p, e.getMessage(), requested);
       return null;
     }
+    DeviceSet set = claims.get(0).devices();
     if (set.size() > requested) {
       reject(p, "annotation " + GpuAnnotations.DEVICES + " '" + text + "' names " + set.size()
           + " GPUs but the pod requests " + requested, requested);
@@ -157,14 +158,14 @@ final class ClaimLedger {
           + " '" + text + "' names " + set.size() + " GPUs but the pod requests " + requested
           + "; assuming the rest on the lowest free ones");
     }
-    return List.of(claim(p, set));
+    return claims;
   }
 
   /** HAMi's allocated annotations; null when malformed or naming more GPUs than requested. */
   private List<DeviceClaim> hamiClaims(Pod p, long requested) {
     List<DeviceClaim> claims;
     try {
-      claims = HamiClaims.of(p.annotations(), gpus, node, GpuInventory.initContainers(p));
+      claims = DeviceProtocols.HAMI.recordedClaims(p, gpus, node);
     } catch (IllegalArgumentException e) {
       reject(p, e.getMessage(), requested);
       return null;
@@ -248,17 +249,5 @@ final class ClaimLedger {
   /** GPUs assumed for a pod without a usable claim: whole ones only; a share's device is unknown. */
   private static long assumedCount(Pod p, long requested) {
     return GpuInventory.isShare(p) ? 0 : requested;
-  }
-
-  /** A share when the pod asks for one and names one GPU; whole GPUs otherwise. */
-  private static DeviceClaim claim(Pod p, DeviceSet devices) {
-    if (!GpuInventory.isShare(p) || devices.size() != 1) {
-      return DeviceClaim.whole(devices);
-    }
-    int cores = (int) Math.min(Integer.MAX_VALUE, p.request().get(GpuResources.METAX_VCORE)
-        + p.request().get(GpuResources.NVIDIA_CORES));
-    long gib = Math.min(p.request().get(GpuResources.METAX_VMEMORY_GIB), Long.MAX_VALUE / 2048);
-    long memory = gib * 1024 + Math.min(p.request().get(GpuResources.NVIDIA_MEMORY_MIB), Long.MAX_VALUE / 2);
-    return DeviceClaim.share(Long.numberOfTrailingZeros(devices.mask()), cores, memory);
   }
 }

@@ -3,7 +3,7 @@ package io.basalt.cache;
 import io.basalt.api.ClusterSnapshot;
 import io.basalt.api.NodeInfo;
 import io.basalt.fabric.Fabric;
-import io.basalt.gpu.DeviceProtocol;
+import io.basalt.gpu.protocol.DeviceProtocols;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
@@ -66,7 +66,7 @@ public final class ClusterCache {
    */
   private final Set<String> accepted = new HashSet<>();
   private Fabric fabric = Fabric.EMPTY;
-  private volatile DeviceProtocol deviceProtocol = DeviceProtocol.AUTO;
+  private volatile DeviceProtocols deviceProtocol = DeviceProtocols.AUTO;
   /** Snapshots taken so far: the clock holds age by, so the same events give the same holds on any machine. */
   private long snapshots;
   private int nominationTtl = NOMINATION_TTL_CYCLES;
@@ -370,8 +370,8 @@ public final class ClusterCache {
   }
 
   /** How the next snapshots' bindings tell nodes their devices ({@code --device-protocol}). */
-  public void setDeviceProtocol(DeviceProtocol protocol) {
-    this.deviceProtocol = protocol == null ? DeviceProtocol.AUTO : protocol;
+  public void setDeviceProtocol(DeviceProtocols protocol) {
+    this.deviceProtocol = protocol == null ? DeviceProtocols.AUTO : protocol;
   }
 
   /** The network fabric the next snapshots carry (replaced whole when its source changes). */

@@ -4,7 +4,7 @@ import io.basalt.gpu.DeviceUsage;
 import io.basalt.gpu.GpuAnnotations;
 import io.basalt.gpu.GpuResources;
 import io.basalt.gpu.GpuTopology;
-import io.basalt.gpu.HamiFormat;
+import io.basalt.gpu.protocol.hami.HamiFormat;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
 import java.util.Collection;
@@ -49,13 +49,13 @@ final class GpuInventory {
   /** The node's topology: its annotation, else uniform over its GPU count; null for a node without GPUs. */
   GpuTopology topologyOf(Node node) {
     long count = gpuCount(node);
-    String source = GpuAnnotations.inventorySource(node.annotations());
+    String source = io.basalt.gpu.protocol.DeviceProtocols.inventorySource(node.annotations());
     String text = source == null ? null : source + "=" + node.annotations().get(source);
     if (text != null) {
       GpuTopology t = parsed.get(text);
       if (t == null) {
         try {
-          t = GpuAnnotations.topology(node.annotations());
+          t = io.basalt.gpu.protocol.DeviceProtocols.topology(node.annotations());
           parsed.put(text, t);
         } catch (IllegalArgumentException e) {
           warnOnce("node/" + node.name(), "node " + node.name() + ": " + e.getMessage()
@@ -96,10 +96,6 @@ final class GpuInventory {
     }
     return node.annotations().containsKey(HamiFormat.NVIDIA_REGISTER) ? allocatable % devices == 0
         : allocatable == (long) devices * HamiFormat.DEFAULT_SPLIT_COUNT;
-  }
-
-  static int initContainers(Pod p) {
-    return (int) p.containers().stream().filter(c -> c.init()).count();
   }
 
   /** A pod asking for a slice of a GPU (MetaX sGPU, or HAMi's gpucores / gpumem) rather than whole GPUs. */

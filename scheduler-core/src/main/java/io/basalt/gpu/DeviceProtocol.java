@@ -1,81 +1,50 @@
 package io.basalt.gpu;
 
-import java.util.HashMap;
-import java.util.Locale;
+import io.basalt.model.Pod;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
- * Which protocol tells a node's device plugin the devices Basalt chose, per device resource: {@code basalt} (only
- * {@code basalt.io/gpu-devices} and {@code gpu-uuids}) or {@code hami} (also HAMi's per-container annotations and
- * node lock, so HAMi's device plugins allocate exactly those devices). {@code auto}, the default, is {@code hami} on
- * nodes carrying HAMi's inventory for that vendor ({@value HamiFormat#NVIDIA_REGISTER} for NVIDIA, MetaX's
- * {@value GpuAnnotations#METAX_DEVICES} for MetaX), else {@code basalt}.
- *
- * <p>Set by {@code --device-protocol} ({@code fallback}) and per resource in the scheduler config:
- * {@code configurations: [{name: deviceProtocol, arguments: {nvidia.com/gpu: hami, metax-tech.com/gpu: basalt}}]};
- * a resource's own entry wins, then the flag, then the config's {@code default}.
+ * The engine half of one device protocol: how a node's device plugin reports its devices, how a pod records the
+ * devices it holds, and what a pod is told about the devices the engine chose for it (Volcano keeps one such interface
+ * per vendor's protocol). Kubernetes-free: what is written to the API, and when (at pre-bind, with a node lock or
+ * not), is the protocol's other half, in scheduler-kube. Implementations live one package per protocol under
+ * {@code gpu.protocol}; {@code gpu.protocol.DeviceProtocols} lists them and says which speaks for which resource.
  */
-public record DeviceProtocol(Mode fallback, Map<String, Mode> perResource) {
-  /** The configurations entry holding per-resource settings. */
-  public static final String CONFIGURATION = "deviceProtocol";
+public interface DeviceProtocol {
+  /** The name {@code --device-protocol} and the {@code deviceProtocol} configuration know it by. */
+  String name();
 
-  public enum Mode {
-    AUTO, HAMI, BASALT;
-
-    /**
-     * Parses {@code auto}, {@code hami} or {@code basalt}.
-     *
-     * @throws IllegalArgumentException naming the accepted values
-     */
-    public static Mode parse(String text) {
-      try {
-        return valueOf(text.trim().toUpperCase(Locale.ROOT));
-      } catch (IllegalArgumentException | NullPointerException e) {
-        throw new IllegalArgumentException("device protocol '" + text + "' is not one of auto, hami, basalt");
-      }
-    }
-  }
-
-  public static final DeviceProtocol AUTO = new DeviceProtocol(Mode.AUTO, Map.of());
-
-  public DeviceProtocol {
-    perResource = Map.copyOf(perResource);
-  }
+  /** The node annotations this protocol reports an inventory in, in order of preference. */
+  List<String> inventoryAnnotations();
 
   /**
-   * This setting with a config's {@value #CONFIGURATION} arguments on top.
+   * The devices of inventory annotation {@code annotation}'s {@code value}.
    *
-   * @throws IllegalArgumentException naming the key whose value is not a protocol
+   * @throws IllegalArgumentException naming the annotation and what is wrong with it
    */
-  public DeviceProtocol with(Map<String, ?> arguments) {
-    if (arguments.isEmpty()) {
-      return this;
-    }
-    Map<String, Mode> per = new HashMap<>(perResource);
-    Mode base = fallback;
-    for (Map.Entry<String, ?> e : arguments.entrySet()) {
-      Mode m;
-      try {
-        m = Mode.parse(String.valueOf(e.getValue()));
-      } catch (IllegalArgumentException ex) {
-        throw new IllegalArgumentException(CONFIGURATION + "." + e.getKey() + ": " + ex.getMessage());
-      }
-      if (e.getKey().equals("default")) {
-        base = fallback == Mode.AUTO ? m : fallback;
-      } else {
-        per.put(e.getKey(), m);
-      }
-    }
-    return new DeviceProtocol(base, per);
-  }
+  GpuTopology inventory(String annotation, String value);
 
-  /** Whether devices of {@code vendor} on a node with these annotations are told to it in HAMi's protocol. */
-  public boolean hami(HamiVendor vendor, Map<String, String> nodeAnnotations) {
-    Mode m = perResource.getOrDefault(vendor.resource(), fallback);
-    if (m == Mode.AUTO) {
-      return nodeAnnotations.containsKey(vendor == HamiVendor.NVIDIA ? HamiFormat.NVIDIA_REGISTER
-          : GpuAnnotations.METAX_DEVICES);
-    }
-    return m == Mode.HAMI;
-  }
+  /**
+   * Whether, left to {@code auto}, devices asked for with {@code resource} on a node carrying these annotations are
+   * told to it in this protocol.
+   */
+  boolean detects(String resource, Map<String, String> nodeAnnotations);
+
+  /** Whether the pod carries this protocol's record of the devices it holds. */
+  boolean recorded(Map<String, String> podAnnotations);
+
+  /**
+   * What that record says the pod holds on a node with topology {@code t}.
+   *
+   * @throws IllegalArgumentException naming the annotation and the problem
+   */
+  List<DeviceClaim> recordedClaims(Pod pod, GpuTopology t, String node);
+
+  /**
+   * The pod annotations telling the node the devices chosen for {@code pod}: empty when none of the resources it asks
+   * for speaks this protocol there ({@code speaks} says, per resource).
+   */
+  Map<String, String> annotations(Pod pod, String node, GpuTopology t, DeviceClaim claim, Predicate<String> speaks);
 }

@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The annotations GPU placement reads and writes: a node's topology ({@value #TOPOLOGY}, or MetaX's
- * {@value #METAX_DEVICES}, or HAMi's {@value HamiFormat#NVIDIA_REGISTER}) and the devices chosen for a pod
- * ({@value #DEVICES}, {@value #UUIDS}).
+ * Basalt's own annotations: a node's topology ({@value #TOPOLOGY}, or MetaX's device plugin's {@value #METAX_DEVICES})
+ * and the devices chosen for a pod ({@value #DEVICES}, {@value #UUIDS}). Which node annotation is read, and HAMi's
+ * formats, are the device protocols' ({@code gpu.protocol}).
  */
 public final class GpuAnnotations {
   /** Node: {"devices":[{"index":0,"uuid":...,"model":...,"memoryMiB":...}],"links":[["X","NV18",...],...]}. */
@@ -25,9 +25,9 @@ public final class GpuAnnotations {
   public static final String UUIDS = "basalt.io/gpu-uuids";
   /** MetaXLink within a linkZone is scored as one lane (100); across zones the devices talk over PCIe (PHB). */
   static final String METAX_LINK = "MX1";
-  static final String PCIE = "PHB";
+  public static final String PCIE = "PHB";
   /** Kubernetes caps all of an object's annotations together at 256 KiB; a longer value is not read at all. */
-  static final int MAX_CHARS = 256 * 1024;
+  public static final int MAX_CHARS = 256 * 1024;
   /** A node has at most 64 GPUs (device sets are 64-bit masks); checked before the n x n pair matrix is made. */
   static final int MAX_DEVICES = 64;
   /** "0,1,...,63" is 181 characters. */
@@ -35,45 +35,8 @@ public final class GpuAnnotations {
 
   private GpuAnnotations() {}
 
-  /**
-   * The node's topology from its annotations, or null when it reports none.
-   *
-   * @throws IllegalArgumentException naming the annotation and what is wrong with it
-   */
-  public static GpuTopology topology(Map<String, String> nodeAnnotations) {
-    String source = inventorySource(nodeAnnotations);
-    if (source == null) {
-      return null;
-    }
-    String value = nodeAnnotations.get(source);
-    if (value == null) {
-      return null;
-    }
-    if (value.length() > MAX_CHARS) {
-      throw bad(source, value.length() + " characters, more than the " + MAX_CHARS
-          + " all of a node's annotations may have");
-    }
-    return switch (source) {
-      case TOPOLOGY -> parseTopology(value);
-      case METAX_DEVICES -> parseMetax(value);
-      default -> parseHami(value);
-    };
-  }
-
-  /**
-   * The annotation the node's inventory is read from, in order of preference (Basalt's topology, MetaX's devices,
-   * HAMi's register), or null; nodes with the same text share one parsed topology.
-   */
-  public static String inventorySource(Map<String, String> nodeAnnotations) {
-    for (String key : List.of(TOPOLOGY, METAX_DEVICES, HamiFormat.NVIDIA_REGISTER)) {
-      if (nodeAnnotations.containsKey(key)) {
-        return key;
-      }
-    }
-    return null;
-  }
-
-  static GpuTopology parseTopology(String json) {
+  /** Basalt's topology annotation. */
+  public static GpuTopology parseTopology(String json) {
     JsonObject root;
     try {
       root = JsonParser.parseString(json).getAsJsonObject();
@@ -126,7 +89,8 @@ public final class GpuAnnotations {
     return new GpuTopology(list, scores, false);
   }
 
-  static GpuTopology parseMetax(String json) {
+  /** MetaX's device list. */
+  public static GpuTopology parseMetax(String json) {
     JsonArray devices;
     try {
       devices = JsonParser.parseString(json).getAsJsonArray();
@@ -152,13 +116,6 @@ public final class GpuAnnotations {
       }
     }
     return new GpuTopology(list, scores, false);
-  }
-
-  /** HAMi's register through {@link HamiFormat}, its device count checked before the pair matrix is made. */
-  private static GpuTopology parseHami(String value) {
-    List<HamiFormat.Registered> devices = HamiFormat.parseRegister(value);
-    checkCount(HamiFormat.NVIDIA_REGISTER, devices.size());
-    return HamiFormat.topology(devices);
   }
 
   /**
@@ -193,7 +150,8 @@ public final class GpuAnnotations {
     return new DeviceSet(mask);
   }
 
-  private static void checkCount(String annotation, int devices) {
+  /** Refuses more devices than a node may have, before the n x n pair matrix is made. */
+  public static void checkCount(String annotation, int devices) {
     if (devices > MAX_DEVICES) {
       throw bad(annotation, "lists " + devices + " devices; at most " + MAX_DEVICES + " GPUs per node are supported");
     }

@@ -23,7 +23,8 @@ public final class GpuTopology {
   }
 
   /** @param unhealthy devices the node reports unhealthy (HAMi's inventory), as a bit mask: never handed out */
-  GpuTopology(List<GpuDevice> devices, int[][] scores, boolean uniform, long unhealthy) {
+  /** A topology read from a device plugin's inventory; {@code unhealthy} marks devices no pod may be given. */
+  public GpuTopology(List<GpuDevice> devices, int[][] scores, boolean uniform, long unhealthy) {
     if (devices.size() > 64) {
       throw new IllegalArgumentException(devices.size() + " GPUs on one node; at most 64 are supported");
     }

@@ -13,9 +13,7 @@ import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.PluginDescriptor.Conflict;
 import io.basalt.framework.PluginRegistry;
 import io.basalt.framework.SessionProfile;
-import io.basalt.gpu.DeviceProtocol;
-import io.basalt.gpu.HamiVendor;
-import java.util.Arrays;
+import io.basalt.gpu.protocol.DeviceProtocols;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -58,15 +56,15 @@ public final class ConfValidator {
   /** The {@code deviceProtocol} configuration: each key a device resource (or default), each value a protocol. */
   private static void deviceProtocol(Map<String, Object> arguments, List<String> errors) {
     try {
-      DeviceProtocol.AUTO.with(arguments);
+      DeviceProtocols.AUTO.with(arguments);
     } catch (IllegalArgumentException e) {
       errors.add("configurations." + e.getMessage());
     }
     for (String key : arguments.keySet()) {
       boolean known = key.equals("default")
-          || Arrays.stream(HamiVendor.values()).anyMatch(v -> v.resource().equals(key));
+          || DeviceProtocols.RESOURCES.contains(key);
       if (!known) {
-        errors.add("configurations." + DeviceProtocol.CONFIGURATION + "." + key + ": not a device resource (known: "
+        errors.add("configurations." + DeviceProtocols.CONFIGURATION + "." + key + ": not a device resource (known: "
             + "default, nvidia.com/gpu, metax-tech.com/gpu, metax-tech.com/sgpu)");
       }
     }
@@ -92,7 +90,7 @@ public final class ConfValidator {
       }
     }
     for (String configured : conf.configurations().keySet()) {
-      if (configured.equals(DeviceProtocol.CONFIGURATION)) {
+      if (configured.equals(DeviceProtocols.CONFIGURATION)) {
         deviceProtocol(conf.configurations().get(configured), errors);
       } else if (!actions.contains(configured) && !plugins.contains(configured)) {
         warnings.add("configurations: '" + configured + "' names no known action");

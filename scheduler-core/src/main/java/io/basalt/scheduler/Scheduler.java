@@ -13,12 +13,14 @@ import java.util.function.Supplier;
 
 /**
  * The scheduling cycle, top to bottom: snapshot the cache, open a session, run the configured actions, close it,
- * then evict, bind and write status. The same loop serves the simulator and the live scheduler.
+ * then assume the placements and evictions in the cache, hand them to the binder, and write status. The same loop
+ * serves the simulator and the live scheduler.
  */
 public final class Scheduler {
   private final ClusterCache cache;
   private final Supplier<SchedulerProfile> profile;
   private final Binder binder;
+  private final Assumptions assumptions;
   private final StatusSink status;
   private CycleObserver observer = CycleObserver.NONE;
   /** Tasks of unchanged pods, reused by the next cycle's session; cycles run one at a time. */
@@ -32,6 +34,7 @@ public final class Scheduler {
     this.cache = cache;
     this.profile = profile;
     this.binder = binder;
+    this.assumptions = new Assumptions(cache);
     this.status = status;
   }
 
@@ -69,8 +72,9 @@ public final class Scheduler {
       }
     }
     cache.nominateAll(holds);
-    binder.evict(result.evictions());
-    binder.bind(result.bindings());
+    // Assumed here, not in the binder: the next snapshot never offers a pod twice, whichever binder carries it out.
+    assumptions.evict(binder, result.evictions());
+    assumptions.bind(binder, result.bindings());
     status.update(result);
     observer.cycleDone(result, System.nanoTime() - start);
     return result;

@@ -60,7 +60,7 @@ public final class VgpuSlotCheck {
       return false;
     }
     try {
-      GpuTopology t = GpuAnnotations.topology(node.annotations());
+      GpuTopology t = io.basalt.gpu.protocol.DeviceProtocols.topology(node.annotations());
       return t != null && t.size() > 0 && allocatable > t.size();
     } catch (IllegalArgumentException e) {
       return false; // the cache names a malformed inventory itself

@@ -16,7 +16,7 @@ import io.basalt.framework.ConfiguredPlugin;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.SessionProfile;
 import io.basalt.framework.SessionView;
-import io.basalt.gpu.DeviceProtocol;
+import io.basalt.gpu.protocol.DeviceProtocols;
 import io.basalt.model.PriorityClass;
 import io.basalt.model.ResourceNames;
 import java.util.ArrayList;
@@ -47,7 +47,7 @@ public final class Session implements SessionView {
   private final Map<String, QueueInfo> queues = new LinkedHashMap<>();
   private final Map<String, PriorityClass> priorityClasses;
   private final Fabric fabric;
-  private final DeviceProtocol deviceProtocol;
+  private final DeviceProtocols deviceProtocol;
   private final Map<String, String> invalidJobs = new HashMap<>();
   private final List<Plugin> plugins = new ArrayList<>();
   private final List<TaskInfo> toBind = new ArrayList<>();
@@ -77,16 +77,16 @@ public final class Session implements SessionView {
    * The snapshot's setting with the config's per-resource entries on top; a bad entry (validate rejects it) is
    * ignored rather than failing the cycle.
    */
-  private static DeviceProtocol protocol(DeviceProtocol base, SchedulerConf conf) {
+  private static DeviceProtocols protocol(DeviceProtocols base, SchedulerConf conf) {
     try {
-      return base.with(conf.configurations().getOrDefault(DeviceProtocol.CONFIGURATION, Map.of()));
+      return base.with(conf.configurations().getOrDefault(DeviceProtocols.CONFIGURATION, Map.of()));
     } catch (IllegalArgumentException e) {
       return base;
     }
   }
 
   /** How this session's bindings tell nodes their devices. */
-  DeviceProtocol deviceProtocol() {
+  DeviceProtocols deviceProtocol() {
     return deviceProtocol;
   }
 

@@ -6,15 +6,10 @@ import io.basalt.api.PodGroupPhase;
 import io.basalt.api.QueueInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.api.TaskStatus;
-import io.basalt.gpu.DeviceSet;
-import io.basalt.gpu.GpuAnnotations;
-import io.basalt.gpu.GpuTopology;
-import io.basalt.gpu.HamiBinding;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -147,35 +142,16 @@ final class SessionOutcome {
   }
 
   /**
-   * {@code basalt.io/gpu-devices} (and {@code gpu-uuids} when the node reported them) for a task given GPUs, and
-   * HAMi's per-container annotations where the device protocol is HAMi's.
+   * What each device protocol speaking there writes for a task given GPUs ({@code basalt.io/gpu-devices}, and HAMi's
+   * per-container annotations where the device protocol is HAMi's).
    */
   private static Map<String, String> deviceAnnotations(Session session, TaskInfo t) {
-    DeviceSet d = t.devices();
-    if (d.size() == 0) {
+    if (t.deviceClaim().isEmpty()) {
       return Map.of();
     }
     NodeInfo node = session.node(t.nodeName());
-    GpuTopology gpus = node == null ? null : node.gpus();
-    Map<String, String> out = new LinkedHashMap<>();
-    out.put(GpuAnnotations.DEVICES, d.format());
-    StringBuilder uuids = new StringBuilder();
-    for (long m = d.mask(); m != 0 && gpus != null; m &= m - 1) {
-      String uuid = gpus.device(Long.numberOfTrailingZeros(m)).uuid();
-      if (uuid.isEmpty()) {
-        uuids.setLength(0);
-        break;
-      }
-      uuids.append(uuids.length() == 0 ? "" : ",").append(uuid);
-    }
-    if (uuids.length() > 0) {
-      out.put(GpuAnnotations.UUIDS, uuids.toString());
-    }
-    if (node != null) {
-      out.putAll(HamiBinding.annotations(t.pod(), t.nodeName(), node.node().annotations(), gpus, t.deviceClaim(),
-          session.deviceProtocol()));
-    }
-    return java.util.Collections.unmodifiableMap(out);
+    return session.deviceProtocol().annotations(t.pod(), t.nodeName(),
+        node == null ? Map.of() : node.node().annotations(), node == null ? null : node.gpus(), t.deviceClaim());
   }
 
   /** Where the pod waits for resources to free up: pipelined there this session, or still holding its nomination. */

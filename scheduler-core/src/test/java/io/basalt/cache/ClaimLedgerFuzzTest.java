@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.basalt.gpu.DeviceUsage;
 import io.basalt.gpu.GpuAnnotations;
 import io.basalt.gpu.GpuTopology;
-import io.basalt.gpu.HamiFormat;
+import io.basalt.gpu.protocol.hami.HamiFormat;
 import io.basalt.model.Pod;
 import io.basalt.testing.FuzzJson;
 import io.basalt.testing.TestPods;
@@ -74,7 +74,7 @@ class ClaimLedgerFuzzTest {
     for (int d = 0; d < size; d++) {
       register.append("GPU-").append(d).append(",10,81920,100,H100,0,").append(r.nextInt(6) > 0).append(':');
     }
-    return GpuAnnotations.topology(Map.of(HamiFormat.NVIDIA_REGISTER, register.toString()));
+    return io.basalt.gpu.protocol.DeviceProtocols.topology(Map.of(HamiFormat.NVIDIA_REGISTER, register.toString()));
   }
 
   private static Pod pod(int p, int size, GpuTopology t, Random r, FuzzJson text) {

@@ -105,7 +105,7 @@ class ClaimLedgerTest {
 
   @Test
   void aClaimOnAnUnhealthyGpuIsNoConflict() {
-    GpuTopology hami = io.basalt.gpu.GpuAnnotations.topology(java.util.Map.of("hami.io/node-nvidia-register",
+    GpuTopology hami = io.basalt.gpu.protocol.DeviceProtocols.topology(java.util.Map.of("hami.io/node-nvidia-register",
         "GPU-0,10,81920,100,H100,0,false:GPU-1,10,81920,100,H100,0,true:"));
     Pod p = onN1("ns/p").gpu(1).annotation(GpuAnnotations.DEVICES, "0").build();
     DeviceUsage u = new ClaimLedger("n1", hami, Set.of("basalt-scheduler"), (k, m) -> warnings.add(m))
@@ -117,7 +117,7 @@ class ClaimLedgerTest {
   /** Found by ClaimLedgerFuzzTest (seed 99): an unhealthy GPU claimed by two pods counted for both. */
   @Test
   void twoClaimsOnOneUnhealthyGpuStillConflict() {
-    GpuTopology hami = io.basalt.gpu.GpuAnnotations.topology(java.util.Map.of("hami.io/node-nvidia-register",
+    GpuTopology hami = io.basalt.gpu.protocol.DeviceProtocols.topology(java.util.Map.of("hami.io/node-nvidia-register",
         "GPU-0,10,81920,100,H100,0,false:GPU-1,10,81920,100,H100,0,true:GPU-2,10,81920,100,H100,0,true:"));
     Instant t = Instant.parse("2024-01-01T00:00:00Z");
     Pod a = onN1("ns/a").gpu(1).created(t).annotation(GpuAnnotations.DEVICES, "0").build();

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.basalt.api.NodeInfo;
 import io.basalt.gpu.GpuAnnotations;
-import io.basalt.gpu.HamiFormat;
+import io.basalt.gpu.protocol.hami.HamiFormat;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
 import java.util.List;

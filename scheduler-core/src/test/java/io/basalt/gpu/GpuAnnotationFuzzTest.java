@@ -1,5 +1,8 @@
 package io.basalt.gpu;
 
+import io.basalt.gpu.protocol.hami.HamiFormat;
+import io.basalt.gpu.protocol.hami.HamiVendor;
+import io.basalt.gpu.protocol.hami.HamiClaims;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -26,7 +29,7 @@ class GpuAnnotationFuzzTest {
   /** The parsers Basalt owns keep messages short enough for a log line; HAMi's quote whole entries. */
   private static final int MAX_MESSAGE = 400;
 
-  private static final GpuTopology EIGHT = GpuAnnotations.topology(Map.of(HamiFormat.NVIDIA_REGISTER,
+  private static final GpuTopology EIGHT = io.basalt.gpu.protocol.DeviceProtocols.topology(Map.of(HamiFormat.NVIDIA_REGISTER,
       "GPU-0,10,81920,100,H100,0,true:GPU-1,10,81920,100,H100,0,true:GPU-2,10,81920,100,H100,0,false:"
           + "GPU-3,10,81920,100,H100,0,true:"));
 
@@ -87,20 +90,20 @@ class GpuAnnotationFuzzTest {
 
   @Test
   void basaltTopology() {
-    fuzz("gpu-topology", SEED, TOPOLOGIES, s -> GpuAnnotations.topology(Map.of(GpuAnnotations.TOPOLOGY, s)),
+    fuzz("gpu-topology", SEED, TOPOLOGIES, s -> io.basalt.gpu.protocol.DeviceProtocols.topology(Map.of(GpuAnnotations.TOPOLOGY, s)),
         "annotation basalt.io/gpu-topology: ", true);
   }
 
   @Test
   void metaxNodeDevices() {
-    fuzz("node-gpu-devices", SEED + 1, METAX, s -> GpuAnnotations.topology(Map.of(GpuAnnotations.METAX_DEVICES, s)),
+    fuzz("node-gpu-devices", SEED + 1, METAX, s -> io.basalt.gpu.protocol.DeviceProtocols.topology(Map.of(GpuAnnotations.METAX_DEVICES, s)),
         "annotation metax-tech.com/node-gpu-devices: ", true);
   }
 
   @Test
   void hamiNodeRegister() {
     fuzz("node-nvidia-register", SEED + 2, REGISTERS,
-        s -> GpuAnnotations.topology(Map.of(HamiFormat.NVIDIA_REGISTER, s)), "annotation hami.io/node-nvidia-register: ",
+        s -> io.basalt.gpu.protocol.DeviceProtocols.topology(Map.of(HamiFormat.NVIDIA_REGISTER, s)), "annotation hami.io/node-nvidia-register: ",
         false);
   }
 

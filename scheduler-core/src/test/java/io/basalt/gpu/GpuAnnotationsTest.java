@@ -1,5 +1,6 @@
 package io.basalt.gpu;
 
+import io.basalt.gpu.protocol.hami.HamiFormat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -11,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /** The node annotations' parsers on the inputs of the hardening issue: one clear error each, never Gson's. */
 class GpuAnnotationsTest {
   private static String problem(String annotation, String value) {
-    return assertThrows(IllegalArgumentException.class, () -> GpuAnnotations.topology(Map.of(annotation, value)))
+    return assertThrows(IllegalArgumentException.class, () -> io.basalt.gpu.protocol.DeviceProtocols.topology(Map.of(annotation, value)))
         .getMessage();
   }
 
@@ -80,12 +81,12 @@ class GpuAnnotationsTest {
 
   @Test
   void wellFormedAnnotationsStillParse() {
-    GpuTopology t = GpuAnnotations.topology(Map.of(GpuAnnotations.TOPOLOGY, "{\"devices\":[{\"index\":0,\"uuid\":"
+    GpuTopology t = io.basalt.gpu.protocol.DeviceProtocols.topology(Map.of(GpuAnnotations.TOPOLOGY, "{\"devices\":[{\"index\":0,\"uuid\":"
         + "\"GPU-a\",\"memoryMiB\":81920},{\"index\":1,\"uuid\":\"GPU-b\"}],\"links\":[[\"X\",\"NV18\"],"
         + "[\"NV18\",\"X\"]]}"));
     assertEquals(1800, t.score(0, 1));
     assertEquals(81920, t.device(0).memoryMiB());
-    GpuTopology m = GpuAnnotations.topology(Map.of(GpuAnnotations.METAX_DEVICES,
+    GpuTopology m = io.basalt.gpu.protocol.DeviceProtocols.topology(Map.of(GpuAnnotations.METAX_DEVICES,
         "[{\"uuid\":\"a\",\"linkZone\":1,\"totalVRam\":65536},{\"uuid\":\"b\",\"linkZone\":1},{\"uuid\":\"c\"}]"));
     assertEquals(100, m.score(0, 1));
     assertEquals(30, m.score(0, 2));

@@ -22,10 +22,10 @@ import org.junit.jupiter.api.Test;
 class SchedulerProfileTest {
   private static final Binder NO_BINDS = new Binder() {
     @Override
-    public void bind(List<SessionResult.Binding> bindings) {}
+    public void bind(List<SessionResult.Binding> bindings, BindOutcomes outcomes) {}
 
     @Override
-    public void evict(List<SessionResult.Eviction> evictions) {}
+    public void evict(List<SessionResult.Eviction> evictions, BindOutcomes outcomes) {}
   };
 
   private record Counted(String name, int weight, List<Integer> seen) implements Plugin {

@@ -1,7 +1,7 @@
 package io.basalt.sim;
 
 import io.basalt.cache.ClusterCache;
-import io.basalt.gpu.DeviceProtocol;
+import io.basalt.gpu.protocol.DeviceProtocols;
 import io.basalt.model.PodGroup;
 import io.basalt.model.Queue;
 import io.basalt.scheduler.ClusterSource;
@@ -27,7 +27,7 @@ public final class Simulator {
   private final SchedulerProfile profile;
   private final Set<String> schedulerNames;
   private final boolean explain;
-  private DeviceProtocol deviceProtocol = DeviceProtocol.AUTO;
+  private DeviceProtocols deviceProtocol = DeviceProtocols.AUTO;
   private Supplier<Instant> clock = Instant::now;
 
   public Simulator(SchedulerProfile profile, Set<String> schedulerNames, boolean explain) {
@@ -37,7 +37,7 @@ public final class Simulator {
   }
 
   /** How bindings tell nodes their devices ({@code --device-protocol}); auto by default. */
-  public Simulator deviceProtocol(DeviceProtocol protocol) {
+  public Simulator deviceProtocol(DeviceProtocols protocol) {
     this.deviceProtocol = protocol;
     return this;
   }
@@ -54,7 +54,7 @@ public final class Simulator {
     source.start(cache);
     List<String> warnings = new ArrayList<>(source.warnings());
     VgpuSlotCheck.warning(profile.conf(), cache.nodes()).ifPresent(warnings::add);
-    InMemoryBinder binder = new InMemoryBinder(cache, clock);
+    InMemoryBinder binder = new InMemoryBinder(clock);
     InMemoryStatus status = new InMemoryStatus(cache);
     Scheduler scheduler = new Scheduler(cache, () -> profile, binder, status);
     ExplainCollector collector = explain ? new ExplainCollector() : null;

@@ -151,7 +151,7 @@ class GpuAwarePluginTest {
     // 32 GPUs in four NVLink groups of 8; a 16-GPU pod: C(32,16) is far past the exhaustive limit.
     String big = topology(32, (i, j) -> i / 8 == j / 8 ? "NV18" : "SYS");
     DeviceSelector selector = new DeviceSelector(0.5);
-    io.basalt.gpu.GpuTopology t = io.basalt.gpu.GpuAnnotations.topology(Map.of(GpuAnnotations.TOPOLOGY, big));
+    io.basalt.gpu.GpuTopology t = io.basalt.gpu.protocol.DeviceProtocols.topology(Map.of(GpuAnnotations.TOPOLOGY, big));
     DeviceSelector.Choice c = selector.choose(t, 0xFFFF_FFFFL, 16);
     assertEquals(16, Long.bitCount(c.mask()));
     // Two whole groups: no SYS pair is cut inside a group.

@@ -21,7 +21,7 @@ record DeviceStats(int nodesFor8Gpus, int multiGpuPods, double avgLinkQuality) {
     Map<String, Long> free = new HashMap<>();
     Map<String, GpuTopology> topology = new HashMap<>();
     for (Node n : workload.nodes()) {
-      GpuTopology t = GpuAnnotations.topology(n.annotations());
+      GpuTopology t = io.basalt.gpu.protocol.DeviceProtocols.topology(n.annotations());
       topology.put(n.name(), t != null ? t : GpuTopology.uniform(WorkloadGenerator.GPUS_PER_NODE));
       free.put(n.name(), (1L << WorkloadGenerator.GPUS_PER_NODE) - 1);
     }

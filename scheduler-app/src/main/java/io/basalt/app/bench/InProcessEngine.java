@@ -28,7 +28,7 @@ public final class InProcessEngine {
 
   public InProcessEngine(SchedulerProfile profile, String schedulerName) {
     this.cache = new ClusterCache(Set.of(schedulerName), Queue.DEFAULT);
-    this.binder = new InMemoryBinder(cache);
+    this.binder = new InMemoryBinder();
     this.status = new InMemoryStatus(cache);
     this.scheduler = new Scheduler(cache, () -> profile, binder, status);
   }

@@ -84,7 +84,7 @@ final class KubeTrace {
     int gpus = (int) whole(allocatable.get(GpuResources.DEFAULT.get(0)));
     String model = labels.getOrDefault(MODEL_LABEL, UNKNOWN_MODEL);
     try {
-      GpuTopology topology = GpuAnnotations.topology(annotations);
+      GpuTopology topology = io.basalt.gpu.protocol.DeviceProtocols.topology(annotations);
       if (topology != null && topology.size() > 0) {
         gpus = topology.size();
         String first = topology.device(0).model();

@@ -26,7 +26,7 @@ record TopologyAnnotation(String json, int gpus) {
     }
     GpuTopology topology;
     try {
-      topology = GpuAnnotations.topology(Map.of(GpuAnnotations.TOPOLOGY, draft(devices, codes)));
+      topology = io.basalt.gpu.protocol.DeviceProtocols.topology(Map.of(GpuAnnotations.TOPOLOGY, draft(devices, codes)));
     } catch (IllegalArgumentException e) {
       throw new SmiOutputException(topoSource, 0, null, e.getMessage());
     }

@@ -25,7 +25,7 @@ class TopologyAnnotationTest {
   static void assertReadsBackAs(String machine, String json) throws SmiOutputException {
     List<List<String>> codes = TopoMatrixParser.parse(Captures.read(machine + "-topo.txt"), TOPO);
     List<GpuDevice> devices = GpuQueryParser.parse(Captures.read(machine + "-query.csv"), QUERY);
-    GpuTopology t = GpuAnnotations.topology(Map.of(GpuAnnotations.TOPOLOGY, json));
+    GpuTopology t = io.basalt.gpu.protocol.DeviceProtocols.topology(Map.of(GpuAnnotations.TOPOLOGY, json));
     assertEquals(devices, t.devices());
     for (int i = 0; i < codes.size(); i++) {
       for (int j = 0; j < codes.size(); j++) {
@@ -40,9 +40,9 @@ class TopologyAnnotationTest {
       TopologyAnnotation a = build(machine);
       assertReadsBackAs(machine, a.json());
     }
-    GpuTopology dgx = GpuAnnotations.topology(Map.of(GpuAnnotations.TOPOLOGY, build("dgx-h100").json()));
+    GpuTopology dgx = io.basalt.gpu.protocol.DeviceProtocols.topology(Map.of(GpuAnnotations.TOPOLOGY, build("dgx-h100").json()));
     assertEquals(1800, dgx.score(0, 7));
-    GpuTopology pairs = GpuAnnotations.topology(Map.of(GpuAnnotations.TOPOLOGY, build("nvlink-pairs-4gpu").json()));
+    GpuTopology pairs = io.basalt.gpu.protocol.DeviceProtocols.topology(Map.of(GpuAnnotations.TOPOLOGY, build("nvlink-pairs-4gpu").json()));
     assertEquals(1200, pairs.score(2, 3));
     assertEquals(20, pairs.score(1, 2));
   }

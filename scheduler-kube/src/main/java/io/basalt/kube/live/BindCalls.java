@@ -3,6 +3,8 @@ package io.basalt.kube.live;
 import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
+import io.basalt.kube.prebind.ApiObjects;
+import io.basalt.kube.prebind.ApiReply;
 import io.basalt.model.Pod;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
@@ -26,26 +28,12 @@ import okhttp3.Response;
 import okhttp3.ResponseBody;
 
 /**
- * The API calls the binder makes (bind, evict, read back, and HAMi's node lock), each answering a plain {@link Reply}
+ * The API calls the binder makes (bind, evict, read back, and the pre-bind steps' reads and writes), each answering a plain {@link ApiReply}
  * instead of throwing, so the retry logic sees one shape. Binding and eviction are sent as raw calls because the server
  * answers a v1 Status, which the generated client fails to read as V1Binding / V1Eviction after the work is done
  * (kubernetes/kubernetes#80663).
  */
-final class BindCalls {
-  /**
-   * HTTP status code (0: no answer, e.g. I/O error or timeout), the reply body or error text, and the server's
-   * {@code Retry-After} (zero when it sent none).
-   */
-  record Reply(int code, String body, Duration retryAfter) {
-    Reply(int code, String body) {
-      this(code, body, Duration.ZERO);
-    }
-
-    boolean ok() {
-      return code >= 200 && code < 300;
-    }
-  }
-
+final class BindCalls implements ApiObjects {
   private final ApiClient client;
   private final CoreV1Api core;
   private final Duration callTimeout;
@@ -60,7 +48,7 @@ final class BindCalls {
    * POST pods/{name}/binding; the server copies the binding's annotations onto the pod with the node, and the uid
    * makes it refuse a pod re-created under the same name.
    */
-  Reply bind(Pod pod, String node, Map<String, String> annotations) {
+  ApiReply bind(Pod pod, String node, Map<String, String> annotations) {
     V1Binding binding = new V1Binding().apiVersion("v1").kind("Binding")
         .metadata(new V1ObjectMeta().name(pod.name()).namespace(pod.namespace()).uid(pod.uid())
             .annotations(annotations.isEmpty() ? null : annotations))
@@ -68,19 +56,19 @@ final class BindCalls {
     try {
       return raw(core.createNamespacedPodBinding(pod.name(), pod.namespace(), binding).buildCall(null));
     } catch (ApiException e) {
-      return new Reply(e.getCode(), String.valueOf(e.getMessage()));
+      return new ApiReply(e.getCode(), String.valueOf(e.getMessage()));
     }
   }
 
   /** POST pods/{name}/eviction (policy/v1), which honours PodDisruptionBudgets. */
-  Reply evict(Pod pod) {
+  ApiReply evict(Pod pod) {
     V1Eviction eviction = new V1Eviction().apiVersion("policy/v1").kind("Eviction")
         .metadata(new V1ObjectMeta().name(pod.name()).namespace(pod.namespace()))
         .deleteOptions(new V1DeleteOptions().preconditions(new V1Preconditions().uid(pod.uid())));
     try {
       return raw(core.createNamespacedPodEviction(pod.name(), pod.namespace(), eviction).buildCall(null));
     } catch (ApiException e) {
-      return new Reply(e.getCode(), String.valueOf(e.getMessage()));
+      return new ApiReply(e.getCode(), String.valueOf(e.getMessage()));
     }
   }
 
@@ -89,38 +77,39 @@ final class BindCalls {
     try {
       V1Pod now = core.readNamespacedPod(pod.name(), pod.namespace()).execute();
       if (now.getMetadata() != null && pod.uid() != null && !pod.uid().equals(now.getMetadata().getUid())) {
-        return new NodeOf(null, new Reply(404, "pod re-created with uid " + now.getMetadata().getUid()));
+        return new NodeOf(null, new ApiReply(404, "pod re-created with uid " + now.getMetadata().getUid()));
       }
       String node = now.getSpec() == null ? null : now.getSpec().getNodeName();
-      return new NodeOf(node == null ? "" : node, new Reply(200, ""));
+      return new NodeOf(node == null ? "" : node, new ApiReply(200, ""));
     } catch (ApiException e) {
-      return new NodeOf(null, new Reply(e.getCode(), String.valueOf(e.getMessage())));
+      return new NodeOf(null, new ApiReply(e.getCode(), String.valueOf(e.getMessage())));
     }
   }
 
-  record NodeOf(String node, Reply reply) {}
+  record NodeOf(String node, ApiReply reply) {}
 
-  /** A node's annotations and resourceVersion; {@code annotations} null when the node could not be read. */
-  record NodeMeta(Map<String, String> annotations, String resourceVersion, Reply reply) {}
-
-  /** GET the node, for its annotations (HAMi's node lock) and resourceVersion. */
-  NodeMeta node(String name) {
+  /** GET a node or a pod, for its annotations (e.g. HAMi's node lock) and resourceVersion. */
+  @Override
+  public Meta read(Kind kind, String namespace, String name) {
     try {
-      V1Node n = core.readNode(name).execute();
-      V1ObjectMeta m = n.getMetadata() == null ? new V1ObjectMeta() : n.getMetadata();
-      return new NodeMeta(m.getAnnotations() == null ? Map.of() : m.getAnnotations(), m.getResourceVersion(),
-          new Reply(200, ""));
+      V1ObjectMeta m = kind == Kind.NODE ? core.readNode(name).execute().getMetadata()
+          : core.readNamespacedPod(name, namespace).execute().getMetadata();
+      m = m == null ? new V1ObjectMeta() : m;
+      return new Meta(m.getAnnotations() == null ? Map.of() : m.getAnnotations(), m.getResourceVersion(),
+          new ApiReply(200, ""));
     } catch (ApiException e) {
-      return new NodeMeta(null, null, new Reply(e.getCode(), String.valueOf(e.getMessage())));
+      return new Meta(null, null, new ApiReply(e.getCode(), String.valueOf(e.getMessage())));
     }
   }
 
   /**
-   * Sets ({@code value} non-null) or removes one node annotation with a JSON merge patch that carries
+   * Sets ({@code value} non-null) or removes one annotation of a node or pod with a JSON merge patch that carries
    * {@code resourceVersion}: the server refuses it (409) when the node changed since it was read, so two writers of
    * the same annotation cannot both win.
    */
-  Reply annotateNode(String name, String key, String value, String resourceVersion) {
+  @Override
+  public ApiReply annotate(Kind kind, String namespace, String name, String key, String value,
+      String resourceVersion) {
     JsonObject annotations = new JsonObject();
     annotations.add(key, value == null ? JsonNull.INSTANCE : new JsonPrimitive(value));
     JsonObject metadata = new JsonObject();
@@ -129,32 +118,28 @@ final class BindCalls {
     JsonObject patch = new JsonObject();
     patch.add("metadata", metadata);
     try {
-      PatchUtils.patch(V1Node.class, () -> core.patchNode(name, new V1Patch(patch.toString())).buildCall(null),
-          V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
-      return new Reply(200, "");
+      V1Patch body = new V1Patch(patch.toString());
+      if (kind == Kind.NODE) {
+        PatchUtils.patch(V1Node.class, () -> core.patchNode(name, body).buildCall(null),
+            V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+      } else {
+        PatchUtils.patch(V1Pod.class, () -> core.patchNamespacedPod(name, namespace, body).buildCall(null),
+            V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+      }
+      return new ApiReply(200, "");
     } catch (ApiException e) {
-      return new Reply(e.getCode(), String.valueOf(e.getMessage()));
+      return new ApiReply(e.getCode(), String.valueOf(e.getMessage()));
     }
   }
 
-  /** GET a pod by name: 200 when it exists, 404 when not, else the error. */
-  Reply readPod(String namespace, String name) {
-    try {
-      core.readNamespacedPod(name, namespace).execute();
-      return new Reply(200, "");
-    } catch (ApiException e) {
-      return new Reply(e.getCode(), String.valueOf(e.getMessage()));
-    }
-  }
-
-  private Reply raw(Call call) {
+  private ApiReply raw(Call call) {
     call.timeout().timeout(callTimeout.toMillis(), TimeUnit.MILLISECONDS);
     try (Response response = call.execute()) {
       ResponseBody body = response.body();
-      return new Reply(response.code(), body == null ? "" : body.string(),
+      return new ApiReply(response.code(), body == null ? "" : body.string(),
           retryAfter(response.header("Retry-After")));
     } catch (IOException e) {
-      return new Reply(0, e.toString());
+      return new ApiReply(0, e.toString());
     }
   }
 

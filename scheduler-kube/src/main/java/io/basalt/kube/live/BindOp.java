@@ -1,5 +1,7 @@
 package io.basalt.kube.live;
 
+import io.basalt.kube.prebind.ApiReply;
+
 /**
  * One pod's API work (a bind or an eviction) as a resumable step: each run makes one attempt and either finishes the
  * op or asks the binder to run it again after a backoff, so a waiting retry holds no worker thread.
@@ -35,7 +37,7 @@ abstract class BindOp implements Runnable {
     }
   }
 
-  final void retry(int attemptOfCall, BindCalls.Reply reply) {
+  final void retry(int attemptOfCall, ApiReply reply) {
     binder.later(this, binder.retry().delay(attemptOfCall, reply.retryAfter()), reply.code());
   }
 

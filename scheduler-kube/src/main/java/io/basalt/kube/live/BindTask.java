@@ -1,8 +1,10 @@
 package io.basalt.kube.live;
 
-import io.basalt.gpu.HamiBinding;
-import io.basalt.gpu.HamiFormat;
+import io.basalt.kube.prebind.ApiReply;
+import io.basalt.kube.prebind.PreBindStep;
+import io.basalt.kube.prebind.PreBindSteps;
 import io.basalt.model.Pod;
+import io.basalt.scheduler.BindOutcomes;
 import io.basalt.session.SessionResult;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,9 +16,10 @@ import java.util.Map;
  * (which would let a cycle place it again while its bind is in flight). A 409 is read back: already on our node is
  * success (an earlier attempt landed), elsewhere is a lost race. Attempts that run out after one got no answer or a
  * 5xx are read back too, until the read-back is answered: the binding may have landed.
- * Success leaves the assumption in the cache for the informer to confirm. In HAMi's protocol the bind first takes
- * HAMi's node lock, waiting while another pod holds it, and carries HAMi's bind-time annotations; the lock stays for
- * HAMi's device plugin to release after it allocated, unless the bind fails, when it is released at once. A failed
+ * Success is reported to the cycle's outcomes, which leave the assumption in the cache for the informer to confirm. The bind first runs the pre-bind steps (in
+ * HAMi's protocol: HAMi's node lock, waiting while another pod holds it, and HAMi's bind-time annotations); what they
+ * wrote stays (the lock, for HAMi's device plugin to release after it allocated), unless the bind fails, when it is
+ * undone at once. A failed
  * bind writes no {@code hami.io/bind-phase: failed}: its annotations only ever reach the pod with a binding that
  * landed, so a pod whose bind failed carries nothing of HAMi's to mark (HAMi's device plugin writes {@code failed}
  * when its allocation fails). Failure rolls the assumption back and, unless another scheduler won the pod, nominates
@@ -28,29 +31,31 @@ final class BindTask extends BindOp {
 
   private final SessionResult.Binding binding;
   private final Pod original;
+  private final BindOutcomes outcomes;
   private BindGang gang = BindGang.NONE;
   private boolean lostRace;
-  /** Whether this bind holds HAMi's node lock (taken before the bind, released only when the bind fails). */
-  private boolean locked;
-  /** When waiting for another pod's node lock began, or null. */
+  /** The pre-bind steps for this binding: what they wrote is undone only when the bind fails. */
+  private final PreBindSteps.Run steps;
+  /** Whether every pre-bind step is done (their writes stay, unless the bind fails). */
+  private boolean reserved;
+  /** When waiting on a pre-bind step (another pod's node lock) began, or null. */
   private Instant waitingSince;
   private int contended;
   /** Whether an attempt got no answer or a 5xx, so the binding may have landed though no attempt succeeded. */
   private boolean mayHaveLanded;
   /** The reply that ended the attempts, once the pod is being read back; null before. */
-  private BindCalls.Reply verifying;
+  private ApiReply verifying;
   /** Read-backs that got no answer, and the attempts made before the first. */
   private int unread;
   private int posted;
 
-  /**
-   * @param original the pod as it was pending in the cache, before {@link io.basalt.cache.ClusterCache#assume}
-   *     placed it
-   */
-  BindTask(KubeBinder binder, SessionResult.Binding binding, Pod original) {
+  /** @param outcomes told once whether the pod was bound (the cycle assumed it before this task was made) */
+  BindTask(KubeBinder binder, SessionResult.Binding binding, BindOutcomes outcomes) {
     super(binder);
     this.binding = binding;
-    this.original = original;
+    this.original = binding.pod();
+    this.outcomes = outcomes;
+    this.steps = binder.steps().start(binding);
   }
 
   /** Set before the task is submitted. */
@@ -58,7 +63,7 @@ final class BindTask extends BindOp {
     this.gang = g;
   }
 
-  /** The pod as it was pending in the cache. */
+  /** The pod as the session saw it pending. */
   Pod pod() {
     return original;
   }
@@ -75,11 +80,11 @@ final class BindTask extends BindOp {
       return;
     }
     BindCalls calls = binder.calls();
-    Map<String, String> annotations = HamiBinding.stamp(binding.annotations(), Instant.now());
-    if (!locked && HamiBinding.needsLock(annotations) && !lock()) {
+    Map<String, String> annotations = steps.annotate(Instant.now());
+    if (!reserved && !preBind(annotations)) {
       return;
     }
-    BindCalls.Reply r = calls.bind(original, binding.node(), annotations);
+    ApiReply r = calls.bind(original, binding.node(), annotations);
     mayHaveLanded |= r.code() == 0 || r.code() >= 500;
     if (r.ok()) {
       succeeded();
@@ -97,7 +102,7 @@ final class BindTask extends BindOp {
    * room the pod holds (and release HAMi's node lock under the device plugin), so until a read-back is answered the
    * bind stays in flight, its room taken, and the read-back is retried with the bind's backoff.
    */
-  private void readBack(BindCalls.Reply last) {
+  private void readBack(ApiReply last) {
     if (verifying == null) {
       verifying = last;
       posted = attempt;
@@ -122,17 +127,17 @@ final class BindTask extends BindOp {
   }
 
   /**
-   * Takes HAMi's node lock; false when this attempt ends here (waiting for the holder, retrying an error, or given
-   * up). Waiting for another pod's lock does not use up the attempts meant for API errors.
+   * Runs the pre-bind steps (HAMi's node lock); false when this attempt ends here (waiting for a holder, retrying an
+   * error, or given up). Waiting for another pod's lock does not use up the attempts meant for API errors.
    */
-  private boolean lock() {
-    HamiNodeLock.Outcome o = binder.nodeLock().acquire(binding.node(), original);
+  private boolean preBind(Map<String, String> annotations) {
+    PreBindStep.Result o = steps.preBind(annotations, binder.calls());
     switch (o.state()) {
-      case ACQUIRED -> {
-        locked = true;
+      case DONE -> {
+        reserved = true;
         return true;
       }
-      case CONTENDED -> {
+      case WAIT -> {
         Instant now = Instant.now();
         waitingSince = waitingSince == null ? now : waitingSince;
         if (Duration.between(waitingSince, now).compareTo(binder.lockWait()) >= 0) {
@@ -150,7 +155,7 @@ final class BindTask extends BindOp {
     }
   }
 
-  private void onError(String what, BindCalls.Reply r) {
+  private void onError(String what, ApiReply r) {
     if (binder.retry().again(r.code(), attempt)) {
       retry(attempt, r);
     } else {
@@ -160,7 +165,7 @@ final class BindTask extends BindOp {
 
   @Override
   void onSuccess() {
-    binder.cache().finishBinding(original.uid());
+    outcomes.bound(original.uid());
     binder.countBind(true);
     binder.notifyBound(original, binding.node());
     gang.done(original, null);
@@ -168,12 +173,9 @@ final class BindTask extends BindOp {
 
   @Override
   void onFailure(String reason) {
-    if (locked && !binder.nodeLock().release(binding.node(), original)) {
-      LOG.log(System.Logger.Level.WARNING, "pod " + original.key() + ": could not release " + HamiFormat.NODE_LOCK
-          + " on node " + binding.node() + "; it expires after " + HamiNodeLock.EXPIRY);
-    }
+    steps.unreserve(binder.calls()); // each step logs what it could not undo
     binder.countBind(false);
-    binder.cache().forget(original.uid(), !lostRace);
+    outcomes.notBound(original.uid(), !lostRace);
     LOG.log(System.Logger.Level.WARNING, "pod " + original.key() + " not bound to " + binding.node() + ": " + reason
         + (lostRace ? "; left where the other scheduler put it" : "; back to pending, its place on "
         + binding.node() + " held for the next cycle"));

@@ -1,7 +1,11 @@
 package io.basalt.kube.live;
 
-import io.basalt.cache.ClusterCache;
+import io.basalt.kube.devices.DeviceSteps;
+import io.basalt.kube.prebind.ApiReply;
+import io.basalt.kube.prebind.PreBindSteps;
+
 import io.basalt.model.Pod;
+import io.basalt.scheduler.BindOutcomes;
 import io.basalt.scheduler.Binder;
 import io.basalt.session.SessionResult;
 import io.kubernetes.client.openapi.ApiClient;
@@ -23,18 +27,21 @@ import java.util.function.BiConsumer;
 /**
  * Carries out a session's bindings and evictions against the Kubernetes API without holding up the cycle.
  *
- * <p>{@link #bind} assumes each placement in the cache at once (the pod shows on its node, with its new annotations), so
- * the next cycle does not place it again, and hands the API work to a bounded worker pool: one POST to
- * {@code pods/{name}/binding} carrying the annotations (e.g. {@code basalt.io/gpu-devices}); a pod given devices in
- * HAMi's protocol first takes HAMi's node lock ({@link HamiNodeLock}), and gets its bind-time annotations. Transient
+ * <p>The cycle has already assumed each placement in the cache (the pod shows on its node, with its new annotations),
+ * so the next cycle does not place it again; {@link #bind} hands the API work to a bounded worker pool and reports
+ * each outcome to the cycle's {@link BindOutcomes}, which settles the assumption: one POST to
+ * {@code pods/{name}/binding} carrying the annotations (e.g. {@code basalt.io/gpu-devices}), after the pre-bind steps
+ * ({@link PreBindSteps}: a pod given devices in HAMi's protocol first takes HAMi's node lock and gets its bind-time
+ * annotations), which are undone if the bind fails. Transient
  * failures (no answer, timeouts, 408, 429, 5xx) are retried with doubling backoff. A 409 means the pod is already bound: on the
  * node we chose it counts as success, elsewhere as a lost race (not retried). Attempts that run out after a 5xx or no
- * answer are read back the same way, until a read-back is answered: a server may apply a binding and fail the reply. On final failure or a lost race the
- * assumption is rolled back: the pod is pending in the cache again, unless the informer has meanwhile reported it
- * (bound, updated or deleted), whose word wins; after a final failure (not a lost race) it is nominated to the node it
- * was meant for, so that room stays held for it. A pod uid is never bound twice: a request for a uid whose bind is in
- * flight is ignored. {@link #evict} posts policy/v1 Evictions the same way (404: already gone, fine; 429: blocked by a
- * PodDisruptionBudget, retried), marking the victim terminating in the cache meanwhile.
+ * answer are read back the same way, until a read-back is answered: a server may apply a binding and fail the reply.
+ * On final failure or a lost race it reports the pod not bound: the assumption is rolled back (the pod is pending in
+ * the cache again, unless the informer has meanwhile reported it bound, updated or deleted, whose word wins); after a
+ * final failure (not a lost race) the pod is nominated to the node it was meant for, so that room stays held for it.
+ * A pod uid is never bound twice: a request for a uid whose bind is in flight is reported not bound (without a hold)
+ * and not sent. {@link #evict} posts policy/v1 Evictions the same way (404: already gone, fine; 429: blocked by a
+ * PodDisruptionBudget, retried), the victim marked terminating in the cache by the cycle meanwhile.
  *
  * <p><b>Gang guarantee.</b> Members of one gang (same PodGroup name and namespace) placed in the same cycle are bound
  * concurrently, each on its own. Binding is not transactional: Kubernetes cannot unbind a pod, so when a member fails
@@ -57,8 +64,8 @@ public final class KubeBinder implements Binder, AutoCloseable {
    * @param maxBackoff cap on that wait (default 5s)
    * @param callTimeout whole-call timeout for binding and eviction requests (default 30s)
    * @param closeTimeout how long {@link #close} lets in-flight work finish (default 30s)
-   * @param lockWait how long a bind in HAMi's protocol waits for another pod's node lock before it fails and its pod
-   *     returns to pending, nominated to the node (default 30s, as hami-scheduler's node-lock-retry-timeout)
+   * @param lockWait how long a bind waits on a pre-bind step (another pod's HAMi node lock) before it fails and its
+   *     pod returns to pending, nominated to the node (default 30s, as hami-scheduler's node-lock-retry-timeout)
    */
   public record Options(int bindWorkers, int maxAttempts, Duration initialBackoff, Duration maxBackoff,
       Duration callTimeout, Duration closeTimeout, Duration lockWait) {
@@ -94,10 +101,9 @@ public final class KubeBinder implements Binder, AutoCloseable {
   public record Counters(long bindsOk, long bindFailures, long lostRaces, long evictionsOk, long evictionsFailed,
       long retries) {}
 
-  private final ClusterCache cache;
   private final BindCalls calls;
   private final BindRetry retry;
-  private final HamiNodeLock nodeLock;
+  private final PreBindSteps steps;
   private final Duration lockWait;
   private final Duration closeTimeout;
   private final ScheduledThreadPoolExecutor pool;
@@ -114,15 +120,19 @@ public final class KubeBinder implements Binder, AutoCloseable {
   private volatile boolean closed;
   private volatile boolean aborted;
 
-  public KubeBinder(ApiClient client, ClusterCache cache) {
-    this(client, cache, Options.defaults());
+  public KubeBinder(ApiClient client) {
+    this(client, Options.defaults());
   }
 
-  public KubeBinder(ApiClient client, ClusterCache cache, Options options) {
-    this.cache = cache;
+  public KubeBinder(ApiClient client, Options options) {
+    this(client, options, DeviceSteps.all(Instant::now));
+  }
+
+  /** @param steps what runs before each bind and is undone when it fails (the device protocols' by default) */
+  public KubeBinder(ApiClient client, Options options, PreBindSteps steps) {
     this.calls = new BindCalls(client, options.callTimeout());
     this.retry = new BindRetry(options.maxAttempts(), options.initialBackoff(), options.maxBackoff());
-    this.nodeLock = new HamiNodeLock(calls, Instant::now);
+    this.steps = steps;
     this.lockWait = options.lockWait();
     this.closeTimeout = options.closeTimeout();
     AtomicInteger seq = new AtomicInteger();
@@ -134,9 +144,10 @@ public final class KubeBinder implements Binder, AutoCloseable {
   }
 
   @Override
-  public void bind(List<SessionResult.Binding> bindings) {
+  public void bind(List<SessionResult.Binding> bindings, BindOutcomes outcomes) {
     if (closed) {
       LOG.log(System.Logger.Level.WARNING, "binder closed: " + bindings.size() + " binding(s) dropped");
+      bindings.forEach(b -> outcomes.notBound(b.pod().uid(), false));
       return;
     }
     List<BindTask> tasks = new ArrayList<>();
@@ -144,16 +155,10 @@ public final class KubeBinder implements Binder, AutoCloseable {
       String uid = b.pod().uid();
       if (!binding.add(uid)) {
         LOG.log(System.Logger.Level.DEBUG, "pod " + b.pod().key() + ": bind already in flight, ignored");
+        outcomes.notBound(uid, false);
         continue;
       }
-      Pod original = cache.assume(uid, b.node(), b.annotations());
-      if (original == null || original.isAssigned()) {
-        binding.remove(uid);
-        LOG.log(System.Logger.Level.INFO, "pod " + b.pod().key() + ": "
-            + (original == null ? "gone" : "already on " + original.nodeName()) + ", not bound");
-        continue;
-      }
-      tasks.add(new BindTask(this, b, original));
+      tasks.add(new BindTask(this, b, outcomes));
     }
     Map<String, BindGang> gangs = gangs(tasks);
     for (BindTask t : tasks) {
@@ -164,17 +169,19 @@ public final class KubeBinder implements Binder, AutoCloseable {
   }
 
   @Override
-  public void evict(List<SessionResult.Eviction> evictions) {
+  public void evict(List<SessionResult.Eviction> evictions, BindOutcomes outcomes) {
     if (closed) {
       LOG.log(System.Logger.Level.WARNING, "binder closed: " + evictions.size() + " eviction(s) dropped");
+      evictions.forEach(e -> outcomes.notEvicted(e.pod().uid()));
       return;
     }
     for (SessionResult.Eviction e : evictions) {
       String uid = e.pod().uid();
       if (!evicting.add(uid)) {
+        outcomes.notEvicted(uid);
         continue;
       }
-      submit(new EvictTask(this, e, cache.assumeTerminating(uid)));
+      submit(new EvictTask(this, e, outcomes));
     }
   }
 
@@ -244,9 +251,9 @@ public final class KubeBinder implements Binder, AutoCloseable {
     return retry;
   }
 
-  /** HAMi's node lock, for binds in HAMi's protocol. */
-  HamiNodeLock nodeLock() {
-    return nodeLock;
+  /** The pre-bind steps each bind runs (the device protocols' writes, e.g. HAMi's node lock). */
+  PreBindSteps steps() {
+    return steps;
   }
 
   Duration lockWait() {
@@ -271,11 +278,6 @@ public final class KubeBinder implements Binder, AutoCloseable {
         idle.notifyAll();
       }
     }
-  }
-
-  /** The cache, whose assume/forget methods the ops settle their assumptions with. */
-  ClusterCache cache() {
-    return cache;
   }
 
   private volatile BiConsumer<Pod, String> onBound = (pod, node) -> { };
@@ -306,7 +308,7 @@ public final class KubeBinder implements Binder, AutoCloseable {
   }
 
   /** A reply for a log line: the code and the start of the body. */
-  static String brief(BindCalls.Reply r) {
+  static String brief(ApiReply r) {
     String body = r.body() == null ? "" : r.body().replaceAll("\\s+", " ");
     return (r.code() == 0 ? "no answer" : "HTTP " + r.code()) + (body.isEmpty() ? ""
         : ": " + (body.length() > 300 ? body.substring(0, 300) + "..." : body));

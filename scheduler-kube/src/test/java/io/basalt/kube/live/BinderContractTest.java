@@ -19,6 +19,7 @@ import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import io.basalt.cache.ClusterCache;
 import io.basalt.model.Pod;
+import io.basalt.scheduler.Assumptions;
 import io.basalt.session.SessionResult.Binding;
 import io.basalt.testing.TestPods;
 import java.time.Duration;
@@ -63,7 +64,7 @@ class BinderContractTest {
   }
 
   private KubeBinder newBinder(KubeBinder.Options options) {
-    KubeBinder b = new KubeBinder(KubeReplies.client(wm), cache, options);
+    KubeBinder b = new KubeBinder(KubeReplies.client(wm), options);
     b.onBound((p, node) -> boundTo.add(p.name() + "@" + node));
     return b;
   }
@@ -74,7 +75,7 @@ class BinderContractTest {
   }
 
   private void bindTo(String node, Map<String, String> annotations) throws InterruptedException {
-    binder.bind(List.of(new Binding(pod, node, annotations)));
+    new Assumptions(cache).bind(binder, List.of(new Binding(pod, node, annotations)));
     assertTrue(binder.awaitIdle(WAIT), "binder idle");
   }
 

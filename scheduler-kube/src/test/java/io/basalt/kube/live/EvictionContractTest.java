@@ -16,6 +16,7 @@ import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import io.basalt.cache.ClusterCache;
 import io.basalt.model.Pod;
+import io.basalt.scheduler.Assumptions;
 import io.basalt.session.SessionResult.Eviction;
 import io.basalt.testing.TestPods;
 import java.time.Duration;
@@ -49,7 +50,7 @@ class EvictionContractTest {
   @BeforeEach
   void start() {
     cache = new ClusterCache(Set.of("basalt-scheduler"), "default");
-    binder = new KubeBinder(KubeReplies.client(wm), cache, KubeBinder.Options.defaults()
+    binder = new KubeBinder(KubeReplies.client(wm), KubeBinder.Options.defaults()
         .withRetries(3, Duration.ofMillis(10), Duration.ofMillis(40)));
     victim = TestPods.pod("ml/v1").gpu(1).onNode("n1").build();
     cache.putPod(victim);
@@ -61,7 +62,7 @@ class EvictionContractTest {
   }
 
   private void evict() throws InterruptedException {
-    binder.evict(List.of(new Eviction(victim, "preempted")));
+    new Assumptions(cache).evict(binder, List.of(new Eviction(victim, "preempted")));
     assertTrue(cache.pod(victim.uid()).terminating(), "assumed terminating at once");
     assertTrue(binder.awaitIdle(WAIT), "binder idle");
   }

@@ -11,6 +11,7 @@ import io.basalt.kube.fake.FakeApiServer;
 import io.basalt.kube.fake.RecordedRequest;
 import io.basalt.kube.fake.Resources;
 import io.basalt.model.Pod;
+import io.basalt.scheduler.Assumptions;
 import io.basalt.session.SessionResult.Binding;
 import io.basalt.testing.TestPods;
 import java.time.Duration;
@@ -55,7 +56,7 @@ class HamiLockContractTest {
   }
 
   private KubeBinder binder(Duration lockWait) {
-    return new KubeBinder(server.apiClient(), cache, KubeBinder.Options.defaults()
+    return new KubeBinder(server.apiClient(), KubeBinder.Options.defaults()
         .withRetries(3, Duration.ofMillis(10), Duration.ofMillis(40)).withLockWait(lockWait));
   }
 
@@ -71,7 +72,7 @@ class HamiLockContractTest {
   }
 
   private void bind() throws InterruptedException {
-    binder.bind(List.of(new Binding(pod, "n1", HAMI)));
+    new Assumptions(cache).bind(binder, List.of(new Binding(pod, "n1", HAMI)));
     assertTrue(binder.awaitIdle(Duration.ofSeconds(20)), "binder idle");
   }
 
@@ -144,7 +145,7 @@ class HamiLockContractTest {
   @Test
   void aBindThatLandedWhileItsAnswersWereLostIsReadBackAsBoundAndKeepsTheLockForTheDevicePlugin() throws Exception {
     binder.close();
-    binder = new KubeBinder(server.apiClient(), cache, KubeBinder.Options.defaults()
+    binder = new KubeBinder(server.apiClient(), KubeBinder.Options.defaults()
         .withRetries(2, Duration.ofSeconds(1), Duration.ofSeconds(1))
         .withTimeouts(Duration.ofMillis(150), Duration.ofSeconds(10)));
     // Both attempts time out on the client; the first lands on the server 250 ms after its client gave up.
@@ -165,7 +166,7 @@ class HamiLockContractTest {
   void waitsWhileAnotherLivePodHoldsTheLockAndBindsOnceThePluginReleasesIt() throws Exception {
     server.seed(podJson("other", "other-uid"));
     setLock(Instant.now().toString().replaceAll("\\.\\d+", "") + ",ml,other");
-    binder.bind(List.of(new Binding(pod, "n1", HAMI)));
+    new Assumptions(cache).bind(binder, List.of(new Binding(pod, "n1", HAMI)));
     Thread.sleep(500);
     assertTrue(lock().endsWith(",ml,other"), "not taken from a live holder");
     assertEquals(0, binder.counters().bindsOk());
@@ -209,7 +210,7 @@ class HamiLockContractTest {
 
   @Test
   void theBasaltProtocolTakesNoLock() throws Exception {
-    binder.bind(List.of(new Binding(pod, "n1", Map.of("basalt.io/gpu-devices", "1"))));
+    new Assumptions(cache).bind(binder, List.of(new Binding(pod, "n1", Map.of("basalt.io/gpu-devices", "1"))));
     assertTrue(binder.awaitIdle(Duration.ofSeconds(20)));
     assertEquals(1, binder.counters().bindsOk());
     assertNull(lock());

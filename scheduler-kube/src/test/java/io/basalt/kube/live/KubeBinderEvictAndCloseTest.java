@@ -9,6 +9,7 @@ import io.basalt.cache.ClusterCache;
 import io.basalt.kube.fake.FakeApiServer;
 import io.basalt.kube.fake.Resources;
 import io.basalt.model.Pod;
+import io.basalt.scheduler.Assumptions;
 import io.basalt.session.SessionResult.Binding;
 import io.basalt.session.SessionResult.Eviction;
 import io.basalt.testing.Await;
@@ -34,7 +35,7 @@ class KubeBinderEvictAndCloseTest {
   void start() {
     server = FakeApiServer.start();
     cache = new ClusterCache(Set.of("basalt-scheduler"), "default");
-    binder = new KubeBinder(server.apiClient(), cache, KubeBinder.Options.defaults()
+    binder = new KubeBinder(server.apiClient(), KubeBinder.Options.defaults()
         .withRetries(3, Duration.ofMillis(10), Duration.ofMillis(40)));
   }
 
@@ -56,7 +57,8 @@ class KubeBinderEvictAndCloseTest {
     Pod victim = running("v1");
     Pod ghost = TestPods.pod("ml/ghost").onNode("n1").build();
     cache.putPod(ghost);
-    binder.evict(List.of(new Eviction(victim, "preempted"), new Eviction(ghost, "preempted")));
+    new Assumptions(cache).evict(binder,
+        List.of(new Eviction(victim, "preempted"), new Eviction(ghost, "preempted")));
     assertTrue(cache.pod(victim.uid()).terminating(), "assumed terminating at once");
     assertTrue(binder.awaitIdle(KubeBinderTest.WAIT));
 
@@ -72,7 +74,7 @@ class KubeBinderEvictAndCloseTest {
   void evictionBlockedByABudgetIsRetried() throws Exception {
     Pod victim = running("v1");
     server.faults().failNext(1, 429, "POST", ".*/pods/v1/eviction");
-    binder.evict(List.of(new Eviction(victim, "reclaimed")));
+    new Assumptions(cache).evict(binder, List.of(new Eviction(victim, "reclaimed")));
     assertTrue(binder.awaitIdle(KubeBinderTest.WAIT));
     assertEquals(2, server.requests("POST", ".*/pods/v1/eviction").size());
     assertNull(server.get(Resources.PODS, "ml", "v1"));
@@ -83,7 +85,7 @@ class KubeBinderEvictAndCloseTest {
   void evictionThatNeverGoesThroughRollsBack() throws Exception {
     Pod victim = running("v1");
     server.faults().failNext(10, 429, "POST", ".*/pods/v1/eviction");
-    binder.evict(List.of(new Eviction(victim, "reclaimed")));
+    new Assumptions(cache).evict(binder, List.of(new Eviction(victim, "reclaimed")));
     assertTrue(binder.awaitIdle(KubeBinderTest.WAIT));
     assertEquals(3, server.requests("POST", ".*/pods/v1/eviction").size());
     assertFalse(cache.pod(victim.uid()).terminating(), "the victim runs on as far as the cache knows");
@@ -95,23 +97,23 @@ class KubeBinderEvictAndCloseTest {
     Pod pod = KubeBinderTest.seedPod(server, cache, "p1", null, null);
     Pod other = KubeBinderTest.seedPod(server, cache, "p2", null, null);
     server.faults().delayNextMatching(1, Duration.ofMillis(500), r -> r.path().endsWith("/p1/binding"));
-    binder.bind(List.of(new Binding(pod, "n1", Map.of())));
+    new Assumptions(cache).bind(binder, List.of(new Binding(pod, "n1", Map.of())));
     binder.close();
 
     assertEquals("n1", server.get(Resources.PODS, "ml", "p1").getAsJsonObject("spec").get("nodeName").getAsString());
     assertEquals(1, binder.counters().bindsOk());
-    binder.bind(List.of(new Binding(other, "n1", Map.of())));
+    new Assumptions(cache).bind(binder, List.of(new Binding(other, "n1", Map.of())));
     assertNull(cache.pod(other.uid()).nodeName(), "no assumption after close");
     assertEquals(0, server.requests("POST", ".*/pods/p2/binding").size());
   }
 
   @Test
   void abortDropsWaitingRetriesAtOnce() throws Exception {
-    binder = new KubeBinder(server.apiClient(), cache, KubeBinder.Options.defaults()
+    binder = new KubeBinder(server.apiClient(), KubeBinder.Options.defaults()
         .withRetries(5, Duration.ofMillis(500), Duration.ofMillis(500)));
     Pod pod = KubeBinderTest.seedPod(server, cache, "p1", null, null);
     server.faults().failNext(5, 500, "POST", ".*/p1/binding");
-    binder.bind(List.of(new Binding(pod, "n1", Map.of())));
+    new Assumptions(cache).bind(binder, List.of(new Binding(pod, "n1", Map.of())));
     Await.until("the first attempt", Duration.ofSeconds(5),
         () -> server.requests("POST", ".*/pods/p1/binding").size() == 1);
     binder.abort();

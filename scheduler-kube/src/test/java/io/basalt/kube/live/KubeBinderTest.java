@@ -11,6 +11,7 @@ import io.basalt.kube.fake.FakeApiServer;
 import io.basalt.kube.fake.RecordedRequest;
 import io.basalt.kube.fake.Resources;
 import io.basalt.model.Pod;
+import io.basalt.scheduler.Assumptions;
 import io.basalt.session.SessionResult.Binding;
 import io.basalt.testing.Await;
 import io.basalt.testing.TestPods;
@@ -38,7 +39,7 @@ class KubeBinderTest {
   void start() {
     server = FakeApiServer.start();
     cache = new ClusterCache(Set.of("basalt-scheduler"), "default");
-    binder = new KubeBinder(server.apiClient(), cache, KubeBinder.Options.defaults()
+    binder = new KubeBinder(server.apiClient(), KubeBinder.Options.defaults()
         .withRetries(3, Duration.ofMillis(10), Duration.ofMillis(40)));
   }
 
@@ -79,7 +80,7 @@ class KubeBinderTest {
   @Test
   void bindsWithTheAnnotationsInOneRequestAndAssumesAtOnce() throws Exception {
     Pod pod = seed("p1");
-    binder.bind(List.of(new Binding(pod, "n1", Map.of(GPU, "0,1"))));
+    new Assumptions(cache).bind(binder, List.of(new Binding(pod, "n1", Map.of(GPU, "0,1"))));
 
     Pod assumed = cache.pod(pod.uid());
     assertEquals("n1", assumed.nodeName(), "assumed in the cache before the API answers");
@@ -110,7 +111,7 @@ class KubeBinderTest {
   void serverErrorIsRetriedAndBindsOnce() throws Exception {
     Pod pod = seed("p1");
     server.faults().failNext(1, 500, "POST", ".*/pods/p1/binding");
-    binder.bind(List.of(new Binding(pod, "n1", Map.of(GPU, "3"))));
+    new Assumptions(cache).bind(binder, List.of(new Binding(pod, "n1", Map.of(GPU, "3"))));
     assertTrue(binder.awaitIdle(WAIT));
 
     assertEquals("n1", serverNode("p1"));
@@ -123,7 +124,7 @@ class KubeBinderTest {
   @Test
   void conflictWithThePodOnOurNodeIsSuccess() throws Exception {
     Pod pod = seedPod(server, cache, "p1", null, "n1");
-    binder.bind(List.of(new Binding(pod, "n1", Map.of())));
+    new Assumptions(cache).bind(binder, List.of(new Binding(pod, "n1", Map.of())));
     assertTrue(binder.awaitIdle(WAIT));
 
     assertEquals(1, bindPosts("p1").size());
@@ -135,7 +136,7 @@ class KubeBinderTest {
   @Test
   void conflictWithThePodElsewhereIsALostRaceAndRollsBack() throws Exception {
     Pod pod = seedPod(server, cache, "p1", null, "n2");
-    binder.bind(List.of(new Binding(pod, "n1", Map.of(GPU, "0"))));
+    new Assumptions(cache).bind(binder, List.of(new Binding(pod, "n1", Map.of(GPU, "0"))));
     assertTrue(binder.awaitIdle(WAIT));
 
     assertEquals(1, bindPosts("p1").size(), "a lost race is not retried");
@@ -149,7 +150,7 @@ class KubeBinderTest {
   void finalFailureRollsTheAssumptionBack() throws Exception {
     Pod pod = seed("p1");
     server.faults().failNext(10, 503, "POST", ".*/pods/p1/binding");
-    binder.bind(List.of(new Binding(pod, "n1", Map.of(GPU, "0"))));
+    new Assumptions(cache).bind(binder, List.of(new Binding(pod, "n1", Map.of(GPU, "0"))));
     assertTrue(binder.awaitIdle(WAIT));
 
     assertEquals(3, bindPosts("p1").size(), "maxAttempts");
@@ -164,7 +165,7 @@ class KubeBinderTest {
   void notRetryableFailureGivesUpAtOnce() throws Exception {
     Pod pod = seed("p1");
     server.faults().failNext(1, 403, "POST", ".*/pods/p1/binding");
-    binder.bind(List.of(new Binding(pod, "n1", Map.of())));
+    new Assumptions(cache).bind(binder, List.of(new Binding(pod, "n1", Map.of())));
     assertTrue(binder.awaitIdle(WAIT));
     assertEquals(1, bindPosts("p1").size());
     assertNull(cache.pod(pod.uid()).nodeName());
@@ -174,9 +175,9 @@ class KubeBinderTest {
   void rollbackLeavesWhatTheInformerReported() throws Exception {
     Pod pod = seed("p1");
     server.faults().failNext(10, 503, "POST", ".*/pods/p1/binding");
-    try (KubeBinder slow = new KubeBinder(server.apiClient(), cache, KubeBinder.Options.defaults()
+    try (KubeBinder slow = new KubeBinder(server.apiClient(), KubeBinder.Options.defaults()
         .withRetries(2, Duration.ofMillis(400), Duration.ofMillis(400)))) {
-      slow.bind(List.of(new Binding(pod, "n1", Map.of())));
+      new Assumptions(cache).bind(slow, List.of(new Binding(pod, "n1", Map.of())));
       Await.until("the first attempt", WAIT, () -> bindPosts("p1").size() == 1);
       cache.putPod(pod.withNodeName("n7")); // the informer reports it elsewhere while the retry waits
       assertTrue(slow.awaitIdle(WAIT));
@@ -190,11 +191,11 @@ class KubeBinderTest {
     Pod pod = seed("p1");
     server.faults().delayNextMatching(1, Duration.ofMillis(300), r -> r.path().endsWith("/p1/binding"));
     Binding b = new Binding(pod, "n1", Map.of());
-    binder.bind(List.of(b, b));
+    new Assumptions(cache).bind(binder, List.of(b, b));
     assertTrue(binder.bindInFlight(pod.uid()));
-    binder.bind(List.of(new Binding(pod, "n2", Map.of())));
+    new Assumptions(cache).bind(binder, List.of(new Binding(pod, "n2", Map.of())));
     assertTrue(binder.awaitIdle(WAIT));
-    binder.bind(List.of(b));
+    new Assumptions(cache).bind(binder, List.of(b));
     assertTrue(binder.awaitIdle(WAIT));
 
     assertEquals(1, bindPosts("p1").size());
@@ -209,7 +210,7 @@ class KubeBinderTest {
     Pod c = seedPod(server, cache, "c", "g", null);
     server.faults().delayNextMatching(1, Duration.ofMillis(1_000), r -> r.path().endsWith("/pods/a/binding"));
     server.faults().failNext(10, 500, "POST", ".*/pods/b/binding");
-    binder.bind(List.of(new Binding(a, "n1", Map.of()), new Binding(b, "n1", Map.of()),
+    new Assumptions(cache).bind(binder, List.of(new Binding(a, "n1", Map.of()), new Binding(b, "n1", Map.of()),
         new Binding(c, "n2", Map.of())));
     Await.until("c bound and b given up while a is still held", Duration.ofMillis(800),
         () -> "n2".equals(serverNode("c")) && binder.counters().bindFailures() == 1);

@@ -1,5 +1,10 @@
-package io.basalt.gpu;
+package io.basalt.gpu.protocol.hami;
 
+import io.basalt.gpu.DeviceClaim;
+import io.basalt.gpu.DeviceSet;
+import io.basalt.gpu.GpuAnnotations;
+import io.basalt.gpu.GpuTopology;
+import io.basalt.gpu.protocol.DeviceProtocols;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.basalt.model.ContainerRequest;
@@ -41,7 +46,12 @@ class HamiBindingTest {
   }
 
   private static Map<String, String> annotations(Pod pod, Map<String, String> node, DeviceClaim claim) {
-    return HamiBinding.annotations(pod, "n1", node, GpuAnnotations.topology(node), claim, DeviceProtocol.AUTO);
+    return annotations(pod, node, DeviceProtocols.topology(node), claim, DeviceProtocols.AUTO);
+  }
+
+  private static Map<String, String> annotations(Pod pod, Map<String, String> node, GpuTopology t, DeviceClaim claim,
+      DeviceProtocols settings) {
+    return HamiBinding.annotations(pod, "n1", t, claim, r -> settings.speaks(DeviceProtocols.HAMI, r, node));
   }
 
   @Test
@@ -103,21 +113,22 @@ class HamiBindingTest {
   void theBasaltProtocolOrANodeWithoutHamiWritesNothingOfHamis() {
     Pod p = pod(container("c", false, "nvidia.com/gpu", "1"));
     DeviceClaim claim = DeviceClaim.whole(DeviceSet.parse("1"));
-    assertEquals(Map.of(), HamiBinding.annotations(p, "n1", NVIDIA_NODE, GpuAnnotations.topology(NVIDIA_NODE), claim,
-        new DeviceProtocol(DeviceProtocol.Mode.BASALT, Map.of())));
+    assertEquals(Map.of(), annotations(p, NVIDIA_NODE, DeviceProtocols.topology(NVIDIA_NODE), claim,
+        new DeviceProtocols(DeviceProtocols.Mode.BASALT, Map.of())));
     Map<String, String> plain = Map.of();
-    assertEquals(Map.of(), HamiBinding.annotations(p, "n1", plain, GpuTopology.uniform(4), claim,
-        DeviceProtocol.AUTO));
-    assertEquals(Map.of(), HamiBinding.annotations(p, "n1", plain, GpuTopology.uniform(4), claim,
-        new DeviceProtocol(DeviceProtocol.Mode.HAMI, Map.of())), "no UUIDs: HAMi's plugin could not find them");
-    DeviceProtocol perResource = DeviceProtocol.AUTO.with(Map.of("nvidia.com/gpu", "basalt"));
-    assertEquals(false, perResource.hami(HamiVendor.NVIDIA, NVIDIA_NODE));
-    assertEquals(true, perResource.hami(HamiVendor.METAX_SGPU, METAX_NODE));
+    assertEquals(Map.of(), annotations(p, plain, GpuTopology.uniform(4), claim, DeviceProtocols.AUTO));
+    assertEquals(Map.of(), annotations(p, plain, GpuTopology.uniform(4), claim,
+        new DeviceProtocols(DeviceProtocols.Mode.HAMI, Map.of())), "no UUIDs: HAMi's plugin could not find them");
+    DeviceProtocols perResource = DeviceProtocols.AUTO.with(Map.of("nvidia.com/gpu", "basalt"));
+    assertEquals(false, perResource.speaks(DeviceProtocols.HAMI, HamiVendor.NVIDIA.resource(), NVIDIA_NODE));
+    assertEquals(true, perResource.speaks(DeviceProtocols.HAMI, HamiVendor.METAX_SGPU.resource(), METAX_NODE));
+    assertEquals(true, perResource.speaks(DeviceProtocols.BASALT, HamiVendor.NVIDIA.resource(), NVIDIA_NODE),
+        "Basalt's record is written whatever else speaks");
   }
 
   @Test
   void hamiAllocatedAnnotationsBecomeClaims() {
-    GpuTopology t = GpuAnnotations.topology(NVIDIA_NODE);
+    GpuTopology t = DeviceProtocols.topology(NVIDIA_NODE);
     Map<String, String> pod = Map.of("hami.io/vgpu-devices-allocated",
         "GPU-0,NVIDIA,81920,0:;GPU-1,NVIDIA,4096,30:;GPU-1,NVIDIA,2048,20:;");
     assertEquals(List.of(DeviceClaim.whole(DeviceSet.parse("0")), DeviceClaim.share(1, 50, 6144)),

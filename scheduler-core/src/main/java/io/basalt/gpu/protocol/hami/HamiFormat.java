@@ -1,5 +1,8 @@
-package io.basalt.gpu;
+package io.basalt.gpu.protocol.hami;
 
+import io.basalt.gpu.GpuAnnotations;
+import io.basalt.gpu.GpuDevice;
+import io.basalt.gpu.GpuTopology;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;

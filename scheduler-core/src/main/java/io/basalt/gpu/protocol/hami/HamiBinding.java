@@ -1,5 +1,10 @@
-package io.basalt.gpu;
+package io.basalt.gpu.protocol.hami;
 
+import io.basalt.gpu.DeviceClaim;
+import io.basalt.gpu.DeviceSet;
+import io.basalt.gpu.GpuDevice;
+import io.basalt.gpu.GpuResources;
+import io.basalt.gpu.GpuTopology;
 import io.basalt.model.ContainerRequest;
 import io.basalt.model.Pod;
 import io.basalt.model.ResourceVector;
@@ -9,6 +14,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * The annotations HAMi's device plugins read, for the devices Basalt chose: the pod's claim split over its containers
@@ -25,10 +31,11 @@ public final class HamiBinding {
 
   /**
    * HAMi's annotations for {@code pod} given {@code claim} on {@code node}; empty when no device resource of the pod
-   * speaks HAMi's protocol there, or the node reported no UUIDs (HAMi's plugin finds devices by UUID).
+   * speaks HAMi's protocol there ({@code speaks}, per resource), or the node reported no UUIDs (HAMi's plugin finds
+   * devices by UUID).
    */
-  public static Map<String, String> annotations(Pod pod, String node, Map<String, String> nodeAnnotations,
-      GpuTopology t, DeviceClaim claim, DeviceProtocol protocol) {
+  public static Map<String, String> annotations(Pod pod, String node, GpuTopology t, DeviceClaim claim,
+      Predicate<String> speaks) {
     if (claim.isEmpty() || t == null) {
       return Map.of();
     }
@@ -40,7 +47,7 @@ public final class HamiBinding {
     for (int c = 0; c < containers.size(); c++) {
       ContainerRequest cr = containers.get(c);
       HamiVendor v = HamiVendor.of(cr.request());
-      if (v == null || !protocol.hami(v, nodeAnnotations)) {
+      if (v == null || !speaks.test(v.resource())) {
         continue;
       }
       List<HamiFormat.Entry> entries = new ArrayList<>();

@@ -1,5 +1,6 @@
-package io.basalt.gpu;
+package io.basalt.gpu.protocol.hami;
 
+import io.basalt.gpu.GpuTopology;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

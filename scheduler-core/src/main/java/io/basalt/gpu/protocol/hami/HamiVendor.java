@@ -1,5 +1,6 @@
-package io.basalt.gpu;
+package io.basalt.gpu.protocol.hami;
 
+import io.basalt.gpu.GpuResources;
 import io.basalt.model.ResourceVector;
 
 /**

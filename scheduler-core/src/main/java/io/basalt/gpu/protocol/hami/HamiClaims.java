@@ -1,5 +1,8 @@
-package io.basalt.gpu;
+package io.basalt.gpu.protocol.hami;
 
+import io.basalt.gpu.DeviceClaim;
+import io.basalt.gpu.DeviceSet;
+import io.basalt.gpu.GpuTopology;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

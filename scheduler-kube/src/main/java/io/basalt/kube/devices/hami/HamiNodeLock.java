@@ -1,6 +1,10 @@
-package io.basalt.kube.live;
+package io.basalt.kube.devices.hami;
 
-import io.basalt.gpu.HamiFormat;
+import io.basalt.gpu.protocol.hami.HamiFormat;
+import io.basalt.kube.prebind.ApiObjects;
+import io.basalt.kube.prebind.ApiReply;
+import io.basalt.kube.prebind.PreBindStep.Result;
+import io.basalt.kube.prebind.PreBindStep.State;
 import io.basalt.model.Pod;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,44 +26,37 @@ final class HamiNodeLock {
   /** How often a release is tried when the node keeps changing under it (kubelet heartbeats). */
   static final int RELEASE_TRIES = 5;
 
-  enum State { ACQUIRED, CONTENDED, FAILED }
-
-  /** What an acquire came to; {@code detail} says who holds the lock or what failed. */
-  record Outcome(State state, String detail, BindCalls.Reply reply) {}
-
-  private final BindCalls calls;
   private final Supplier<Instant> clock;
 
-  HamiNodeLock(BindCalls calls, Supplier<Instant> clock) {
-    this.calls = calls;
+  HamiNodeLock(Supplier<Instant> clock) {
     this.clock = clock;
   }
 
-  /** Takes the lock on {@code node} for {@code pod}, or says who holds it. */
-  Outcome acquire(String node, Pod pod) {
-    BindCalls.NodeMeta n = calls.node(node);
+  /** Takes the lock on {@code node} for {@code pod} (DONE), or says who holds it (WAIT) or what failed. */
+  Result acquire(ApiObjects calls, String node, Pod pod) {
+    ApiObjects.Meta n = calls.read(ApiObjects.Kind.NODE, null, node);
     if (n.annotations() == null) {
-      return new Outcome(State.FAILED, "node " + node + " not readable", n.reply());
+      return new Result(State.FAILED, "node " + node + " not readable", n.reply());
     }
     String current = n.annotations().get(HamiFormat.NODE_LOCK);
     if (current != null) {
-      Outcome held = holder(current, pod);
+      Result held = holder(calls, current, pod);
       if (held != null) {
         return held;
       }
     }
     Instant now = clock.get();
-    BindCalls.Reply r = calls.annotateNode(node, HamiFormat.NODE_LOCK,
+    ApiReply r = calls.annotate(ApiObjects.Kind.NODE, null, node, HamiFormat.NODE_LOCK,
         HamiFormat.lockValue(now, pod.namespace(), pod.name()), n.resourceVersion());
     if (r.ok()) {
-      return new Outcome(State.ACQUIRED, "", r);
+      return new Result(State.DONE, "", r);
     }
-    return r.code() == 409 ? new Outcome(State.CONTENDED, "node " + node + " changed while locking", r)
-        : new Outcome(State.FAILED, "locking node " + node, r);
+    return r.code() == 409 ? new Result(State.WAIT, "node " + node + " changed while locking", r)
+        : new Result(State.FAILED, "locking node " + node, r);
   }
 
-  /** Null when the lock may be taken (expired, holder gone, unreadable); else ACQUIRED (ours) or CONTENDED. */
-  private Outcome holder(String value, Pod pod) {
+  /** Null when the lock may be taken (expired, holder gone, unreadable); else DONE (ours) or WAIT. */
+  private Result holder(ApiObjects calls, String value, Pod pod) {
     HamiFormat.Lock lock;
     try {
       lock = HamiFormat.parseLock(value);
@@ -67,25 +64,26 @@ final class HamiNodeLock {
       return null;
     }
     if (lock.namespace().equals(pod.namespace()) && lock.pod().equals(pod.name())) {
-      return new Outcome(State.ACQUIRED, "", new BindCalls.Reply(200, ""));
+      return Result.DONE;
     }
     if (lock.time().plus(EXPIRY).isBefore(clock.get())) {
       return null;
     }
-    if (!lock.pod().isEmpty() && calls.readPod(lock.namespace(), lock.pod()).code() == 404) {
+    if (!lock.pod().isEmpty()
+        && calls.read(ApiObjects.Kind.POD, lock.namespace(), lock.pod()).reply().code() == 404) {
       return null;
     }
     String who = lock.pod().isEmpty() ? "since " + lock.time() : "by " + lock.namespace() + "/" + lock.pod();
-    return new Outcome(State.CONTENDED, HamiFormat.NODE_LOCK + " held " + who, new BindCalls.Reply(409, ""));
+    return new Result(State.WAIT, HamiFormat.NODE_LOCK + " held " + who, new ApiReply(409, ""));
   }
 
   /**
    * Removes the lock from {@code node} if {@code pod} holds it. True when the node is no longer locked by the pod
    * (released, never held, taken over, or the node is gone); false when every try failed.
    */
-  boolean release(String node, Pod pod) {
+  boolean release(ApiObjects calls, String node, Pod pod) {
     for (int i = 0; i < RELEASE_TRIES; i++) {
-      BindCalls.NodeMeta n = calls.node(node);
+      ApiObjects.Meta n = calls.read(ApiObjects.Kind.NODE, null, node);
       if (n.annotations() == null) {
         if (n.reply().code() == 404) {
           return true;
@@ -96,7 +94,7 @@ final class HamiNodeLock {
       if (current == null || !heldBy(current, pod)) {
         return true;
       }
-      BindCalls.Reply r = calls.annotateNode(node, HamiFormat.NODE_LOCK, null, n.resourceVersion());
+      ApiReply r = calls.annotate(ApiObjects.Kind.NODE, null, node, HamiFormat.NODE_LOCK, null, n.resourceVersion());
       if (r.ok() || r.code() == 404) {
         return true;
       }

@@ -1,0 +1,25 @@
+package io.basalt.kube.prebind;
+
+import java.util.Map;
+
+/**
+ * What a {@link PreBindStep} may read and write besides the pod's binding: other objects' annotations, each write
+ * guarded by the resourceVersion it was read at, so two writers of one annotation cannot both win. Live it is the API
+ * server; in the simulator, objects kept in memory. A step writing another kind (a PVC, a ResourceClaim's status)
+ * adds its kind here.
+ */
+public interface ApiObjects {
+  enum Kind { NODE, POD }
+
+  /** An object's annotations and resourceVersion; {@code annotations} null when it could not be read. */
+  record Meta(Map<String, String> annotations, String resourceVersion, ApiReply reply) {}
+
+  /** Reads an object ({@code namespace} null for a node). */
+  Meta read(Kind kind, String namespace, String name);
+
+  /**
+   * Sets ({@code value} non-null) or removes one annotation, refused (409) when the object changed since
+   * {@code resourceVersion}.
+   */
+  ApiReply annotate(Kind kind, String namespace, String name, String key, String value, String resourceVersion);
+}

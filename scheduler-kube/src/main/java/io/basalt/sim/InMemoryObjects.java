@@ -1,0 +1,55 @@
+package io.basalt.sim;
+
+import io.basalt.kube.prebind.ApiObjects;
+import io.basalt.kube.prebind.ApiReply;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The objects pre-bind steps write in the simulated cluster: annotations per object, each write guarded by a
+ * resourceVersion as the API server's are. Every object exists (the simulator's nodes and pods all do). Its node
+ * agents act at once: what a step leaves behind for them after a bind (HAMi's node lock, released by HAMi's device
+ * plugin once it allocated) is consumed as soon as the pod is bound ({@link #agentsAct}).
+ */
+final class InMemoryObjects implements ApiObjects {
+  private final Map<String, Map<String, String>> annotations = new HashMap<>();
+  private final Map<String, Long> versions = new HashMap<>();
+
+  private static String key(Kind kind, String namespace, String name) {
+    return kind + "/" + (namespace == null ? "" : namespace + "/") + name;
+  }
+
+  @Override
+  public Meta read(Kind kind, String namespace, String name) {
+    String k = key(kind, namespace, name);
+    return new Meta(Map.copyOf(annotations.getOrDefault(k, Map.of())),
+        Long.toString(versions.getOrDefault(k, 0L)), new ApiReply(200, ""));
+  }
+
+  @Override
+  public ApiReply annotate(Kind kind, String namespace, String name, String key, String value,
+      String resourceVersion) {
+    String k = key(kind, namespace, name);
+    if (!Long.toString(versions.getOrDefault(k, 0L)).equals(resourceVersion)) {
+      return new ApiReply(409, "the object has been modified");
+    }
+    Map<String, String> a = annotations.computeIfAbsent(k, x -> new HashMap<>());
+    if (value == null) {
+      a.remove(key);
+    } else {
+      a.put(key, value);
+    }
+    versions.merge(k, 1L, Long::sum);
+    return new ApiReply(200, "");
+  }
+
+  /** Whether anything is written (what a failed bind left would show here). */
+  boolean isEmpty() {
+    return annotations.values().stream().allMatch(Map::isEmpty);
+  }
+
+  /** The node agents consume what the steps left for them: after a bind, nothing stays. */
+  void agentsAct() {
+    annotations.clear();
+  }
+}
