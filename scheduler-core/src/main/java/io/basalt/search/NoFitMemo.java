@@ -1,4 +1,4 @@
-package io.basalt.actions;
+package io.basalt.search;
 
 import io.basalt.api.FreeIndex;
 import io.basalt.api.NodeInfo;

@@ -1,4 +1,4 @@
-package io.basalt.actions;
+package io.basalt.search;
 
 import io.basalt.api.TaskInfo;
 import io.basalt.model.NodeSelectorTerm;

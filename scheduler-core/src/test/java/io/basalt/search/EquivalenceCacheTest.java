@@ -1,4 +1,4 @@
-package io.basalt.actions;
+package io.basalt.search;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * again only on nodes that changed, and chooses what asking every node would choose; one plugin that names no key
  * turns the keeping off.
  */
-class NodeVerdictsTest {
+class EquivalenceCacheTest {
   private int filterCalls;
   private int scoreCalls;
   /** Calls of the scorer's {@link NodeScorer#forTask}: how often a search prepared its functions. */
@@ -198,7 +198,7 @@ class NodeVerdictsTest {
     assertEquals("n5 n4 n3 n2", chosen);
   }
 
-  /** Many pods of one key: after {@link NodeVerdicts#TREE_AFTER} searches the search goes through a tree. */
+  /** Many pods of one key: after {@link EquivalenceCache#TREE_AFTER} searches the search goes through a tree. */
   private static TestSessions busyCluster() {
     TestSessions cluster = TestSessions.cluster();
     for (int i = 0; i < 130; i++) { // more than 100: a search stops after 100 feasible nodes
@@ -244,7 +244,7 @@ class NodeVerdictsTest {
   @Test
   void keysAndTreesStayWithinTheMemoryBound() {
     Session s = open(true);
-    NodeVerdicts verdicts = new NodeVerdicts(8 * 6, 8); // 6 nodes: 8 keys; 8 leaves: one tree of 6 nodes
+    EquivalenceCache verdicts = new EquivalenceCache(8 * 6, 8, EquivalenceCache.MAX_ENTRIES); // 6 nodes: 8 keys; 8 leaves: one tree of 6 nodes
     for (int k = 0; k < 8; k++) {
       assertNotNull(verdicts.of(s, "key" + k));
     }
