@@ -27,7 +27,7 @@ import java.util.function.ToDoubleFunction;
  *
  * <p>The verdicts outlive the session: a node copy the cache hands to the next session unchanged is the same object at
  * the same version, and keyed filters and scorers answer from the config, the task key and the node alone (see
- * {@link io.basalt.framework.NodeScorer#taskKey}). A new resource name (which re-slots what plugins resolve at session
+ * {@link io.basalt.framework.PodSigner}). A new resource name (which re-slots what plugins resolve at session
  * open) drops them all; a key no search of the last session asked for is dropped, so rare shapes hold no memory.
  *
  * <p>When some scorer names no key, the verdicts are kept without scores, and the scores of the scorers that do name
@@ -245,7 +245,7 @@ final class EquivalenceCache {
     int count = 0;
     Object[] keys = null;
     for (int i = 0; i < scorers.length; i++) {
-      Object k = scorers[i].taskKey(task);
+      Object k = EquivalenceKey.signature(scorers[i], task);
       if (k == null) {
         continue;
       }

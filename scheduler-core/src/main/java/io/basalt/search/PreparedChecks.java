@@ -6,6 +6,8 @@ import io.basalt.api.TaskInfo;
 import io.basalt.framework.CpuMemoryScore;
 import io.basalt.framework.FilterResult;
 import io.basalt.framework.NodeScorer;
+import io.basalt.framework.PreparedFilter;
+import io.basalt.framework.PreparedScorer;
 import io.basalt.framework.TaskFilter;
 import io.basalt.model.ResourceNames;
 import io.basalt.session.Session;
@@ -16,7 +18,7 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * What a search asks of nodes, prepared for one task: the fit check's demand, the filters and the scorers, each
- * prepared once ({@link TaskFilter#forTask}, {@link NodeScorer#forTask}) so a visit asks per node only what depends
+ * prepared once ({@link PreparedFilter}, {@link PreparedScorer}) so a visit asks per node only what depends
  * on the node. The answers are those of {@code Callbacks.filter} and {@code Callbacks.score}, in the same order. When
  * every filter and scorer keys its answer ({@link EquivalenceCache.Table}), tasks of one key get the same answers on
  * every node, so the first task's preparation serves the others of its key for the rest of the session.
@@ -48,7 +50,8 @@ record PreparedChecks(Demand demand, Function<NodeInfo, FilterResult> filtering,
   static Function<NodeInfo, FilterResult> filtering(TaskFilter[] filters, TaskInfo task) {
     List<Function<NodeInfo, FilterResult>> checks = new ArrayList<>(filters.length);
     for (TaskFilter f : filters) {
-      Function<NodeInfo, FilterResult> check = f.forTask(task);
+      Function<NodeInfo, FilterResult> check = f instanceof PreparedFilter p ? p.forTask(task)
+          : node -> f.filter(task, node);
       if (check != null) {
         checks.add(check);
       }
@@ -77,7 +80,8 @@ record PreparedChecks(Demand demand, Function<NodeInfo, FilterResult> filtering,
   static ToDoubleFunction<NodeInfo>[] forTask(NodeScorer[] scorers, TaskInfo task) {
     ToDoubleFunction<NodeInfo>[] fns = new ToDoubleFunction[scorers.length];
     for (int i = 0; i < scorers.length; i++) {
-      fns[i] = scorers[i].forTask(task);
+      NodeScorer s = scorers[i];
+      fns[i] = s instanceof PreparedScorer p ? p.forTask(task) : node -> s.score(task, node);
     }
     return fns;
   }

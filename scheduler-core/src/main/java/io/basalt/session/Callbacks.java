@@ -11,6 +11,8 @@ import io.basalt.framework.DomainScorer;
 import io.basalt.framework.FilterResult;
 import io.basalt.framework.JobValidator;
 import io.basalt.framework.NodeScorer;
+import io.basalt.framework.PodSigner;
+import io.basalt.framework.PreparedFilter;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.TaskFilter;
 import io.basalt.framework.VictimSelector;
@@ -318,7 +320,7 @@ public final class Callbacks {
   }
 
   /** The engine's device check as the last filter of {@link #filterChain}. */
-  private static final class DeviceCheck implements TaskFilter {
+  private static final class DeviceCheck implements PreparedFilter, PodSigner {
     private final DeviceGuard devices;
 
     DeviceCheck(DeviceGuard devices) {
@@ -336,7 +338,7 @@ public final class Callbacks {
     }
 
     @Override
-    public Object taskKey(TaskInfo task) {
+    public Object sign(TaskInfo task) {
       return devices.taskKey(task);
     }
   }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import io.basalt.api.NodeInfo;
 import io.basalt.framework.NodeScorer;
 import io.basalt.framework.PluginRegistry;
+import io.basalt.framework.PodSigner;
 import io.basalt.model.ResourceNames;
 import io.basalt.session.Session;
 import io.basalt.testing.TestNodes;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class EquivalenceCacheScoresTest {
   private int asked;
 
-  private final NodeScorer freeCpu = NodeScorer.keyed((task, node) -> {
+  private final NodeScorer freeCpu = PodSigner.signedScorer((task, node) -> {
     asked++;
     return node.idle(ResourceNames.CPU) - task.request().get(ResourceNames.CPU);
   }, t -> t.request());

@@ -8,6 +8,7 @@ import io.basalt.config.Arguments;
 import io.basalt.api.NodeInfo;
 import io.basalt.framework.FilterResult;
 import io.basalt.framework.PluginRegistry;
+import io.basalt.framework.PreparedFilter;
 import io.basalt.model.Node;
 import io.basalt.model.NodeSelectorRequirement;
 import io.basalt.model.NodeSelectorTerm;
@@ -36,7 +37,8 @@ class PredicatesPluginTest {
         .open(REGISTRY, TestSessions.singlePlugin(PredicatesPlugin.NAME, args));
     FilterResult asked = s.callbacks().filter(TestSessions.task(s, p.key()), TestSessions.nodeInfo(s, n.name()));
     // A search asks the filter prepared for the task once: it must answer the same, reason and all.
-    Function<NodeInfo, FilterResult> check = s.callbacks().filterChain().get(0).forTask(TestSessions.task(s, p.key()));
+    PreparedFilter predicates = (PreparedFilter) s.callbacks().filterChain().get(0);
+    Function<NodeInfo, FilterResult> check = predicates.forTask(TestSessions.task(s, p.key()));
     FilterResult prepared = check == null ? FilterResult.OK : check.apply(TestSessions.nodeInfo(s, n.name()));
     assertEquals(asked, prepared, "prepared filter");
     return asked;
