@@ -1,6 +1,5 @@
 package io.basalt.search;
 
-import io.basalt.api.FreeIndex;
 import io.basalt.api.NodeInfo;
 import io.basalt.session.Session;
 import java.util.Arrays;
@@ -13,7 +12,7 @@ import java.util.List;
  * O(log n), where the scan visits each of the window's nodes: hundreds per pod for a common pod shape.
  *
  * <p>Before each search the leaves of nodes that changed are asked again: within a session from the session's change
- * log ({@link FreeIndex#changedAt}), in a new session from the node copies (a copy the cache handed on unchanged keeps
+ * log ({@link CapacityIndex#changedAt}), in a new session from the node copies (a copy the cache handed on unchanged keeps
  * its leaf). Asking again costs what a scan's visit costs, so only keys searched often are worth a tree
  * (see {@link EquivalenceCache.Table#wantsTree}).
  */
@@ -37,7 +36,7 @@ final class FeasibilityTree {
   /** The {@link NodeInfo#serial} of the copy each leaf was worked out from. */
   private final long[] nodes;
   private final int[] versions;
-  private FreeIndex index;
+  private CapacityIndex index;
   private int logSeen;
 
   FeasibilityTree(int n) {
@@ -71,7 +70,7 @@ final class FeasibilityTree {
 
   /** Asks again every node whose state is not the one its leaf was worked out from. */
   void refresh(Session session, Evaluator eval) {
-    FreeIndex idx = session.freeIndex();
+    CapacityIndex idx = CapacityIndex.of(session);
     List<NodeInfo> list = session.nodes();
     if (idx != index) {
       for (int p = 0; p < n; p++) {

@@ -1,6 +1,5 @@
 package io.basalt.search;
 
-import io.basalt.api.FreeIndex;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
@@ -59,6 +58,8 @@ public final class NodeSearch {
   private final int percentageOfNodesToScore;
   /** Nodes' answers per equivalence class, kept from session to session while the node copies are unchanged. */
   private final EquivalenceCache cache = new EquivalenceCache();
+  /** The capacity index of the last session searched, whose trees the next session's index starts from. */
+  private CapacityIndex lastIndex;
 
   /** @param percentageOfNodesToScore 1..100, or 0 for the adaptive default */
   public NodeSearch(int percentageOfNodesToScore) {
@@ -126,11 +127,13 @@ public final class NodeSearch {
    * placements) has been discarded: the session is then as it was, and so are the answers.
    */
   public Checkpoint checkpoint(Session session) {
+    index(session);
     return new Checkpoint(Scratch.of(session).noFit.save(session));
   }
 
   /** Puts back a {@link #checkpoint}; only right when the session's state is again what it was then. */
   public void restore(Session session, Checkpoint checkpoint) {
+    index(session);
     Scratch.of(session).noFit.restore(session, checkpoint.saved);
   }
 
@@ -156,7 +159,7 @@ public final class NodeSearch {
     ResourceVector request = task.request();
     boolean[] skip = session.callbacks().deviceManagedResources();
     if (nodes == session.nodes()) {
-      FreeIndex index = session.freeIndex();
+      CapacityIndex index = index(session);
       int key = keySlot(index, request, skip);
       if (key == NO_NODE) {
         return null;
@@ -181,6 +184,7 @@ public final class NodeSearch {
 
   private Result find(Session session, TaskInfo task, Scope scope, boolean explainFailure) {
     Scratch scratch = Scratch.of(session);
+    index(session);
     List<NodeInfo> nodes = scope == null ? session.nodes() : scope.nodes();
     int n = nodes.size();
     if (n == 0) {
@@ -245,6 +249,16 @@ public final class NodeSearch {
     return new Result(null, false, reason);
   }
 
+  /**
+   * {@code session}'s capacity index, up to date: made on the session's first search from the trees of the last index
+   * this search used, where they still hold.
+   */
+  private CapacityIndex index(Session session) {
+    CapacityIndex index = CapacityIndex.of(session, lastIndex);
+    lastIndex = index;
+    return index;
+  }
+
   /** The "no node fits" memo's key for {@code task}: its shape, apart per scope. */
   private static Object shapeOf(TaskInfo task, Scope scope) {
     return scope == null ? TaskShape.of(task) : new ScopedShape(scope.name(), TaskShape.of(task));
@@ -269,7 +283,7 @@ public final class NodeSearch {
    * the scan's.
    */
   private static int seek(Session session, int start, int toFind, Visits best) {
-    FreeIndex index = session.freeIndex();
+    CapacityIndex index = CapacityIndex.of(session);
     ResourceVector request = best.task.request();
     int key = keySlot(index, request, best.skip);
     if (key == NO_NODE) {
@@ -307,7 +321,7 @@ public final class NodeSearch {
    * The request's resource that rules out the most nodes (the largest share of the most any node has free), to seek
    * by; {@link #NO_NODE} when no node has enough of some resource, {@link #NO_KEY} when the index knows none of them.
    */
-  private static int keySlot(FreeIndex index, ResourceVector request, boolean[] skip) {
+  private static int keySlot(CapacityIndex index, ResourceVector request, boolean[] skip) {
     int key = NO_KEY;
     double keyShare = -1;
     for (int slot : request.positiveSlots()) {

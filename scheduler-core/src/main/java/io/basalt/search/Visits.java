@@ -1,7 +1,6 @@
 package io.basalt.search;
 
 import io.basalt.api.Demand;
-import io.basalt.api.FreeIndex;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.framework.FilterResult;
@@ -62,7 +61,7 @@ final class Visits implements FeasibilityTree.Evaluator, FeasibilityTree.NodeSea
    * As {@link #visit(NodeInfo)} for the session's node at {@code position}: its kept verdict is checked against
    * what {@code index} records of the node, so a visit answered from the verdicts does not read the node at all.
    */
-  void visit(NodeInfo node, int position, FreeIndex index) {
+  void visit(NodeInfo node, int position, CapacityIndex index) {
     visit(node, position, verdicts == null ? EquivalenceCache.UNKNOWN
         : verdicts.outcome(position, index.serial(position), index.version(position)));
   }
