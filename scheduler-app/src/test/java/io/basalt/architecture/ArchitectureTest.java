@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
   /** The engine's packages (module scheduler-core). */
   static final String[] ENGINE = {"io.basalt.model..", "io.basalt.config..", "io.basalt.gpu..", "io.basalt.api..",
-      "io.basalt.framework..", "io.basalt.session..", "io.basalt.actions..", "io.basalt.cache..", "io.basalt.fabric..",
-      "io.basalt.scheduler.."};
+      "io.basalt.framework..", "io.basalt.session..", "io.basalt.search..", "io.basalt.actions..", "io.basalt.cache..",
+      "io.basalt.fabric..", "io.basalt.scheduler.."};
 
   static final ArchRule ENGINE_KNOWS_NO_KUBERNETES = noClasses().that().resideInAnyPackage(ENGINE)
       .should().dependOnClassesThat().resideInAnyPackage("io.kubernetes..", "okhttp3..", "io.basalt.kube..",
@@ -36,8 +36,8 @@ class ArchitectureTest {
 
   static final ArchRule PLUGINS_USE_ONLY_THE_SPI = noClasses().that().resideInAPackage("io.basalt.plugins..")
       .should().dependOnClassesThat().resideInAnyPackage("io.basalt.actions..", "io.basalt.cache..",
-          "io.basalt.session..", "io.basalt.scheduler..", "io.basalt.kube..", "io.basalt.sim..", "io.basalt.app..",
-          "io.kubernetes..")
+          "io.basalt.session..", "io.basalt.search..", "io.basalt.scheduler..", "io.basalt.kube..", "io.basalt.sim..",
+          "io.basalt.app..", "io.kubernetes..")
       .because("a plugin registers callbacks through framework.Registrar and reads api types, nothing else");
 
   /**

@@ -1,5 +1,6 @@
 package io.basalt.actions;
 
+import io.basalt.search.NodeSearch;
 import io.basalt.session.Session;
 
 /**

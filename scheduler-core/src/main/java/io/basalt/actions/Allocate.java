@@ -6,6 +6,7 @@ import io.basalt.api.QueueInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.api.TaskStatus;
 import io.basalt.config.Arguments;
+import io.basalt.search.NodeSearch;
 import io.basalt.session.JobSortKeys;
 import io.basalt.session.Session;
 import java.util.ArrayList;
@@ -27,7 +28,7 @@ final class Allocate implements Action {
   private final DomainPlacer domains;
 
   Allocate(Arguments args) {
-    this.placer = new JobPlacer(NodesToScore.search(args));
+    this.placer = new JobPlacer(NodeSearch.configured(args));
     this.domains = new DomainPlacer(placer);
   }
 

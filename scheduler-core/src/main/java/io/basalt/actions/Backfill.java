@@ -5,6 +5,7 @@ import io.basalt.api.PodGroupPhase;
 import io.basalt.api.TaskInfo;
 import io.basalt.api.TaskStatus;
 import io.basalt.config.Arguments;
+import io.basalt.search.NodeSearch;
 import io.basalt.session.Session;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +20,7 @@ final class Backfill implements Action {
   private final JobPlacer placer;
 
   Backfill(Arguments args) {
-    this.placer = new JobPlacer(NodesToScore.search(args));
+    this.placer = new JobPlacer(NodeSearch.configured(args));
   }
 
   @Override

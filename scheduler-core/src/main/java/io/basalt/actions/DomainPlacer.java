@@ -7,6 +7,7 @@ import io.basalt.api.TaskStatus;
 import io.basalt.fabric.Fabric;
 import io.basalt.model.NetworkTopology;
 import io.basalt.model.ResourceVector;
+import io.basalt.search.NodeSearch;
 import io.basalt.session.Session;
 import io.basalt.session.Statement;
 import java.util.ArrayList;

@@ -6,6 +6,7 @@ import io.basalt.api.PodGroupPhase;
 import io.basalt.api.QueueInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.api.TaskStatus;
+import io.basalt.search.NodeSearch;
 import io.basalt.session.Session;
 import io.basalt.session.Statement;
 import java.util.ArrayList;
@@ -34,9 +35,9 @@ final class Evictions {
   }
 
   /** A pending task's shape with what victim rules look at: its job's priority and queue. */
-  private record Seeker(TaskShape shape, int jobPriority, String queue) {
+  private record Seeker(Object shape, int jobPriority, String queue) {
     static Seeker of(TaskInfo t) {
-      return new Seeker(TaskShape.of(t), t.job().priority(), t.job().queue());
+      return new Seeker(NodeSearch.shape(t), t.job().priority(), t.job().queue());
     }
   }
 
@@ -101,7 +102,7 @@ final class Evictions {
     List<VictimPlanner.Unit> best = null;
     long[] bestCost = null;
     Reach bestReach = null;
-    NoFitMemo.Saved memo = search.checkpoint(session);
+    NodeSearch.Checkpoint memo = search.checkpoint(session);
     for (List<Reach> tier : Reach.forJob(session, job, first)) {
       for (Reach reach : tier) {
         for (int i = 0; i < 2; i++) {
@@ -183,7 +184,7 @@ final class Evictions {
     // share only falls further): no node's cheapest set is built around its units.
     java.util.Set<String> refused = units.refusedQueues(session, scope);
     // A shape that found no node before any eviction finds none later either, except on the victims' nodes.
-    java.util.Set<TaskShape> noRoom = new java.util.HashSet<>();
+    java.util.Set<Object> noRoom = new java.util.HashSet<>();
     QueueInfo queue = session.queue(job.queue());
     boolean ownQueueVictims = units.hasVictimsIn(job.queue());
     for (TaskInfo task : pending) {
@@ -194,10 +195,10 @@ final class Evictions {
         return null; // its queue has no room, and only victims in that queue could make some
       }
       NodeInfo node = null;
-      if (noRoom.isEmpty() || !noRoom.contains(TaskShape.of(task))) {
+      if (noRoom.isEmpty() || !noRoom.contains(NodeSearch.shape(task))) {
         node = place(session, task, reach);
         if (node == null) {
-          noRoom.add(TaskShape.of(task));
+          noRoom.add(NodeSearch.shape(task));
         }
       }
       for (int i = 0; node == null && i < chosen.size(); i++) {

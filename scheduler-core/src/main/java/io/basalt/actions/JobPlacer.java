@@ -4,6 +4,7 @@ import io.basalt.api.JobInfo;
 import io.basalt.api.QueueInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.api.TaskStatus;
+import io.basalt.search.NodeSearch;
 import io.basalt.session.Session;
 import io.basalt.session.Statement;
 import java.util.ArrayList;

@@ -3,6 +3,7 @@ package io.basalt.actions;
 import io.basalt.api.JobInfo;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
+import io.basalt.search.NodeSearch;
 import io.basalt.session.Session;
 import java.util.ArrayList;
 import java.util.Collections;

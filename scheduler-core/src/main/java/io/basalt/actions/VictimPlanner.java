@@ -239,8 +239,10 @@ final class VictimPlanner {
   /** A running pod's GPUs and largest share of its node, the same for every pool built this session. */
   private record Size(long gpus, long share, io.basalt.api.NodeInfo node) {}
 
+  private static final io.basalt.api.CycleState.Key<Size> SIZE = io.basalt.api.CycleState.key("victim size");
+
   private static Size size(Session session, TaskInfo t) {
-    return t.memo(Size.class, x -> {
+    return t.cycleState(SIZE, x -> {
       var node = session.node(x.nodeName());
       return new Size(gpus(x), share(node, x), node);
     });

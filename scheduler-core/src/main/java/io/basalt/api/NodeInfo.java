@@ -10,8 +10,9 @@ import java.util.Arrays;
  * releasing (terminating pods whose resources will free up) and pipelined (reserved for tasks waiting on releasing
  * resources). Kept as numbers in one array because every placement decision reads them.
  *
- * <p>Only a {@link Statement} changes a session's nodes; the cache makes new ones from the cluster, or keeps one a
- * session changed into what the cluster now holds ({@link #copy}).
+ * <p>Only a {@code Statement} changes a session's nodes, and the session records each change (which node, whether it
+ * gave something back) for whoever keeps answers worked out from them: the node knows no index. The cache makes new
+ * ones from the cluster, or keeps one a session changed into what the cluster now holds ({@link #copy}).
  */
 public final class NodeInfo {
   /** Numbers every copy made in this JVM apart (see {@link #serial}). */
@@ -40,8 +41,6 @@ public final class NodeInfo {
   private boolean touched;
   /** Counts this copy's changes, so an answer worked out from its state can tell whether it still holds. */
   private int version;
-  /** The index of the session this node serves, told of every change to {@link #futureIdle}. */
-  private FreeIndex index;
   private int position;
   private final io.basalt.gpu.GpuTopology gpus;
   private final io.basalt.gpu.DeviceUsage devices;
@@ -117,30 +116,17 @@ public final class NodeInfo {
     long future = idle + acc[at + RELEASING] - acc[at + PIPELINED];
     acc[at + IDLE] = idle;
     acc[at + FUTURE] = future;
-    if (index != null) {
-      index.changed(this, position, i, future);
-    }
   }
 
   private long read(int r, int field) {
     return r < slots ? acc[r * STRIDE + field] : 0;
   }
 
-  private void logChange(boolean freed) {
-    version++;
-    if (index != null) {
-      index.touched(this, position, freed);
-    }
-  }
-
-  /** The index this node last joined, or null. */
-  FreeIndex index() {
-    return index;
-  }
-
-  /** Joins {@code index} at {@code position}, leaving the index of an earlier session. */
-  void indexIn(FreeIndex index, int position) {
-    this.index = index;
+  /**
+   * Takes {@code position} in the node list of the session that opens over this copy (a copy serves one session at a
+   * time): what the session records of its changes names the node by it.
+   */
+  public void joinSession(int position) {
     this.position = position;
   }
 
@@ -172,7 +158,7 @@ public final class NodeInfo {
     return version;
   }
 
-  /** The node's place in its session's node list (0 for a node no session indexed). */
+  /** The node's place in its session's node list (0 for a node no session opened over). */
   public int position() {
     return position;
   }
@@ -217,7 +203,7 @@ public final class NodeInfo {
     if (devices != null && !claim.isEmpty()) {
       devices.add(claim, sign);
       touched = true;
-      logChange(sign < 0);
+      version++;
     }
   }
 
@@ -298,13 +284,13 @@ public final class NodeInfo {
     fit(r.size());
     for (int i = 0, n = r.size(); i < n; i++) {
       long q = r.get(i);
-      if (q != 0) { // the rest is as it was: no refresh, no index update
+      if (q != 0) { // the rest is as it was: no refresh
         acc[i * STRIDE + USED] += sign * q;
         refresh(i);
       }
     }
     touched = true;
-    logChange(sign < 0);
+    version++;
   }
 
   /** Adds or takes back what pipelined tasks hold here until releasing pods are gone. */
@@ -312,13 +298,13 @@ public final class NodeInfo {
     fit(r.size());
     for (int i = 0, n = r.size(); i < n; i++) {
       long q = r.get(i);
-      if (q != 0) { // the rest is as it was: no refresh, no index update
+      if (q != 0) { // the rest is as it was: no refresh
         acc[i * STRIDE + PIPELINED] += sign * q;
         refresh(i);
       }
     }
     touched = true;
-    logChange(sign < 0);
+    version++;
   }
 
   /** Adds or takes back what terminating (or evicted) pods will free. */
@@ -326,13 +312,13 @@ public final class NodeInfo {
     fit(r.size());
     for (int i = 0, n = r.size(); i < n; i++) {
       long q = r.get(i);
-      if (q != 0) { // the rest is as it was: no refresh, no index update
+      if (q != 0) { // the rest is as it was: no refresh
         acc[i * STRIDE + RELEASING] += sign * q;
         refresh(i);
       }
     }
     touched = true;
-    logChange(sign > 0);
+    version++;
   }
 
   /** Grows every array to {@code size} slots (a resource first seen after this node was built). */

@@ -37,8 +37,8 @@ public final class TaskInfo {
   private io.basalt.gpu.DeviceClaim devices = io.basalt.gpu.DeviceClaim.NONE;
   private String fitError;
   private String fitNode;
-  private Object memo;
-  private Object memo2;
+  /** Values by {@link CycleState.Key} id; null until something is kept. */
+  private Object[] cycleState;
 
   public TaskInfo(Pod pod, int priority, TaskStatus status) {
     this.pod = pod;
@@ -175,26 +175,27 @@ public final class TaskInfo {
   }
 
   /**
-   * A value derived from the immutable pod alone, computed once per session by whoever asks first (the node search's
-   * shape key, whose hash covers the pod's labels and annotations). Two slots, so the node search's shape and the
-   * victim planner's size do not push each other out; {@code type} tells the askers' apart.
+   * The value kept under {@code key} for this cycle, computed by the first asker ({@link CycleState}): something
+   * derived from the immutable pod (and the session) that many searches of one cycle ask for.
    */
-  public <T> T memo(Class<T> type, java.util.function.Function<TaskInfo, T> compute) {
-    if (type.isInstance(memo)) {
-      return type.cast(memo);
-    }
-    if (type.isInstance(memo2)) {
-      return type.cast(memo2);
+  @SuppressWarnings("unchecked")
+  public <T> T cycleState(CycleState.Key<T> key, java.util.function.Function<TaskInfo, T> compute) {
+    Object[] state = cycleState;
+    if (state != null && key.id < state.length && state[key.id] != null) {
+      return (T) state[key.id];
     }
     T value = compute.apply(this);
-    memo2 = memo;
-    memo = value;
+    if (state == null || key.id >= state.length) {
+      state = cycleState = state == null ? new Object[Math.max(key.id + 1, CycleState.keys())]
+          : java.util.Arrays.copyOf(state, Math.max(key.id + 1, CycleState.keys()));
+    }
+    state[key.id] = value;
     return value;
   }
 
   /**
    * Back to what {@code new TaskInfo(pod, priority, status)} held, for a session that reuses this object (see
-   * {@link KeptTasks}): every field a session can set is cleared, memos too (some hold session objects). The job
+   * {@link KeptTasks}): every field a session can set is cleared, the cycle state too (some hold session objects). The job
    * stays until the build adds the task to its job (the kept lone-pod job is found through it).
    */
   void reopen() {
@@ -204,8 +205,7 @@ public final class TaskInfo {
     this.devices = io.basalt.gpu.DeviceClaim.NONE;
     this.fitError = null;
     this.fitNode = null;
-    this.memo = null;
-    this.memo2 = null;
+    this.cycleState = null;
   }
 
   void setJob(JobInfo job) {

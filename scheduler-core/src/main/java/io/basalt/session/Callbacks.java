@@ -11,6 +11,8 @@ import io.basalt.framework.DomainScorer;
 import io.basalt.framework.FilterResult;
 import io.basalt.framework.JobValidator;
 import io.basalt.framework.NodeScorer;
+import io.basalt.framework.PodSigner;
+import io.basalt.framework.PreparedFilter;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.TaskFilter;
 import io.basalt.framework.VictimSelector;
@@ -18,7 +20,6 @@ import io.basalt.framework.Vote;
 import io.basalt.gpu.DeviceClaim;
 import io.basalt.model.ResourceNames;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -26,7 +27,6 @@ import java.util.function.BiPredicate;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
-import java.util.function.ToDoubleFunction;
 
 /**
  * The callbacks the session's plugins registered, in tier order, and the one place that combines their answers,
@@ -65,7 +65,8 @@ public final class Callbacks {
   private TaskFilter[] filterFns = new TaskFilter[0];
   private NodeScorer[] scorerFns = new NodeScorer[0];
   private String[] scorerNames = new String[0];
-  private ScoreMemo scoreMemo = new ScoreMemo(scorerFns);
+  private List<TaskFilter> filterChain = List.of();
+  private List<NodeScorer> scorerList = List.of();
   private final Comparator<JobInfo> jobComparator = this::compareJobs;
   private final Comparator<TaskInfo> taskComparator = this::compareTasks;
   private final Comparator<QueueInfo> queueComparator = this::compareQueues;
@@ -85,7 +86,10 @@ public final class Callbacks {
     filterFns = filters.stream().map(Entry::fn).toArray(TaskFilter[]::new);
     scorerFns = scorers.stream().map(Entry::fn).toArray(NodeScorer[]::new);
     scorerNames = scorers.stream().map(Entry::plugin).toArray(String[]::new);
-    scoreMemo = new ScoreMemo(scorerFns);
+    List<TaskFilter> chain = new ArrayList<>(List.of(filterFns));
+    chain.add(new DeviceCheck(devices));
+    filterChain = List.copyOf(chain);
+    scorerList = List.of(scorerFns);
   }
 
   // ---- combined answers ----
@@ -116,14 +120,6 @@ public final class Callbacks {
       }
     }
     return devices.check(task, node);
-  }
-
-  /**
-   * {@link #filter} for {@code task} across the nodes of one search, each filter prepared for the task once
-   * ({@link TaskFilter#forTask}); filters that pass every node for this task are left out.
-   */
-  public Function<NodeInfo, FilterResult> filtering(TaskInfo task) {
-    return SearchFunctions.filtering(filterFns, devices.forTask(task), task);
   }
 
   /**
@@ -168,94 +164,16 @@ public final class Callbacks {
   }
 
   /**
-   * {@link #score} for {@code task} across the nodes of one search, keeping node-local scorers' answers per node
-   * version ({@link NodeScorer#taskKey}): the same sums, without asking those scorers again for nodes that did not
-   * change since a task of the same key was scored there. Asks every time when explaining (each plugin's score is
-   * recorded) or when no scorer keeps answers.
+   * The filters in tier order, then the engine's device check, each as a {@link TaskFilter}: what {@link #filter}
+   * asks, in its order, for the node search to prepare per task and to key.
    */
-  public ToDoubleFunction<NodeInfo> scoring(TaskInfo task) {
-    if (explain.enabled()) {
-      return node -> score(task, node);
-    }
-    ScoreMemo.TaskScoring memo = scoreMemo.forTask(task);
-    return memo != null ? memo::score : freshScoring(task);
+  public List<TaskFilter> filterChain() {
+    return filterChain;
   }
 
-  /**
-   * {@link #score} for {@code task} across the nodes of one search, every scorer asked on every node, each prepared
-   * for the task once ({@link NodeScorer#forTask}): for searches that keep the sums themselves. Records each plugin's
-   * score when explaining, as {@link #score} does.
-   */
-  public ToDoubleFunction<NodeInfo> freshScoring(TaskInfo task) {
-    if (explain.enabled()) {
-      return node -> score(task, node);
-    }
-    return SearchFunctions.sum(SearchFunctions.forTask(scorerFns, task));
-  }
-
-  /**
-   * A task's verdict key and whether it covers the scores too (see {@link #verdictKey}).
-   *
-   * @param key equal for tasks that get the same {@link #filter} (and, when {@code scoresKept}, {@link #score}) on a
-   *     node whose {@link NodeInfo#version} did not change
-   */
-  public record VerdictKey(Object key, boolean scoresKept) {}
-
-  /**
-   * What every filter's verdict for {@code task} depends on besides the node's own state, and every scorer's score
-   * too when each scorer says ({@link TaskFilter#taskKey}, {@link NodeScorer#taskKey}; the request and the engine's
-   * device check always count). Without the scores when some scorer depends on more; null when some filter does, or
-   * when explaining (every verdict is recorded as it is asked). Each plugin is asked once.
-   */
-  public VerdictKey verdictKey(TaskInfo task) {
-    if (explain.enabled()) {
-      return null;
-    }
-    Object[] keys = new Object[2 + filterFns.length + scorerFns.length];
-    int k = 0;
-    keys[k++] = task.request();
-    keys[k++] = devices.taskKey(task);
-    for (TaskFilter f : filterFns) {
-      if ((keys[k++] = f.taskKey(task)) == null) {
-        return null;
-      }
-    }
-    int filtersEnd = k;
-    for (NodeScorer f : scorerFns) {
-      if ((keys[k++] = f.taskKey(task)) == null) {
-        return new VerdictKey(new Parts(Arrays.copyOf(keys, filtersEnd)), false);
-      }
-    }
-    return new VerdictKey(new Parts(keys), true);
-  }
-
-  /**
-   * A verdict key: its parts compared in order, the hash worked out once (a search looks its key up once, and a list
-   * as key hashed every part and walked both lists with iterators per lookup).
-   */
-  private static final class Parts {
-    private final Object[] parts;
-    private final int hash;
-
-    Parts(Object[] parts) {
-      this.parts = parts;
-      this.hash = Arrays.hashCode(parts);
-    }
-
-    @Override
-    public int hashCode() {
-      return hash;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o == this || o instanceof Parts p && p.hash == hash && Arrays.equals(p.parts, parts);
-    }
-
-    @Override
-    public String toString() {
-      return Arrays.toString(parts);
-    }
+  /** The scorers in tier order: what {@link #score} sums, for the node search. */
+  public List<NodeScorer> scorers() {
+    return scorerList;
   }
 
   public boolean hasScorers() {
@@ -398,6 +316,30 @@ public final class Callbacks {
       if (slot >= 0 && slot < deviceManaged.length) {
         deviceManaged[slot] = true;
       }
+    }
+  }
+
+  /** The engine's device check as the last filter of {@link #filterChain}. */
+  private static final class DeviceCheck implements PreparedFilter, PodSigner {
+    private final DeviceGuard devices;
+
+    DeviceCheck(DeviceGuard devices) {
+      this.devices = devices;
+    }
+
+    @Override
+    public FilterResult filter(TaskInfo task, NodeInfo node) {
+      return devices.check(task, node);
+    }
+
+    @Override
+    public Function<NodeInfo, FilterResult> forTask(TaskInfo task) {
+      return devices.forTask(task);
+    }
+
+    @Override
+    public Object sign(TaskInfo task) {
+      return devices.taskKey(task);
     }
   }
 }

@@ -2,7 +2,6 @@ package io.basalt.session;
 
 import io.basalt.api.ClusterSnapshot;
 import io.basalt.api.ClusterTotals;
-import io.basalt.api.FreeIndex;
 import io.basalt.api.JobInfo;
 import io.basalt.api.JobsAtOpen;
 import io.basalt.api.KeptTasks;
@@ -40,7 +39,7 @@ public final class Session implements SessionView {
   private final Callbacks callbacks;
   private final List<NodeInfo> nodes;
   private final Map<String, Integer> positions;
-  private final FreeIndex freeIndex;
+  private final NodeChanges nodeChanges;
   private final ClusterTotals totals;
   private final JobTable jobs;
   private JobsAtOpen jobsAtOpen;
@@ -66,7 +65,10 @@ public final class Session implements SessionView {
     // Sized for the snapshot up front: a backlog's 50k jobs otherwise rehash the map a dozen times a cycle.
     this.jobs = new JobTable(snapshot.pods().size());
     this.positions = snapshot.positions();
-    this.freeIndex = FreeIndex.over(nodes, ResourceNames.count());
+    for (int i = 0; i < nodes.size(); i++) {
+      nodes.get(i).joinSession(i);
+    }
+    this.nodeChanges = new NodeChanges(nodes);
     this.totals = snapshot.totals();
     this.priorityClasses = snapshot.priorityClasses();
     this.fabric = snapshot.fabric();
@@ -178,9 +180,14 @@ public final class Session implements SessionView {
     return nodes;
   }
 
-  /** What {@link #nodes()} will have free, searchable by amount; kept current by every change to a node. */
-  public FreeIndex freeIndex() {
-    return freeIndex;
+  /** Every change made to {@link #nodes()} this session, in order, for readers that keep answers worked out from them. */
+  public NodeChanges nodeChanges() {
+    return nodeChanges;
+  }
+
+  /** A statement (or the session) changed {@code node}; {@code freed} when it gave something back. */
+  void changed(NodeInfo node, boolean freed) {
+    nodeChanges.record(node, freed);
   }
 
   @Override
@@ -246,6 +253,7 @@ public final class Session implements SessionView {
     NodeInfo held = task.reservation();
     if (held != null) {
       held.adjustPipelined(task.request(), -1);
+      changed(held, true);
       task.reserve(null);
       resourcesFreed++;
     }
@@ -254,7 +262,7 @@ public final class Session implements SessionView {
   /**
    * How many times resources were given back this session (a discarded statement, an eviction, a dropped
    * reservation). A node search's "0/N nodes are available" message for a shape holds only while this count stays
-   * the same (the answer itself is checked against the nodes that changed, see {@code FreeIndex#changes}).
+   * the same (the answer itself is checked against the nodes that changed, see {@link NodeChanges}).
    */
   public long resourcesFreed() {
     return resourcesFreed;

@@ -42,6 +42,7 @@ public final class Statement {
         booked));
     node.adjustUsed(task.request(), 1);
     node.claimDevices(booked, 1);
+    session.changed(node, false);
     task.setDevices(devices != null ? devices : DeviceClaim.NONE);
     task.place(TaskStatus.ALLOCATED, node.name());
     session.onPlaced(task);
@@ -51,6 +52,7 @@ public final class Statement {
   public void pipeline(TaskInfo task, NodeInfo node) {
     ops.add(new Op(Kind.PIPELINE, task, node, task.status(), task.nodeName(), null, releaseReservation(task)));
     node.adjustPipelined(task.request(), 1);
+    session.changed(node, false);
     task.place(TaskStatus.PIPELINED, node.name());
     session.onPlaced(task);
   }
@@ -61,6 +63,7 @@ public final class Statement {
     ops.add(new Op(Kind.EVICT, task, node, task.status(), task.nodeName(), reason, null));
     if (node != null) {
       node.adjustReleasing(task.request(), 1);
+      session.changed(node, true);
     }
     task.place(TaskStatus.RELEASING, task.nodeName());
     session.callbacks().deallocated(task);
@@ -112,16 +115,19 @@ public final class Statement {
         case ALLOCATE -> {
           op.node().adjustUsed(task.request(), -1);
           op.node().claimDevices(op.devices(), -1);
+          session.changed(op.node(), true);
           task.setDevices(DeviceClaim.NONE);
           session.onUnplaced(task);
         }
         case PIPELINE -> {
           op.node().adjustPipelined(task.request(), -1);
+          session.changed(op.node(), true);
           session.onUnplaced(task);
         }
         case EVICT -> {
           if (op.node() != null) {
             op.node().adjustReleasing(task.request(), -1);
+            session.changed(op.node(), false);
           }
           session.callbacks().allocated(task);
         }
@@ -129,6 +135,7 @@ public final class Statement {
       task.place(op.previous(), op.previousNode());
       if (op.held() != null) {
         op.held().adjustPipelined(task.request(), 1);
+        session.changed(op.held(), false);
         task.reserve(op.held());
       }
     }
@@ -136,10 +143,11 @@ public final class Statement {
   }
 
   /** A nominated task being placed gives up the reservation it held; returns the node it was held on. */
-  private static NodeInfo releaseReservation(TaskInfo task) {
+  private NodeInfo releaseReservation(TaskInfo task) {
     NodeInfo held = task.reservation();
     if (held != null) {
       held.adjustPipelined(task.request(), -1);
+      session.changed(held, true);
       task.reserve(null);
     }
     return held;

@@ -16,6 +16,7 @@ import io.basalt.framework.Vote;
 import io.basalt.model.PodGroup;
 import io.basalt.session.Session;
 import io.basalt.session.SessionResult;
+import io.basalt.testing.CountingSelector;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;

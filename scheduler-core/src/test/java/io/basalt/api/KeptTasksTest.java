@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 class KeptTasksTest {
   /** Every field of the two classes, each set by {@link #dirty}: a new field must be reset and listed here. */
   private static final Set<String> TASK_FIELDS = Set.of("pod", "priority", "openedIn", "keptAt", "key", "role", "job",
-      "status", "nodeName", "reservation", "devices", "fitError", "fitNode", "memo", "memo2", "request", "group",
+      "status", "nodeName", "reservation", "devices", "fitError", "fitNode", "cycleState", "request", "group",
       "queueRequest", "openStatus", "priorityFromPod", "groupSize");
   private static final Set<String> JOB_FIELDS = Set.of("key", "podGroup", "implicit", "priority", "tasks",
       "tasksView", "statusCounts", "held", "minMember", "queue", "created", "minTaskMember", "openPhase",
@@ -65,8 +65,8 @@ class KeptTasksTest {
     t.reserve(new NodeInfo(TestNodes.node("n1").cpu("4").build(), 1, new long[0], new long[0]));
     t.setDevices(DeviceClaim.whole(DeviceSet.parse("0")));
     t.noteAttempt("n1", "Insufficient cpu");
-    t.memo(String.class, x -> "first");
-    t.memo(Integer.class, x -> 2);
+    t.cycleState(CycleState.key("a"), x -> "first");
+    t.cycleState(CycleState.key("b"), x -> 2);
     job.setPhase(PodGroupPhase.RUNNING);
     job.setFitError(t, "no room");
     job.setUnschedulable("1/1 tasks in gang unschedulable", "why");

@@ -4,9 +4,10 @@ import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.CpuMemoryScore;
-import io.basalt.framework.NodeScorer;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginDescriptor;
+import io.basalt.framework.PodSigner;
+import io.basalt.framework.PreparedScorer;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
 import io.basalt.gpu.DeviceFill;
@@ -135,7 +136,7 @@ public final class BinpackPlugin implements Plugin {
    * Volcano's BinPackingScore over precomputed slots and weights, GPUs counted by device where the node reports them;
    * allocates nothing.
    */
-  static final class Scorer implements NodeScorer {
+  static final class Scorer implements PreparedScorer, PodSigner {
     private final double scale;
     private final int[] slots;
     private final int[] weights;
@@ -160,7 +161,7 @@ public final class BinpackPlugin implements Plugin {
 
     /** The score reads the request and the node's own state only. */
     @Override
-    public Object taskKey(TaskInfo task) {
+    public Object sign(TaskInfo task) {
       return task.request();
     }
 

@@ -4,12 +4,11 @@ import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.FilterResult;
-import io.basalt.framework.NodeScorer;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginDescriptor;
+import io.basalt.framework.PodSigner;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
-import io.basalt.framework.TaskFilter;
 import io.basalt.gpu.DeviceClaim;
 import io.basalt.gpu.DeviceConstraints;
 import io.basalt.model.ResourceNames;
@@ -101,9 +100,9 @@ public final class DeviceSharePlugin implements Plugin {
   public void onSessionOpen(SessionView session, Registrar registrar) {
     registrar.addDeviceResources(resources.perDevice());
     // Both read the share asked for, the pod's device annotations and the node only.
-    registrar.addFilter(TaskFilter.keyed(this::filter, this::shareKey));
+    registrar.addFilter(PodSigner.signedFilter(this::filter, this::shareKey));
     if (weight != 0) { // weight 0: the filter and the device choice without a node score
-      registrar.addScorer(NodeScorer.keyed(this::score, this::shareKey));
+      registrar.addScorer(PodSigner.signedScorer(this::score, this::shareKey));
     }
     registrar.addDeviceChooser(this::choose);
   }

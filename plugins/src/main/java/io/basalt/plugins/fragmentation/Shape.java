@@ -1,5 +1,6 @@
 package io.basalt.plugins.fragmentation;
 
+import io.basalt.api.CycleState;
 import io.basalt.api.TaskInfo;
 import io.basalt.gpu.DeviceConstraints;
 import io.basalt.gpu.GpuResources;
@@ -36,8 +37,10 @@ record Shape(long cpu, long memory, int whole, int cores, long memoryMiB, String
   }
 
   /** The shape of {@code task}, or null when it asks for no GPU (or for one it cannot have: over 100%). */
+  private static final CycleState.Key<Shape> KEY = CycleState.key("fragmentation shape");
+
   static Shape of(TaskInfo task) {
-    return task.memo(Shape.class, Shape::read);
+    return task.cycleState(KEY, Shape::read);
   }
 
   private static Shape read(TaskInfo task) {

@@ -4,12 +4,11 @@ import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.FilterResult;
-import io.basalt.framework.NodeScorer;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginDescriptor;
+import io.basalt.framework.PodSigner;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
-import io.basalt.framework.TaskFilter;
 import io.basalt.gpu.DeviceClaim;
 import io.basalt.gpu.DeviceConstraints;
 import io.basalt.gpu.DeviceSet;
@@ -99,9 +98,9 @@ public final class GpuAwarePlugin implements Plugin {
   public void onSessionOpen(SessionView session, Registrar registrar) {
     gpuSlots = resources.stream().mapToInt(ResourceNames::indexIfKnown).filter(i -> i >= 0).toArray();
     // Both read the request, the pod's device annotations and the node only.
-    registrar.addFilter(TaskFilter.keyed(this::filter, this::constraints));
+    registrar.addFilter(PodSigner.signedFilter(this::filter, this::constraints));
     if (weight != 0) { // weight 0 (e.g. config/gpu-cluster.conf): the device choice without a node score
-      registrar.addScorer(NodeScorer.keyed(this::score, this::constraints));
+      registrar.addScorer(PodSigner.signedScorer(this::score, this::constraints));
     }
     registrar.addDeviceChooser(this::choose);
   }

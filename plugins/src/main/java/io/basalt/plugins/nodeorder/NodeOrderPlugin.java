@@ -4,9 +4,10 @@ import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.framework.CpuMemoryScore;
-import io.basalt.framework.NodeScorer;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginDescriptor;
+import io.basalt.framework.PodSigner;
+import io.basalt.framework.PreparedScorer;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
 import io.basalt.gpu.DeviceFill;
@@ -103,7 +104,7 @@ public final class NodeOrderPlugin implements Plugin {
   }
 
   /** The weighted sum; fields only, so scoring a node reads arrays and allocates nothing. */
-  static final class Scorer implements NodeScorer {
+  static final class Scorer implements PreparedScorer, PodSigner {
     private final int least;
     private final int most;
     private final int balanced;
@@ -120,7 +121,7 @@ public final class NodeOrderPlugin implements Plugin {
 
     /** The score reads the request and the node's own state only. */
     @Override
-    public Object taskKey(TaskInfo task) {
+    public Object sign(TaskInfo task) {
       return task.request();
     }
 

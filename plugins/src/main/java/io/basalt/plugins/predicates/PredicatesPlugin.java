@@ -6,9 +6,10 @@ import io.basalt.config.Arguments;
 import io.basalt.framework.FilterResult;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginDescriptor;
+import io.basalt.framework.PodSigner;
+import io.basalt.framework.PreparedFilter;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
-import io.basalt.framework.TaskFilter;
 import io.basalt.model.Node;
 import io.basalt.model.NodeSelectorTerm;
 import io.basalt.model.Pod;
@@ -71,25 +72,28 @@ public final class PredicatesPlugin implements Plugin {
 
   @Override
   public void onSessionOpen(SessionView session, Registrar registrar) {
-    registrar.addFilter(new TaskFilter() {
-      @Override
-      public FilterResult filter(TaskInfo task, NodeInfo node) {
-        return PredicatesPlugin.this.filter(task, node);
-      }
+    registrar.addFilter(new Filter());
+  }
 
-      /** The verdict reads the node and these three of the pod only. */
-      @Override
-      public Object taskKey(TaskInfo task) {
-        Pod pod = task.pod();
-        return new Key(pod.nodeSelector(), pod.requiredNodeAffinity(), pod.tolerations());
-      }
+  /** The plugin's filter, prepared per task and signed. */
+  private final class Filter implements PreparedFilter, PodSigner {
+    @Override
+    public FilterResult filter(TaskInfo task, NodeInfo node) {
+      return PredicatesPlugin.this.filter(task, node);
+    }
 
-      @Override
-      public Function<NodeInfo, FilterResult> forTask(TaskInfo task) {
-        PodChecks checks = checks(task.pod());
-        return node -> checks.on(node.node());
-      }
-    });
+    /** The verdict reads the node and these three of the pod only. */
+    @Override
+    public Object sign(TaskInfo task) {
+      Pod pod = task.pod();
+      return new Key(pod.nodeSelector(), pod.requiredNodeAffinity(), pod.tolerations());
+    }
+
+    @Override
+    public Function<NodeInfo, FilterResult> forTask(TaskInfo task) {
+      PodChecks checks = checks(task.pod());
+      return node -> checks.on(node.node());
+    }
   }
 
   /** What {@link #filter} reads of a pod. */

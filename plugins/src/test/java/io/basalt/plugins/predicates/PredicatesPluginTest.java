@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basalt.config.Arguments;
+import io.basalt.api.NodeInfo;
 import io.basalt.framework.FilterResult;
 import io.basalt.framework.PluginRegistry;
+import io.basalt.framework.PreparedFilter;
 import io.basalt.model.Node;
 import io.basalt.model.NodeSelectorRequirement;
 import io.basalt.model.NodeSelectorTerm;
@@ -18,6 +20,7 @@ import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 class PredicatesPluginTest {
@@ -34,7 +37,9 @@ class PredicatesPluginTest {
         .open(REGISTRY, TestSessions.singlePlugin(PredicatesPlugin.NAME, args));
     FilterResult asked = s.callbacks().filter(TestSessions.task(s, p.key()), TestSessions.nodeInfo(s, n.name()));
     // A search asks the filter prepared for the task once: it must answer the same, reason and all.
-    FilterResult prepared = s.callbacks().filtering(TestSessions.task(s, p.key())).apply(TestSessions.nodeInfo(s, n.name()));
+    PreparedFilter predicates = (PreparedFilter) s.callbacks().filterChain().get(0);
+    Function<NodeInfo, FilterResult> check = predicates.forTask(TestSessions.task(s, p.key()));
+    FilterResult prepared = check == null ? FilterResult.OK : check.apply(TestSessions.nodeInfo(s, n.name()));
     assertEquals(asked, prepared, "prepared filter");
     return asked;
   }

@@ -1,4 +1,4 @@
-package io.basalt.session;
+package io.basalt.search;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -10,7 +10,7 @@ import java.util.SplittableRandom;
 import java.util.function.ToDoubleFunction;
 import org.junit.jupiter.api.Test;
 
-class SearchFunctionsTest {
+class PreparedChecksTest {
   @Test
   @SuppressWarnings("unchecked")
   void twoCpuAndMemoryScoresSumAsTheirGeneralForms() {
@@ -21,8 +21,8 @@ class SearchFunctionsTest {
     // The same arithmetic behind plain functions: the general sum asks each per node.
     ToDoubleFunction<NodeInfo> spreadPlain = spread::applyAsDouble;
     ToDoubleFunction<NodeInfo> packPlain = pack::applyAsDouble;
-    ToDoubleFunction<NodeInfo> fused = SearchFunctions.sum(new ToDoubleFunction[] {spread, pack});
-    ToDoubleFunction<NodeInfo> general = SearchFunctions.sum(new ToDoubleFunction[] {spreadPlain, packPlain});
+    ToDoubleFunction<NodeInfo> fused = PreparedChecks.sum(new ToDoubleFunction[] {spread, pack});
+    ToDoubleFunction<NodeInfo> general = PreparedChecks.sum(new ToDoubleFunction[] {spreadPlain, packPlain});
     SplittableRandom r = new SplittableRandom(3);
     for (int i = 0; i < 200; i++) {
       long[] used = new long[ResourceNames.count()];

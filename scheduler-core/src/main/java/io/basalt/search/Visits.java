@@ -1,7 +1,6 @@
-package io.basalt.actions;
+package io.basalt.search;
 
 import io.basalt.api.Demand;
-import io.basalt.api.FreeIndex;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.framework.FilterResult;
@@ -13,10 +12,11 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * One node search's visits: the best node seen so far, now and once releasing pods are gone, and how many feasible
- * nodes were seen. A visit reads the node's kept verdict for the task's key when it still holds ({@link NodeVerdicts})
- * and asks fit, filters and scores otherwise; the same asking serves a {@link VerdictTree}.
+ * nodes were seen. A visit reads the node's kept verdict for the task's key when it still holds
+ * ({@link EquivalenceCache}) and asks fit, filters and scores otherwise; the same asking serves a
+ * {@link FeasibilityTree}.
  */
-final class Best implements VerdictTree.Evaluator, VerdictTree.NodeSearchResult {
+final class Visits implements FeasibilityTree.Evaluator, FeasibilityTree.NodeSearchResult {
   final Session session;
   final TaskInfo task;
   final boolean[] skip;
@@ -27,7 +27,7 @@ final class Best implements VerdictTree.Evaluator, VerdictTree.NodeSearchResult 
   final ExplainRecorder explain;
   final ToDoubleFunction<NodeInfo> scoring;
   /** Verdicts kept for the task's key, or null when some filter or scorer depends on more than the node. */
-  final NodeVerdicts.Table verdicts;
+  final EquivalenceCache.Table verdicts;
   /** Whether {@link #verdicts} hold the scores too (every scorer named a key). */
   final boolean scoresKept;
   NodeInfo now;
@@ -37,54 +37,39 @@ final class Best implements VerdictTree.Evaluator, VerdictTree.NodeSearchResult 
   int found;
   private double lastScore;
 
-  Best(Session session, TaskInfo task, boolean[] skip, ExplainRecorder explain, NodeVerdicts.Table verdicts,
-      boolean scoresKept) {
+  Visits(Session session, TaskInfo task, boolean[] skip, ExplainRecorder explain, SessionPlugins plugins,
+      EquivalenceCache cache, EquivalenceCache.Table verdicts, boolean scoresKept) {
     this.session = session;
     this.task = task;
     this.skip = skip;
     this.explain = explain;
     this.verdicts = verdicts;
     this.scoresKept = scoresKept;
-    Prepared p = verdicts != null && scoresKept ? verdicts.prepared(session, task, skip)
-        : Prepared.of(session, task, skip, scoresKept);
+    PreparedChecks p = verdicts != null && scoresKept ? verdicts.prepared(plugins, task, skip)
+        : scoresKept ? PreparedChecks.fresh(plugins, task, skip)
+        : PreparedChecks.keepingScores(session, plugins, cache, task, skip);
     this.demand = p.demand();
     this.filtering = p.filtering();
     this.scoring = p.scoring();
   }
 
-  /**
-   * What a search asks of nodes, prepared for one task: the fit check's demand, the filters and the scorers. When
-   * every filter and scorer keys its answer ({@link NodeVerdicts.Table}), tasks of one key get the same answers on
-   * every node, so the first task's preparation serves the others of its key for the rest of the session.
-   */
-  record Prepared(Demand demand, Function<NodeInfo, FilterResult> filtering, ToDoubleFunction<NodeInfo> scoring) {
-    /**
-     * Prepared for {@code task}; the scores asked afresh on every node when the search keeps them itself
-     * ({@code scoresKept}), else through the session's score memo.
-     */
-    static Prepared of(Session session, TaskInfo task, boolean[] skip, boolean scoresKept) {
-      return new Prepared(Demand.of(task.request(), skip), session.callbacks().filtering(task),
-          scoresKept ? session.callbacks().freshScoring(task) : session.callbacks().scoring(task));
-    }
-  }
-
   void visit(NodeInfo node) {
-    visit(node, node.position(), verdicts == null ? NodeVerdicts.UNKNOWN : verdicts.outcome(node));
+    visit(node, node.position(), verdicts == null ? EquivalenceCache.UNKNOWN : verdicts.outcome(node));
   }
 
   /**
    * As {@link #visit(NodeInfo)} for the session's node at {@code position}: its kept verdict is checked against
    * what {@code index} records of the node, so a visit answered from the verdicts does not read the node at all.
    */
-  void visit(NodeInfo node, int position, FreeIndex index) {
-    visit(node, position, verdicts == null ? NodeVerdicts.UNKNOWN
+  void visit(NodeInfo node, int position, CapacityIndex index) {
+    visit(node, position, verdicts == null ? EquivalenceCache.UNKNOWN
         : verdicts.outcome(position, index.serial(position), index.version(position)));
   }
 
   /** The kept verdict {@code kept} taken as it is, or the node asked and its verdict kept when none holds. */
   private void visit(NodeInfo node, int position, byte kept) {
-    if (kept != NodeVerdicts.UNKNOWN) {
-      double score = kept < NodeVerdicts.NOW ? 0 : scoresKept ? verdicts.score(position) : scoring.applyAsDouble(node);
+    if (kept != EquivalenceCache.UNKNOWN) {
+      double score = kept < EquivalenceCache.NOW ? 0 : scoresKept ? verdicts.score(position) : scoring.applyAsDouble(node);
       take(node, kept, score);
       return;
     }
@@ -116,17 +101,17 @@ final class Best implements VerdictTree.Evaluator, VerdictTree.NodeSearchResult 
       if (explain != null) {
         explain.filtered(task, node, "Insufficient " + ResourceNames.name(missing));
       }
-      outcome = NodeVerdicts.SHORT;
+      outcome = EquivalenceCache.SHORT;
     } else {
       FilterResult verdict = filtering.apply(node);
       if (!verdict.ok()) {
         if (explain != null) {
           explain.filtered(task, node, verdict.reason());
         }
-        outcome = NodeVerdicts.FILTERED;
+        outcome = EquivalenceCache.FILTERED;
       } else {
         score = scoring.applyAsDouble(node);
-        outcome = node.firstShortOfIdle(demand) < 0 ? NodeVerdicts.NOW : NodeVerdicts.LATER;
+        outcome = node.firstShortOfIdle(demand) < 0 ? EquivalenceCache.NOW : EquivalenceCache.LATER;
       }
     }
     lastScore = score;
@@ -134,13 +119,13 @@ final class Best implements VerdictTree.Evaluator, VerdictTree.NodeSearchResult 
   }
 
   private void take(NodeInfo node, byte outcome, double score) {
-    if (outcome == NodeVerdicts.NOW) {
+    if (outcome == EquivalenceCache.NOW) {
       found++;
       if (score > nowScore) {
         nowScore = score;
         now = node;
       }
-    } else if (outcome == NodeVerdicts.LATER) {
+    } else if (outcome == EquivalenceCache.LATER) {
       found++;
       if (score > laterScore) {
         laterScore = score;

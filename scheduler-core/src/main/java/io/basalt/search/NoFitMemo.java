@@ -1,6 +1,5 @@
-package io.basalt.actions;
+package io.basalt.search;
 
-import io.basalt.api.FreeIndex;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.session.Session;
@@ -83,7 +82,7 @@ final class NoFitMemo {
   void remember(Session session, Object shape, TaskInfo task, String reason) {
     Entry e = new Entry();
     e.task = task;
-    e.checked = session.freeIndex().changes();
+    e.checked = CapacityIndex.of(session).changes();
     e.reason = reason;
     e.reasonFreed = session.resourcesFreed();
     entries.put(shape, e);
@@ -124,7 +123,7 @@ final class NoFitMemo {
    */
   void restore(Session session, Saved saved) {
     entries.clear();
-    int now = session.freeIndex().changes();
+    int now = CapacityIndex.of(session).changes();
     saved.entries.forEach((shape, e) -> {
       Entry r = e.copy();
       r.checked = now;
@@ -135,7 +134,7 @@ final class NoFitMemo {
 
   /** Whether no node that gave something back since {@code e} was checked takes its shape now; marks it checked. */
   private static boolean stillHolds(Session session, Entry e) {
-    FreeIndex index = session.freeIndex();
+    CapacityIndex index = CapacityIndex.of(session);
     int changes = index.changes();
     boolean[] skip = session.callbacks().deviceManagedResources();
     for (int i = e.checked; i < changes; i++) {

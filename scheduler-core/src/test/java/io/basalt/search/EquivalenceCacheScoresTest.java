@@ -1,4 +1,4 @@
-package io.basalt.session;
+package io.basalt.search;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -7,17 +7,22 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import io.basalt.api.NodeInfo;
 import io.basalt.framework.NodeScorer;
 import io.basalt.framework.PluginRegistry;
+import io.basalt.framework.PodSigner;
 import io.basalt.model.ResourceNames;
+import io.basalt.session.Session;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;
 import org.junit.jupiter.api.Test;
 
-/** Kept scores are the scorer's, asked once per node state, and a session of many shapes keeps a bounded number. */
-class ScoreMemoTest {
+/**
+ * Scores kept for tasks whose verdicts cannot be (some scorer names no key) are the scorer's, asked once per node
+ * state, and a session of many shapes keeps a bounded number.
+ */
+class EquivalenceCacheScoresTest {
   private int asked;
 
-  private final NodeScorer freeCpu = NodeScorer.keyed((task, node) -> {
+  private final NodeScorer freeCpu = PodSigner.signedScorer((task, node) -> {
     asked++;
     return node.idle(ResourceNames.CPU) - task.request().get(ResourceNames.CPU);
   }, t -> t.request());
@@ -37,19 +42,22 @@ class ScoreMemoTest {
   void scoresAreAskedOncePerNodeStateAndKeyAndStayBounded() {
     Session s = session();
     // 4 nodes, one kept score each: a table of 4 positions costs 8 entries; the bound lets two keys in.
-    ScoreMemo memo = new ScoreMemo(new NodeScorer[] {freeCpu}, 16);
+    EquivalenceCache cache = new EquivalenceCache(EquivalenceCache.MAX_ENTRIES, EquivalenceCache.MAX_TREE_LEAVES, 16);
+    SessionPlugins plugins = new SessionPlugins(freeCpu);
     for (int round = 0; round < 2; round++) {
       for (NodeInfo node : s.nodes()) {
         assertEquals(node.idle(ResourceNames.CPU) - 1000,
-            memo.forTask(TestSessions.task(s, "ns/p0")).score(node), 1e-9);
+            cache.scoring(s, plugins, TestSessions.task(s, "ns/p0")).applyAsDouble(node), 1e-9);
       }
     }
     assertEquals(4, asked, "the second round reads the kept scores");
     for (NodeInfo node : s.nodes()) {
-      memo.forTask(TestSessions.task(s, "ns/p1")).score(node);
+      cache.scoring(s, plugins, TestSessions.task(s, "ns/p1")).applyAsDouble(node);
     }
-    assertEquals(2, memo.keys());
-    assertNull(memo.forTask(TestSessions.task(s, "ns/p2")), "a third key passes the bound: asked, not kept");
-    assertNotNull(memo.forTask(TestSessions.task(s, "ns/p0")), "kept keys keep their scores");
+    assertEquals(2, cache.scoreKeys());
+    assertNull(cache.scoring(s, plugins, TestSessions.task(s, "ns/p2")), "a third key passes the bound: not kept");
+    assertNotNull(cache.scoring(s, plugins, TestSessions.task(s, "ns/p0")), "kept keys keep their scores");
+    cache.of(session(), "another session");
+    assertEquals(0, cache.scoreKeys(), "kept scores last one session");
   }
 }

@@ -1,5 +1,9 @@
-package io.basalt.api;
+package io.basalt.search;
 
+import io.basalt.api.NodeInfo;
+import io.basalt.model.ResourceNames;
+import io.basalt.session.NodeChanges;
+import io.basalt.session.Session;
 import java.util.Arrays;
 import java.util.List;
 
@@ -9,25 +13,24 @@ import java.util.List;
  * every node, and learns in O(1) that no node has enough. On a busy cluster most nodes are full, so the nodes a
  * search skips this way are most of them.
  *
- * <p>A resource's tree is built the first time a search asks about it; from then on every change to a node's
- * accounting updates it (the node tells its index). A node belongs to the index of the session that opened last:
- * sessions of one scheduler run one at a time.
+ * <p>A resource's tree is built the first time a search asks about it; from then on it is brought up to date from the
+ * session's {@link NodeChanges} before each read ({@link #sync}): nodes do not know the index.
  */
-public final class FreeIndex {
+final class CapacityIndex {
   private final NodeInfo[] nodes;
-  /** Each position's {@link NodeInfo#serial} and {@link NodeInfo#version}, kept current as nodes tell of changes. */
+  private final NodeChanges changes;
+  /** Each position's {@link NodeInfo#serial} and {@link NodeInfo#version}, as of the last {@link #sync}. */
   private final long[] serials;
   private final int[] versions;
   private final int leaves;
   private final long[][] trees;
-  /** Every change to a node since the index was built: position * 2, plus 1 when the node gave something back. */
-  private int[] log = new int[256];
-  private int logSize;
-  /** The log's size when last read: a repeat of the last entry is dropped only if nobody read it since. */
-  private int logRead;
+  /** How far the change log was read. */
+  private int seen;
 
-  private FreeIndex(List<NodeInfo> nodes, int slots) {
+  private CapacityIndex(List<NodeInfo> nodes, NodeChanges changes, int slots, CapacityIndex previous) {
     this.nodes = nodes.toArray(NodeInfo[]::new);
+    this.changes = changes;
+    this.seen = changes.size();
     this.serials = new long[this.nodes.length];
     this.versions = new int[this.nodes.length];
     for (int i = 0; i < this.nodes.length; i++) {
@@ -40,36 +43,26 @@ public final class FreeIndex {
     }
     this.leaves = size;
     this.trees = new long[slots][];
-    carryOver(previous(this.nodes));
-    for (int i = 0; i < this.nodes.length; i++) {
-      this.nodes[i].indexIn(this, i);
+    if (previous != null) {
+      previous.sync();
+      carryOver(previous);
     }
-  }
-
-  /** The index of the last session that held these nodes (a reused node still points at it), or null. */
-  private static FreeIndex previous(NodeInfo[] nodes) {
-    for (NodeInfo n : nodes) {
-      if (n.index() != null) {
-        return n.index();
-      }
-    }
-    return null;
   }
 
   /**
-   * Starts from the trees the last session built over the same positions: a node copy the cache reused was never
-   * changed (a changed one is {@link NodeInfo#touched} and copied again), so its leaf still holds; only the positions
-   * whose node is another object are read again. Worth it when few differ, as between the cycles of a busy scheduler
-   * (a tree costs a read of every node otherwise). Any other case leaves the trees to be built on first use.
+   * Starts from the trees an earlier session built over the same positions: a leaf still holds where the position
+   * has the same node copy at the same version (a copy the cache handed on unchanged); only the other positions are
+   * read again. Worth it when few differ, as between the cycles of a busy scheduler (a tree costs a read of every node
+   * otherwise). Any other case leaves the trees to be built on first use.
    */
-  private void carryOver(FreeIndex previous) {
-    if (previous == null || previous.nodes.length != nodes.length || nodes.length == 0) {
+  private void carryOver(CapacityIndex previous) {
+    if (previous.nodes.length != nodes.length || nodes.length == 0) {
       return;
     }
     int[] differ = new int[16];
     int count = 0;
     for (int i = 0; i < nodes.length; i++) {
-      if (previous.nodes[i] != nodes[i] || nodes[i].touched()) {
+      if (previous.serials[i] != serials[i] || previous.versions[i] != versions[i]) {
         if (count == differ.length) {
           if (count * 8 > nodes.length) {
             return;
@@ -94,18 +87,52 @@ public final class FreeIndex {
     }
   }
 
-  /** An index over {@code nodes} in their order, for resources below {@code slots}; the nodes join it. */
-  public static FreeIndex over(List<NodeInfo> nodes, int slots) {
-    return new FreeIndex(nodes, slots);
+  /**
+   * {@code session}'s index, brought up to date; made on first use, from the trees of {@code previous} (an index of an
+   * earlier session, or null) where they still hold.
+   */
+  static CapacityIndex of(Session session, CapacityIndex previous) {
+    CapacityIndex index = session.scratch(CapacityIndex.class,
+        () -> new CapacityIndex(session.nodes(), session.nodeChanges(), ResourceNames.count(),
+            previous));
+    index.sync();
+    return index;
+  }
+
+  /** An index over {@code nodes} reading {@code changes}, for tests. */
+  static CapacityIndex over(List<NodeInfo> nodes, NodeChanges changes, CapacityIndex previous) {
+    return new CapacityIndex(nodes, changes, ResourceNames.count(), previous);
+  }
+
+  /** {@code session}'s index, brought up to date (made without an earlier session's trees if none was yet). */
+  static CapacityIndex of(Session session) {
+    return of(session, null);
+  }
+
+  /** Reads the nodes changed since the last call into the trees and the versions. */
+  void sync() {
+    int size = changes.size();
+    for (int i = seen; i < size; i++) {
+      int p = changes.position(i);
+      NodeInfo node = nodes[p];
+      versions[p] = node.version();
+      for (int slot = 0; slot < trees.length; slot++) {
+        long[] t = trees[slot];
+        if (t != null) {
+          set(t, p, node.futureIdle(slot));
+        }
+      }
+    }
+    seen = size;
   }
 
   /** Whether searches can ask about {@code slot} (it existed when the session opened). */
-  public boolean covers(int slot) {
+  boolean covers(int slot) {
     return slot < trees.length;
   }
 
   /** The most any node will have free of {@code slot}. */
-  public long max(int slot) {
+  long max(int slot) {
     return nodes.length == 0 ? Long.MIN_VALUE : tree(slot)[1];
   }
 
@@ -113,7 +140,7 @@ public final class FreeIndex {
    * The first position at or after {@code from} whose node will have at least {@code quantity} of {@code slot}
    * free, or -1.
    */
-  public int next(int slot, long quantity, int from) {
+  int next(int slot, long quantity, int from) {
     if (from >= nodes.length) {
       return -1;
     }
@@ -141,62 +168,37 @@ public final class FreeIndex {
    * How many node changes were logged so far: a caller that remembers this count can later ask which nodes changed
    * since ({@link #changedAt}) instead of reading every node.
    */
-  public int changes() {
-    logRead = logSize;
-    return logSize;
+  int changes() {
+    sync();
+    return seen;
   }
 
   /** The position of the node of the {@code i}-th change. */
-  public int changedAt(int i) {
-    return log[i] >>> 1;
+  int changedAt(int i) {
+    return changes.position(i);
   }
 
   /** Whether the {@code i}-th change gave resources or devices back (the node may now fit more). */
-  public boolean freedAt(int i) {
-    return (log[i] & 1) != 0;
+  boolean freedAt(int i) {
+    return changes.freed(i);
   }
 
   /**
    * The serial number of the node at {@code position} ({@link NodeInfo#serial}): with {@link #version}, what an
    * answer kept for a node is checked against, without reading the node itself.
    */
-  public long serial(int position) {
+  long serial(int position) {
     return serials[position];
   }
 
   /** The {@link NodeInfo#version} of the node at {@code position}, as of its last change. */
-  public int version(int position) {
+  int version(int position) {
     return versions[position];
   }
 
   /** The node at {@code position}. */
-  public NodeInfo node(int position) {
+  NodeInfo node(int position) {
     return nodes[position];
-  }
-
-  /** {@code node}'s accounting or devices changed; {@code freed} when something was given back. */
-  void touched(NodeInfo node, int position, boolean freed) {
-    if (position >= nodes.length || nodes[position] != node) {
-      return;
-    }
-    versions[position] = node.version();
-    int entry = position << 1 | (freed ? 1 : 0);
-    if (logSize > logRead && log[logSize - 1] == entry) {
-      return;
-    }
-    if (logSize == log.length) {
-      log = Arrays.copyOf(log, logSize * 2);
-    }
-    log[logSize++] = entry;
-  }
-
-  /** A node's free amount of {@code slot} changed. */
-  void changed(NodeInfo node, int position, int slot, long value) {
-    long[] t = slot < trees.length ? trees[slot] : null;
-    if (t == null || position >= nodes.length || nodes[position] != node) {
-      return;
-    }
-    set(t, position, value);
   }
 
   /** Sets a leaf and the maxima above it, stopping where a maximum stays the same. */

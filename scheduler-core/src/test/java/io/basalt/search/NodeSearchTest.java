@@ -1,4 +1,4 @@
-package io.basalt.actions;
+package io.basalt.search;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

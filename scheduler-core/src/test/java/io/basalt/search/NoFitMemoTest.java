@@ -1,4 +1,4 @@
-package io.basalt.actions;
+package io.basalt.search;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -12,6 +12,7 @@ import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
 import io.basalt.session.Session;
 import io.basalt.session.Statement;
+import io.basalt.testing.CountingSelector;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;

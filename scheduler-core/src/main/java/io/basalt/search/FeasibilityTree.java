@@ -1,6 +1,5 @@
-package io.basalt.actions;
+package io.basalt.search;
 
-import io.basalt.api.FreeIndex;
 import io.basalt.api.NodeInfo;
 import io.basalt.session.Session;
 import java.util.Arrays;
@@ -13,14 +12,14 @@ import java.util.List;
  * O(log n), where the scan visits each of the window's nodes: hundreds per pod for a common pod shape.
  *
  * <p>Before each search the leaves of nodes that changed are asked again: within a session from the session's change
- * log ({@link FreeIndex#changedAt}), in a new session from the node copies (a copy the cache handed on unchanged keeps
+ * log ({@link CapacityIndex#changedAt}), in a new session from the node copies (a copy the cache handed on unchanged keeps
  * its leaf). Asking again costs what a scan's visit costs, so only keys searched often are worth a tree
- * (see {@link NodeVerdicts.Table#wantsTree}).
+ * (see {@link EquivalenceCache.Table#wantsTree}).
  */
-final class VerdictTree {
+final class FeasibilityTree {
   /** Asks fit, filters and scores of one node, as a scan's visit does. */
   interface Evaluator {
-    /** {@link NodeVerdicts#SHORT}, {@link NodeVerdicts#FILTERED}, {@link NodeVerdicts#NOW} or {@link NodeVerdicts#LATER}. */
+    /** {@link EquivalenceCache#SHORT}, {@link EquivalenceCache#FILTERED}, {@link EquivalenceCache#NOW} or {@link EquivalenceCache#LATER}. */
     byte evaluate(NodeInfo node);
 
     /** The score of the last node evaluated feasible. */
@@ -37,10 +36,10 @@ final class VerdictTree {
   /** The {@link NodeInfo#serial} of the copy each leaf was worked out from. */
   private final long[] nodes;
   private final int[] versions;
-  private FreeIndex index;
+  private CapacityIndex index;
   private int logSeen;
 
-  VerdictTree(int n) {
+  FeasibilityTree(int n) {
     this.n = n;
     int size = 1;
     while (size < Math.max(1, n)) {
@@ -71,7 +70,7 @@ final class VerdictTree {
 
   /** Asks again every node whose state is not the one its leaf was worked out from. */
   void refresh(Session session, Evaluator eval) {
-    FreeIndex idx = session.freeIndex();
+    CapacityIndex idx = CapacityIndex.of(session);
     List<NodeInfo> list = session.nodes();
     if (idx != index) {
       for (int p = 0; p < n; p++) {
@@ -97,7 +96,7 @@ final class VerdictTree {
 
   private void set(int p, NodeInfo node, Evaluator eval) {
     byte outcome = eval.evaluate(node);
-    put(p, node, outcome, outcome >= NodeVerdicts.NOW ? eval.lastScore() : Double.NEGATIVE_INFINITY);
+    put(p, node, outcome, outcome >= EquivalenceCache.NOW ? eval.lastScore() : Double.NEGATIVE_INFINITY);
   }
 
   /** Sets the leaf of position {@code p} (package-private for tests). */
@@ -105,16 +104,16 @@ final class VerdictTree {
     nodes[p] = node.serial();
     versions[p] = node.version();
     int leaf = p + leaves;
-    int feasible = outcome >= NodeVerdicts.NOW ? 1 : 0;
+    int feasible = outcome >= EquivalenceCache.NOW ? 1 : 0;
     int delta = feasible - count[leaf];
     count[leaf] = feasible;
     // A scan keeps a node only for a score above the best so far, which starts at -infinity: NaN and -infinity
     // are never chosen.
     boolean choosable = score > Double.NEGATIVE_INFINITY;
-    now[leaf] = outcome == NodeVerdicts.NOW && choosable ? score : Double.NEGATIVE_INFINITY;
-    nowAt[leaf] = outcome == NodeVerdicts.NOW && choosable ? p : -1;
-    later[leaf] = outcome == NodeVerdicts.LATER && choosable ? score : Double.NEGATIVE_INFINITY;
-    laterAt[leaf] = outcome == NodeVerdicts.LATER && choosable ? p : -1;
+    now[leaf] = outcome == EquivalenceCache.NOW && choosable ? score : Double.NEGATIVE_INFINITY;
+    nowAt[leaf] = outcome == EquivalenceCache.NOW && choosable ? p : -1;
+    later[leaf] = outcome == EquivalenceCache.LATER && choosable ? score : Double.NEGATIVE_INFINITY;
+    laterAt[leaf] = outcome == EquivalenceCache.LATER && choosable ? p : -1;
     // Three climbs, each touching only its own arrays: the counts by the change (every ancestor, when there is one),
     // each best up to the first ancestor the change leaves as it was (every one above is then unchanged too).
     if (delta != 0) {

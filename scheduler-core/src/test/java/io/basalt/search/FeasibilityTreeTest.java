@@ -1,4 +1,4 @@
-package io.basalt.actions;
+package io.basalt.search;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Test;
  * and later (the first of equal scores in visit order, never a NaN or -infinity score) and the same next start, for
  * random verdicts with many ties, every start and window sizes from 1 to more than the feasible nodes.
  */
-class VerdictTreeTest {
+class FeasibilityTreeTest {
   private static final double[] SCORES = {0, 1, 2, 2, 3, 50.5, Double.NEGATIVE_INFINITY, Double.NaN};
 
-  /** The scan the tree stands for: NodeSearch's visit order and Best's rule. */
+  /** The scan the tree stands for: NodeSearch's visit order and Visits' rule. */
   private static int scan(byte[] outcomes, double[] scores, int start, int toFind, int[] chosen) {
     int n = outcomes.length;
     int found = 0;
@@ -29,13 +29,13 @@ class VerdictTreeTest {
     int i = 0;
     for (; i < n && found < toFind; i++) {
       int p = (start + i) % n;
-      if (outcomes[p] == NodeVerdicts.NOW) {
+      if (outcomes[p] == EquivalenceCache.NOW) {
         found++;
         if (scores[p] > nowScore) {
           nowScore = scores[p];
           chosen[0] = p;
         }
-      } else if (outcomes[p] == NodeVerdicts.LATER) {
+      } else if (outcomes[p] == EquivalenceCache.LATER) {
         found++;
         if (scores[p] > laterScore) {
           laterScore = scores[p];
@@ -54,14 +54,14 @@ class VerdictTreeTest {
       List<NodeInfo> nodes = new ArrayList<>();
       byte[] outcomes = new byte[n];
       double[] scores = new double[n];
-      VerdictTree tree = new VerdictTree(n);
+      FeasibilityTree tree = new FeasibilityTree(n);
       int feasibleShare = random.nextInt(101);
       for (int p = 0; p < n; p++) {
         nodes.add(new NodeInfo(TestNodes.node("n" + p).cpu("1").build(), 0, new long[0], new long[0]));
         outcomes[p] = random.nextInt(100) < feasibleShare
-            ? (random.nextBoolean() ? NodeVerdicts.NOW : NodeVerdicts.LATER)
-            : (random.nextBoolean() ? NodeVerdicts.SHORT : NodeVerdicts.FILTERED);
-        scores[p] = outcomes[p] >= NodeVerdicts.NOW ? SCORES[random.nextInt(SCORES.length)] : 0;
+            ? (random.nextBoolean() ? EquivalenceCache.NOW : EquivalenceCache.LATER)
+            : (random.nextBoolean() ? EquivalenceCache.SHORT : EquivalenceCache.FILTERED);
+        scores[p] = outcomes[p] >= EquivalenceCache.NOW ? SCORES[random.nextInt(SCORES.length)] : 0;
         tree.put(p, nodes.get(p), outcomes[p], scores[p]);
       }
       for (int start = 0; start < n; start++) {
@@ -88,19 +88,19 @@ class VerdictTreeTest {
       List<NodeInfo> nodes = new ArrayList<>();
       byte[] outcomes = new byte[n];
       double[] scores = new double[n];
-      VerdictTree tree = new VerdictTree(n);
+      FeasibilityTree tree = new FeasibilityTree(n);
       for (int p = 0; p < n; p++) {
         nodes.add(new NodeInfo(TestNodes.node("n" + p).cpu("1").build(), 0, new long[0], new long[0]));
-        outcomes[p] = NodeVerdicts.SHORT;
+        outcomes[p] = EquivalenceCache.SHORT;
         tree.put(p, nodes.get(p), outcomes[p], 0);
       }
       for (int step = 0; step < 400; step++) {
         int p = random.nextInt(n);
         int kind = random.nextInt(4);
-        outcomes[p] = kind == 0 ? NodeVerdicts.SHORT : kind == 1 ? NodeVerdicts.FILTERED
-            : kind == 2 ? NodeVerdicts.NOW : NodeVerdicts.LATER;
+        outcomes[p] = kind == 0 ? EquivalenceCache.SHORT : kind == 1 ? EquivalenceCache.FILTERED
+            : kind == 2 ? EquivalenceCache.NOW : EquivalenceCache.LATER;
         // Few distinct scores, so a change often leaves an ancestor's best as it was.
-        scores[p] = outcomes[p] >= NodeVerdicts.NOW ? SCORES[random.nextInt(SCORES.length)] : 0;
+        scores[p] = outcomes[p] >= EquivalenceCache.NOW ? SCORES[random.nextInt(SCORES.length)] : 0;
         tree.put(p, nodes.get(p), outcomes[p], scores[p]);
         int start = random.nextInt(n);
         int toFind = 1 + random.nextInt(n + 1);
@@ -115,7 +115,7 @@ class VerdictTreeTest {
     }
   }
 
-  private static final class Found implements VerdictTree.NodeSearchResult {
+  private static final class Found implements FeasibilityTree.NodeSearchResult {
     NodeInfo now;
     NodeInfo later;
 

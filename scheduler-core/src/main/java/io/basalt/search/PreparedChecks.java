@@ -1,40 +1,60 @@
-package io.basalt.session;
+package io.basalt.search;
 
+import io.basalt.api.Demand;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.framework.CpuMemoryScore;
 import io.basalt.framework.FilterResult;
 import io.basalt.framework.NodeScorer;
+import io.basalt.framework.PreparedFilter;
+import io.basalt.framework.PreparedScorer;
 import io.basalt.framework.TaskFilter;
 import io.basalt.model.ResourceNames;
+import io.basalt.session.Session;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The filters and scorers of a session put together for one task's search, each prepared for the task once
- * ({@link TaskFilter#forTask}, {@link NodeScorer#forTask}): a search then asks per node only what depends on the node.
- * The answers are those of {@link Callbacks#filter} and {@link Callbacks#score}, in the same order.
+ * What a search asks of nodes, prepared for one task: the fit check's demand, the filters and the scorers, each
+ * prepared once ({@link PreparedFilter}, {@link PreparedScorer}) so a visit asks per node only what depends
+ * on the node. The answers are those of {@code Callbacks.filter} and {@code Callbacks.score}, in the same order. When
+ * every filter and scorer keys its answer ({@link EquivalenceCache.Table}), tasks of one key get the same answers on
+ * every node, so the first task's preparation serves the others of its key for the rest of the session.
  */
-final class SearchFunctions {
-  private SearchFunctions() {}
+record PreparedChecks(Demand demand, Function<NodeInfo, FilterResult> filtering, ToDoubleFunction<NodeInfo> scoring) {
+  /** Prepared for {@code task}, every scorer asked on every node: for searches that keep the sums themselves. */
+  static PreparedChecks fresh(SessionPlugins plugins, TaskInfo task, boolean[] skip) {
+    return new PreparedChecks(Demand.of(task.request(), skip), filtering(plugins.filters, task),
+        freshScoring(plugins, task));
+  }
 
-  /**
-   * Every filter prepared for {@code task}, then {@code devices} (the engine's own check, null when the task asks
-   * for no device); the first failure answers. Filters that pass every node for this task are left out.
-   */
-  static Function<NodeInfo, FilterResult> filtering(TaskFilter[] filters, Function<NodeInfo, FilterResult> devices,
-      TaskInfo task) {
-    List<Function<NodeInfo, FilterResult>> checks = new ArrayList<>(filters.length + 1);
+  /** Prepared for {@code task}, the answers of scorers that name a key kept by {@code cache} for the session. */
+  static PreparedChecks keepingScores(Session session, SessionPlugins plugins, EquivalenceCache cache, TaskInfo task,
+      boolean[] skip) {
+    ToDoubleFunction<NodeInfo> kept = plugins.explaining ? null : cache.scoring(session, plugins, task);
+    return new PreparedChecks(Demand.of(task.request(), skip), filtering(plugins.filters, task),
+        kept != null ? kept : freshScoring(plugins, task));
+  }
+
+  /** The sum of every scorer; each plugin's score recorded through {@code Callbacks.score} when explaining. */
+  private static ToDoubleFunction<NodeInfo> freshScoring(SessionPlugins plugins, TaskInfo task) {
+    if (plugins.explaining) {
+      return node -> plugins.callbacks.score(task, node);
+    }
+    return sum(forTask(plugins.scorers, task));
+  }
+
+  /** Every filter prepared for {@code task}, the first failure answering; filters that pass every node left out. */
+  static Function<NodeInfo, FilterResult> filtering(TaskFilter[] filters, TaskInfo task) {
+    List<Function<NodeInfo, FilterResult>> checks = new ArrayList<>(filters.length);
     for (TaskFilter f : filters) {
-      Function<NodeInfo, FilterResult> check = f.forTask(task);
+      Function<NodeInfo, FilterResult> check = f instanceof PreparedFilter p ? p.forTask(task)
+          : node -> f.filter(task, node);
       if (check != null) {
         checks.add(check);
       }
-    }
-    if (devices != null) {
-      checks.add(devices);
     }
     if (checks.isEmpty()) {
       return node -> FilterResult.OK;
@@ -60,12 +80,13 @@ final class SearchFunctions {
   static ToDoubleFunction<NodeInfo>[] forTask(NodeScorer[] scorers, TaskInfo task) {
     ToDoubleFunction<NodeInfo>[] fns = new ToDoubleFunction[scorers.length];
     for (int i = 0; i < scorers.length; i++) {
-      fns[i] = scorers[i].forTask(task);
+      NodeScorer s = scorers[i];
+      fns[i] = s instanceof PreparedScorer p ? p.forTask(task) : node -> s.score(task, node);
     }
     return fns;
   }
 
-  /** The sum of {@code fns} on a node, added in their order from 0 as {@link Callbacks#score} adds. */
+  /** The sum of {@code fns} on a node, added in their order from 0 as {@code Callbacks.score} adds. */
   static ToDoubleFunction<NodeInfo> sum(ToDoubleFunction<NodeInfo>[] fns) {
     if (fns.length == 2 && fns[0] instanceof CpuMemoryScore a && fns[1] instanceof CpuMemoryScore b) {
       return new CpuMemorySum(a, b);

@@ -1,4 +1,4 @@
-package io.basalt.actions;
+package io.basalt.search;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -8,10 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.framework.FilterResult;
-import io.basalt.framework.NodeScorer;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.PluginRegistry;
+import io.basalt.framework.PodSigner;
+import io.basalt.framework.PreparedScorer;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
 import io.basalt.framework.TaskFilter;
@@ -30,10 +31,10 @@ import org.junit.jupiter.api.Test;
  * again only on nodes that changed, and chooses what asking every node would choose; one plugin that names no key
  * turns the keeping off.
  */
-class NodeVerdictsTest {
+class EquivalenceCacheTest {
   private int filterCalls;
   private int scoreCalls;
-  /** Calls of the scorer's {@link NodeScorer#forTask}: how often a search prepared its functions. */
+  /** Calls of the scorer's {@link PreparedScorer#forTask}: how often a search prepared its functions. */
   private int scorerPrepared;
 
   /** A filter and a most-free-cpu scorer, both counting their calls; {@code keyed} says whether they name a key. */
@@ -53,36 +54,40 @@ class NodeVerdictsTest {
 
     @Override
     public void onSessionOpen(SessionView session, Registrar registrar) {
-      registrar.addFilter(new TaskFilter() {
-        @Override
-        public FilterResult filter(TaskInfo task, NodeInfo node) {
-          filterCalls++;
-          return FilterResult.OK;
-        }
+      registrar.addFilter(new CountingFilter());
+      registrar.addScorer(new CountingScorer());
+    }
 
-        @Override
-        public Object taskKey(TaskInfo task) {
-          return keyed ? task.request() : null;
-        }
-      });
-      registrar.addScorer(new NodeScorer() {
-        @Override
-        public double score(TaskInfo task, NodeInfo node) {
-          scoreCalls++;
-          return node.idle(ResourceNames.CPU);
-        }
+    private final class CountingFilter implements TaskFilter, PodSigner {
+      @Override
+      public FilterResult filter(TaskInfo task, NodeInfo node) {
+        filterCalls++;
+        return FilterResult.OK;
+      }
 
-        @Override
-        public java.util.function.ToDoubleFunction<NodeInfo> forTask(TaskInfo task) {
-          scorerPrepared++;
-          return node -> score(task, node);
-        }
+      @Override
+      public Object sign(TaskInfo task) {
+        return keyed ? task.request() : null;
+      }
+    }
 
-        @Override
-        public Object taskKey(TaskInfo task) {
-          return scoresKeyed ? task.request() : null;
-        }
-      });
+    private final class CountingScorer implements PreparedScorer, PodSigner {
+      @Override
+      public double score(TaskInfo task, NodeInfo node) {
+        scoreCalls++;
+        return node.idle(ResourceNames.CPU);
+      }
+
+      @Override
+      public java.util.function.ToDoubleFunction<NodeInfo> forTask(TaskInfo task) {
+        scorerPrepared++;
+        return node -> score(task, node);
+      }
+
+      @Override
+      public Object sign(TaskInfo task) {
+        return scoresKeyed ? task.request() : null;
+      }
     }
   }
 
@@ -198,7 +203,7 @@ class NodeVerdictsTest {
     assertEquals("n5 n4 n3 n2", chosen);
   }
 
-  /** Many pods of one key: after {@link NodeVerdicts#TREE_AFTER} searches the search goes through a tree. */
+  /** Many pods of one key: after {@link EquivalenceCache#TREE_AFTER} searches the search goes through a tree. */
   private static TestSessions busyCluster() {
     TestSessions cluster = TestSessions.cluster();
     for (int i = 0; i < 130; i++) { // more than 100: a search stops after 100 feasible nodes
@@ -244,7 +249,7 @@ class NodeVerdictsTest {
   @Test
   void keysAndTreesStayWithinTheMemoryBound() {
     Session s = open(true);
-    NodeVerdicts verdicts = new NodeVerdicts(8 * 6, 8); // 6 nodes: 8 keys; 8 leaves: one tree of 6 nodes
+    EquivalenceCache verdicts = new EquivalenceCache(8 * 6, 8, EquivalenceCache.MAX_ENTRIES); // 6 nodes: 8 keys; 8 leaves: one tree of 6 nodes
     for (int k = 0; k < 8; k++) {
       assertNotNull(verdicts.of(s, "key" + k));
     }
@@ -279,5 +284,58 @@ class NodeVerdictsTest {
       kept.newStatement().allocate(TestSessions.task(kept, "ns/p" + i), a);
       asked.newStatement().allocate(TestSessions.task(asked, "ns/p" + i), b);
     }
+  }
+
+  /**
+   * A filter that lets only one node through, which one changing between searches while no node changes; it
+   * implements {@link PodSigner} or not.
+   */
+  private static final class Moving implements Plugin {
+    private final boolean signs;
+    String open = "n1";
+    int calls;
+
+    Moving(boolean signs) {
+      this.signs = signs;
+    }
+
+    @Override
+    public String name() {
+      return "moving";
+    }
+
+    @Override
+    public void onSessionOpen(SessionView session, Registrar registrar) {
+      TaskFilter filter = (task, node) -> {
+        calls++;
+        return node.name().equals(open) ? FilterResult.OK : FilterResult.unfit("closed");
+      };
+      registrar.addFilter(signs ? PodSigner.signedFilter(filter, TaskInfo::request) : filter);
+    }
+  }
+
+  private static Moving moving;
+
+  private static NodeInfo findWith(boolean signs) {
+    Session s = cluster().open(PluginRegistry.of(PluginDescriptor.of("moving", () -> moving = new Moving(signs))),
+        "actions: \"allocate\"\ntiers:\n- plugins:\n  - name: moving\n");
+    NodeSearch search = new NodeSearch(100);
+    assertEquals("n1", search.find(s, TestSessions.task(s, "ns/p0")).node().name());
+    moving.open = "n2";
+    // p1 has p0's request and no node changed: only a cache could answer from what p0 was told.
+    return search.find(s, TestSessions.task(s, "ns/p1")).node();
+  }
+
+  @Test
+  void aFilterThatSignsNothingIsAskedAgainOnEverySearch() {
+    assertEquals("n2", findWith(false).name(), "the filter's new answer counts");
+    assertEquals(12, moving.calls, "each search asked every node");
+  }
+
+  @Test
+  void aSigningFilterIsAnsweredFromTheCacheOnUnchangedNodes() {
+    // The contrast that shows the cache is there to skip: a filter breaking its signature's promise is not asked.
+    assertEquals("n1", findWith(true).name());
+    assertEquals(6, moving.calls, "the second search asked no node");
   }
 }

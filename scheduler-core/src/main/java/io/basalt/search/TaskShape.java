@@ -1,5 +1,6 @@
-package io.basalt.actions;
+package io.basalt.search;
 
+import io.basalt.api.CycleState;
 import io.basalt.api.TaskInfo;
 import io.basalt.model.NodeSelectorTerm;
 import io.basalt.model.Pod;
@@ -12,7 +13,7 @@ import java.util.Objects;
 /**
  * Everything about a pod that node filters may look at, and nothing that tells identical pods apart (name, uid,
  * creation time): two tasks of one shape fit the same nodes. Its hash covers the pod's labels and annotations, so it
- * is computed once and each task keeps its shape for the session ({@link TaskInfo#memo}).
+ * is computed once and each task keeps its shape for the session ({@link CycleState}).
  */
 final class TaskShape {
   private final String namespace;
@@ -38,8 +39,10 @@ final class TaskShape {
     this.hash = Objects.hash(namespace, request, nodeSelector, affinity, tolerations, labels, annotations);
   }
 
+  private static final CycleState.Key<TaskShape> KEY = CycleState.key("task shape");
+
   static TaskShape of(TaskInfo task) {
-    return task.memo(TaskShape.class, t -> new TaskShape(t.pod()));
+    return task.cycleState(KEY, t -> new TaskShape(t.pod()));
   }
 
   /** What filters see of the shape, without the gang's name: the key of its {@link Diagnosis}. */

@@ -1,16 +1,20 @@
-package io.basalt.api;
+package io.basalt.search;
 
 import static io.basalt.testing.TestNodes.node;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.basalt.api.NodeInfo;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
+import io.basalt.session.NodeChanges;
+import io.basalt.session.TestChanges;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-class FreeIndexTest {
+/** The index answers as a scan of the nodes would, reading only the change log, within and across sessions. */
+class CapacityIndexTest {
   private static final int GPU = ResourceNames.index("nvidia.com/gpu");
 
   private static List<NodeInfo> nodes(int n) {
@@ -36,7 +40,8 @@ class FreeIndexTest {
     Random random = new Random(7);
     for (int size : new int[] {1, 2, 3, 7, 64, 100}) {
       List<NodeInfo> nodes = nodes(size);
-      FreeIndex index = FreeIndex.over(nodes, ResourceNames.count());
+      NodeChanges changes = TestChanges.over(nodes);
+      CapacityIndex index = CapacityIndex.over(nodes, changes, null);
       index.max(GPU); // the tree exists from here on, so every change below must reach it
       for (int step = 0; step < 2000; step++) {
         NodeInfo n = nodes.get(random.nextInt(size));
@@ -46,6 +51,8 @@ class FreeIndexTest {
           case 1 -> n.adjustPipelined(r, random.nextBoolean() ? 1 : -1);
           default -> n.adjustReleasing(r, random.nextBoolean() ? 1 : -1);
         }
+        TestChanges.record(changes, n, random.nextBoolean());
+        index.sync();
         long q = random.nextInt(12) - 2;
         int from = random.nextInt(size + 1);
         assertEquals(scan(nodes, GPU, q, from), index.next(GPU, q, from), "size " + size + ", step " + step);
@@ -66,22 +73,28 @@ class FreeIndexTest {
   @Test
   void aTreeBuiltLateStartsFromTheNodesAsTheyAre() {
     List<NodeInfo> nodes = nodes(5);
-    FreeIndex index = FreeIndex.over(nodes, ResourceNames.count());
+    NodeChanges changes = TestChanges.over(nodes);
+    CapacityIndex index = CapacityIndex.over(nodes, changes, null);
     nodes.get(0).adjustUsed(ResourceVector.builder().add("nvidia.com/gpu", 8).build(), 1);
+    TestChanges.record(changes, nodes.get(0), false);
+    index.sync();
     assertEquals(1, index.next(GPU, 1, 0));
     assertEquals(8, index.max(GPU));
   }
 
   @Test
-  void aNodeAnswersOnlyToTheIndexOfTheLatestSession() {
+  void aChangeNotYetReadIsReadBeforeTheNextAnswer() {
     List<NodeInfo> nodes = nodes(3);
-    FreeIndex old = FreeIndex.over(nodes, ResourceNames.count());
-    old.max(GPU);
-    FreeIndex current = FreeIndex.over(nodes.subList(1, 3), ResourceNames.count());
-    current.max(GPU);
-    nodes.get(1).adjustUsed(ResourceVector.builder().add("nvidia.com/gpu", 8).build(), 1);
-    assertEquals(1, current.next(GPU, 1, 0)); // node n2, at position 1 of the current index
-    assertEquals(-1, current.next(GPU, 9, 0));
+    NodeChanges changes = TestChanges.over(nodes);
+    CapacityIndex index = CapacityIndex.over(nodes, changes, null);
+    assertEquals(8, index.max(GPU));
+    for (NodeInfo n : nodes) {
+      n.adjustUsed(ResourceVector.builder().add("nvidia.com/gpu", 8).build(), 1);
+      TestChanges.record(changes, n, false);
+    }
+    assertEquals(3, index.changes(), "three nodes changed");
+    assertEquals(0, index.max(GPU));
+    assertEquals(-1, index.next(GPU, 1, 0));
   }
 
   /** A max-tree over {@code nodes}' free {@code slot}, built the plain way. */
@@ -102,23 +115,29 @@ class FreeIndexTest {
   void nextSessionStartsFromTheLastOnesTreesAndReadsOnlyNodesThatAreNew() {
     Random random = new Random(11);
     List<NodeInfo> nodes = nodes(100);
-    FreeIndex first = FreeIndex.over(nodes, ResourceNames.count());
+    NodeChanges changes = TestChanges.over(nodes);
+    CapacityIndex first = CapacityIndex.over(nodes, changes, null);
     first.max(GPU);
-    FreeIndex last = first;
+    CapacityIndex last = first;
     for (int round = 0; round < 20; round++) {
       for (int k = 0; k < 3; k++) {
-        nodes.get(random.nextInt(nodes.size())).adjustUsed(ResourceVector.of(gpus(1 + random.nextInt(2))), 1);
+        NodeInfo n = nodes.get(random.nextInt(nodes.size()));
+        n.adjustUsed(ResourceVector.of(gpus(1 + random.nextInt(2))), 1);
+        TestChanges.record(changes, n, false);
       }
       List<NodeInfo> next = new ArrayList<>(nodes);
       for (int i = 0; i < next.size(); i++) {
-        if (next.get(i).touched() || random.nextInt(50) == 0) { // as the cache: a changed node is copied again
+        // As the cache: a changed node is copied again, or, now and then, kept as it is (a copy the cluster caught up
+        // with), which only its version tells apart from an untouched one.
+        if (next.get(i).touched() && random.nextInt(4) > 0 || random.nextInt(50) == 0) {
           NodeInfo old = next.get(i);
           long[] used = new long[ResourceNames.count()];
           used[GPU] = random.nextInt(9);
           next.set(i, new NodeInfo(old.node(), round + 1, used, new long[0]));
         }
       }
-      FreeIndex index = FreeIndex.over(next, ResourceNames.count());
+      changes = TestChanges.over(next);
+      CapacityIndex index = CapacityIndex.over(next, changes, last);
       assertEquals(true, index.built(GPU), "carried over from the last session");
       assertEquals(false, index.built(ResourceNames.CPU), "never asked for, so not built");
       long[] tree = index.tree(GPU);
@@ -127,6 +146,7 @@ class FreeIndexTest {
         assertEquals(scan(next, GPU, q, 0), index.next(GPU, q, 0));
         // The new index took the last one's tree over; asked again, the last one still answers for its own nodes.
         assertEquals(scan(nodes, GPU, q, 0), last.next(GPU, q, 0), "round " + round + ", q " + q);
+        assertEquals(scan(next, GPU, q, 0), index.next(GPU, q, 0), "round " + round + ", q " + q);
       }
       nodes = next;
       last = index;

@@ -1,12 +1,11 @@
-package io.basalt.actions;
+package io.basalt.search;
 
-import io.basalt.api.FreeIndex;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
+import io.basalt.config.Arguments;
 import io.basalt.framework.FilterResult;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
-import io.basalt.session.Callbacks;
 import io.basalt.session.ExplainRecorder;
 import io.basalt.session.Session;
 import java.util.List;
@@ -29,28 +28,63 @@ import java.util.TreeMap;
  * one each. That memo and the rotating start are shared by every search of the session (allocate's, backfill's,
  * preempt's): the search keeps them in the session's scratch, which the session holds without knowing what is in it.
  */
-final class NodeSearch {
+public final class NodeSearch {
   private static final int MIN_FEASIBLE_NODES = 100;
 
+  /** The argument every action that searches nodes reads: 0 (adaptive, as kube-scheduler) to 100 (every node). */
+  public static final String NODES_TO_SCORE = "percentageOfNodesToScore";
+
   /** The chosen node, whether the task must wait there for releasing resources, or why no node fits. */
-  record Result(NodeInfo node, boolean pipelined, String fitError) {}
+  public record Result(NodeInfo node, boolean pipelined, String fitError) {}
 
   /**
    * The nodes a search is confined to (a network domain's ready nodes for a topology-constrained job), probed in
    * their order from the first; {@code name} keys the "no node fits" memo apart from whole-cluster searches.
    */
-  record Scope(String name, List<NodeInfo> nodes) {}
+  public record Scope(String name, List<NodeInfo> nodes) {}
+
+  /** The "no node fits" memo as a trial found it, for {@link #restore}. */
+  public static final class Checkpoint {
+    private final NoFitMemo.Saved saved;
+
+    private Checkpoint(NoFitMemo.Saved saved) {
+      this.saved = saved;
+    }
+  }
 
   /** A failed search's memo key inside a scope. */
   private record ScopedShape(String scope, TaskShape shape) {}
 
   private final int percentageOfNodesToScore;
-  /** Nodes' verdicts per task key, kept from session to session while the node copies are unchanged. */
-  private final NodeVerdicts verdicts = new NodeVerdicts();
+  /** Nodes' answers per equivalence class, kept from session to session while the node copies are unchanged. */
+  private final EquivalenceCache cache = new EquivalenceCache();
+  /** The capacity index of the last session searched, whose trees the next session's index starts from. */
+  private CapacityIndex lastIndex;
 
   /** @param percentageOfNodesToScore 1..100, or 0 for the adaptive default */
-  NodeSearch(int percentageOfNodesToScore) {
+  public NodeSearch(int percentageOfNodesToScore) {
     this.percentageOfNodesToScore = percentageOfNodesToScore;
+  }
+
+  /**
+   * A search configured from an action's {@code args} ({@link #NODES_TO_SCORE}), read the same way by every action;
+   * a value out of range is a problem there and leaves the default.
+   */
+  public static NodeSearch configured(Arguments args) {
+    int pct = args.getInt(NODES_TO_SCORE, 0);
+    if (pct < 0 || pct > 100) {
+      args.problem(NODES_TO_SCORE, "must be between 0 and 100, got " + pct);
+      pct = 0;
+    }
+    return new NodeSearch(pct);
+  }
+
+  /**
+   * An equality key for tasks every filter sees alike (same request, selectors, tolerations, labels, annotations):
+   * callers remembering "found no room" per kind of task key it by this.
+   */
+  public static Object shape(TaskInfo task) {
+    return TaskShape.of(task);
   }
 
   int feasibleNodesToFind(int nodes) {
@@ -61,22 +95,30 @@ final class NodeSearch {
     return Math.max(MIN_FEASIBLE_NODES, nodes * pct / 100);
   }
 
-  /** What every search of one session shares: where the next search starts, and which task shapes found no node. */
+  /**
+   * What every search of one session shares: where the next search starts, which task shapes found no node, and the
+   * session's filters and scorers read once.
+   */
   private static final class Scratch {
     final NoFitMemo noFit = new NoFitMemo();
+    final SessionPlugins plugins;
     int nextStartNode;
 
+    Scratch(Session session) {
+      this.plugins = new SessionPlugins(session);
+    }
+
     static Scratch of(Session session) {
-      return session.scratch(Scratch.class, Scratch::new);
+      return session.scratch(Scratch.class, () -> new Scratch(session));
     }
   }
 
-  Result find(Session session, TaskInfo task) {
+  public Result find(Session session, TaskInfo task) {
     return find(session, task, null);
   }
 
   /** The best node for {@code task} among {@code scope}'s nodes, or the whole cluster's when it is null. */
-  Result find(Session session, TaskInfo task, Scope scope) {
+  public Result find(Session session, TaskInfo task, Scope scope) {
     return find(session, task, scope, true);
   }
 
@@ -84,25 +126,27 @@ final class NodeSearch {
    * The "no node fits" memo as it stands, for {@link #restore} once a trial that changed the session (evictions,
    * placements) has been discarded: the session is then as it was, and so are the answers.
    */
-  NoFitMemo.Saved checkpoint(Session session) {
-    return Scratch.of(session).noFit.save(session);
+  public Checkpoint checkpoint(Session session) {
+    index(session);
+    return new Checkpoint(Scratch.of(session).noFit.save(session));
   }
 
   /** Puts back a {@link #checkpoint}; only right when the session's state is again what it was then. */
-  void restore(Session session, NoFitMemo.Saved saved) {
-    Scratch.of(session).noFit.restore(session, saved);
+  public void restore(Session session, Checkpoint checkpoint) {
+    index(session);
+    Scratch.of(session).noFit.restore(session, checkpoint.saved);
   }
 
   /**
    * Whether {@code task} fits somewhere, for trial placements that only need the node: a failure carries no reason
    * (working out why every node refused is a second scan of the cluster).
    */
-  NodeInfo probe(Session session, TaskInfo task) {
+  public NodeInfo probe(Session session, TaskInfo task) {
     return find(session, task, null, false).node();
   }
 
   /** As {@link #probe(Session, TaskInfo)}, among {@code scope}'s nodes (the whole cluster when null). */
-  NodeInfo probe(Session session, TaskInfo task, Scope scope) {
+  public NodeInfo probe(Session session, TaskInfo task, Scope scope) {
     return find(session, task, scope, false).node();
   }
 
@@ -111,11 +155,11 @@ final class NodeSearch {
    * null: for checks that only ask whether a set of pods would all find room, without scoring or moving the start of
    * the next search.
    */
-  NodeInfo anyFit(Session session, TaskInfo task, List<NodeInfo> nodes) {
+  public NodeInfo anyFit(Session session, TaskInfo task, List<NodeInfo> nodes) {
     ResourceVector request = task.request();
     boolean[] skip = session.callbacks().deviceManagedResources();
     if (nodes == session.nodes()) {
-      FreeIndex index = session.freeIndex();
+      CapacityIndex index = index(session);
       int key = keySlot(index, request, skip);
       if (key == NO_NODE) {
         return null;
@@ -140,6 +184,7 @@ final class NodeSearch {
 
   private Result find(Session session, TaskInfo task, Scope scope, boolean explainFailure) {
     Scratch scratch = Scratch.of(session);
+    index(session);
     List<NodeInfo> nodes = scope == null ? session.nodes() : scope.nodes();
     int n = nodes.size();
     if (n == 0) {
@@ -167,16 +212,17 @@ final class NodeSearch {
     }
     int toFind = feasibleNodesToFind(n);
     // Verdicts with scores when every scorer names a key; else verdicts alone, the scores asked on feasible nodes.
-    Callbacks.VerdictKey verdictKey = session.callbacks().verdictKey(task);
-    boolean scoresKept = verdictKey != null && verdictKey.scoresKept();
-    NodeVerdicts.Table kept = verdictKey == null ? null : verdicts.of(session, verdictKey.key());
-    Best best = new Best(session, task, skip, explaining ? explain : null, kept, scoresKept);
+    EquivalenceKey key = explaining ? null : EquivalenceKey.of(scratch.plugins, task);
+    boolean scoresKept = key != null && key.scoresKept();
+    EquivalenceCache.Table kept = key == null ? null : cache.of(session, key);
+    Visits best = new Visits(session, task, skip, explaining ? explain : null, scratch.plugins, cache, kept,
+        scoresKept);
     if (scope == null) {
       int start = scratch.nextStartNode % n;
       if (explaining) {
         scratch.nextStartNode = scanFrom(nodes, start, toFind, best);
       } else {
-        VerdictTree tree = kept != null && scoresKept && kept.wantsTree() ? verdicts.tree(kept, n) : null;
+        FeasibilityTree tree = kept != null && scoresKept && kept.wantsTree() ? cache.tree(kept, n) : null;
         if (tree != null) {
           tree.refresh(session, best);
           scratch.nextStartNode = tree.search(nodes, start, toFind, best);
@@ -203,6 +249,16 @@ final class NodeSearch {
     return new Result(null, false, reason);
   }
 
+  /**
+   * {@code session}'s capacity index, up to date: made on the session's first search from the trees of the last index
+   * this search used, where they still hold.
+   */
+  private CapacityIndex index(Session session) {
+    CapacityIndex index = CapacityIndex.of(session, lastIndex);
+    lastIndex = index;
+    return index;
+  }
+
   /** The "no node fits" memo's key for {@code task}: its shape, apart per scope. */
   private static Object shapeOf(TaskInfo task, Scope scope) {
     return scope == null ? TaskShape.of(task) : new ScopedShape(scope.name(), TaskShape.of(task));
@@ -212,7 +268,7 @@ final class NodeSearch {
    * Visits {@code nodes} from {@code start}, wrapping around, until {@code toFind} feasible ones were seen; returns
    * the position after the last one visited (where the next search starts).
    */
-  private static int scanFrom(List<NodeInfo> nodes, int start, int toFind, Best best) {
+  private static int scanFrom(List<NodeInfo> nodes, int start, int toFind, Visits best) {
     int n = nodes.size();
     int i = 0;
     for (; i < n && best.found < toFind; i++) {
@@ -226,8 +282,8 @@ final class NodeSearch {
    * resource: the ones skipped would fail the resource check, so the nodes found, their order and the next start are
    * the scan's.
    */
-  private static int seek(Session session, int start, int toFind, Best best) {
-    FreeIndex index = session.freeIndex();
+  private static int seek(Session session, int start, int toFind, Visits best) {
+    CapacityIndex index = CapacityIndex.of(session);
     ResourceVector request = best.task.request();
     int key = keySlot(index, request, best.skip);
     if (key == NO_NODE) {
@@ -265,7 +321,7 @@ final class NodeSearch {
    * The request's resource that rules out the most nodes (the largest share of the most any node has free), to seek
    * by; {@link #NO_NODE} when no node has enough of some resource, {@link #NO_KEY} when the index knows none of them.
    */
-  private static int keySlot(FreeIndex index, ResourceVector request, boolean[] skip) {
+  private static int keySlot(CapacityIndex index, ResourceVector request, boolean[] skip) {
     int key = NO_KEY;
     double keyShare = -1;
     for (int slot : request.positiveSlots()) {

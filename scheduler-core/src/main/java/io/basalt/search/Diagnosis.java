@@ -1,6 +1,5 @@
-package io.basalt.actions;
+package io.basalt.search;
 
-import io.basalt.api.FreeIndex;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.framework.FilterResult;
@@ -66,13 +65,13 @@ final class Diagnosis {
     for (int p = 0; p < nodes.size(); p++) {
       d.count(d.verdicts[p] = d.verdict(session, task, nodes.get(p)), 1);
     }
-    d.seen = session.freeIndex().changes();
+    d.seen = CapacityIndex.of(session).changes();
     return d;
   }
 
   /** The message for {@code task} (of this diagnosis' kind) after reading the nodes changed since the last call. */
   String message(Session session, TaskInfo task) {
-    FreeIndex index = session.freeIndex();
+    CapacityIndex index = CapacityIndex.of(session);
     int changes = index.changes();
     if (changes - seen > verdicts.length) {
       Arrays.fill(shortCounts, 0);
