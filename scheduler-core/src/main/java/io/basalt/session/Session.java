@@ -26,6 +26,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -57,6 +58,7 @@ public final class Session implements SessionView {
   private long placements;
   private long[] futureIdle;
   private long futureIdleAt = -1;
+  private Consumer<NodeInfo> nodeWatcher;
 
   private Session(SchedulerConf conf, ClusterSnapshot snapshot, ExplainRecorder explain) {
     this.conf = conf;
@@ -248,6 +250,22 @@ public final class Session implements SessionView {
       held.adjustPipelined(task.request(), -1);
       task.reserve(null);
       resourcesFreed++;
+      nodeChanged(held);
+    }
+  }
+
+  /**
+   * Tells {@code watcher} of every later change to a node's accounting in this session (a statement's placement,
+   * eviction or undo, a dropped reservation), so what an action keeps summed over nodes (each network domain's free
+   * room) follows the nodes without reading them all again.
+   */
+  public void watchNodes(Consumer<NodeInfo> watcher) {
+    nodeWatcher = nodeWatcher == null ? watcher : nodeWatcher.andThen(watcher);
+  }
+
+  void nodeChanged(NodeInfo node) {
+    if (nodeWatcher != null) {
+      nodeWatcher.accept(node);
     }
   }
 

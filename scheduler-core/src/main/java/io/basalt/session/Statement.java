@@ -41,6 +41,7 @@ public final class Statement {
     ops.add(new Op(Kind.ALLOCATE, task, node, task.status(), task.nodeName(), null, releaseReservation(task),
         booked));
     node.adjustUsed(task.request(), 1);
+    session.nodeChanged(node);
     node.claimDevices(booked, 1);
     task.setDevices(devices != null ? devices : DeviceClaim.NONE);
     task.place(TaskStatus.ALLOCATED, node.name());
@@ -51,6 +52,7 @@ public final class Statement {
   public void pipeline(TaskInfo task, NodeInfo node) {
     ops.add(new Op(Kind.PIPELINE, task, node, task.status(), task.nodeName(), null, releaseReservation(task)));
     node.adjustPipelined(task.request(), 1);
+    session.nodeChanged(node);
     task.place(TaskStatus.PIPELINED, node.name());
     session.onPlaced(task);
   }
@@ -61,6 +63,7 @@ public final class Statement {
     ops.add(new Op(Kind.EVICT, task, node, task.status(), task.nodeName(), reason, null));
     if (node != null) {
       node.adjustReleasing(task.request(), 1);
+      session.nodeChanged(node);
     }
     task.place(TaskStatus.RELEASING, task.nodeName());
     session.callbacks().deallocated(task);
@@ -126,9 +129,13 @@ public final class Statement {
           session.callbacks().allocated(task);
         }
       }
+      if (op.node() != null) {
+        session.nodeChanged(op.node());
+      }
       task.place(op.previous(), op.previousNode());
       if (op.held() != null) {
         op.held().adjustPipelined(task.request(), 1);
+        session.nodeChanged(op.held());
         task.reserve(op.held());
       }
     }
@@ -136,10 +143,11 @@ public final class Statement {
   }
 
   /** A nominated task being placed gives up the reservation it held; returns the node it was held on. */
-  private static NodeInfo releaseReservation(TaskInfo task) {
+  private NodeInfo releaseReservation(TaskInfo task) {
     NodeInfo held = task.reservation();
     if (held != null) {
       held.adjustPipelined(task.request(), -1);
+      session.nodeChanged(held);
       task.reserve(null);
     }
     return held;
