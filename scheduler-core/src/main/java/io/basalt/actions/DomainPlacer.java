@@ -230,7 +230,7 @@ final class DomainPlacer {
       if (within != null && !inside(fabric, d, within)) {
         continue;
       }
-      int shortOf = DomainRoom.shortOf(session, fabric.readyNodes(d), need, skip);
+      int shortOf = DomainRoom.shortOf(session, d, need, skip);
       if (shortOf < 0) {
         out.add(d);
         score.put(d, session.callbacks().scoreDomain(job, d));

@@ -15,40 +15,17 @@ final class DomainRoom {
   private DomainRoom() {}
 
   /**
-   * The first resource whose summed free amount (idle plus releasing) over {@code nodes} falls short of {@code need},
-   * or -1 when none does: necessary for the gang to fit, cheap, not sufficient.
+   * The first resource whose free amount (idle plus releasing) summed over {@code domain}'s ready nodes falls short of
+   * {@code need}, or -1 when none does: necessary for the gang to fit, cheap ({@link DomainFree}'s counters), not
+   * sufficient.
    */
-  static int shortOf(Session session, List<String> nodes, ResourceVector need, boolean[] skip) {
-    long[] free = new long[need.size()];
-    for (String n : nodes) {
-      NodeInfo node = session.node(n);
-      if (node == null) {
-        continue;
-      }
-      for (int r = 0; r < free.length; r++) {
-        if (need.get(r) > 0) {
-          free[r] += Math.max(0, node.futureIdle(r));
-        }
-      }
-    }
-    for (int r = 0; r < free.length; r++) {
-      if (need.get(r) > free[r] && (skip == null || r >= skip.length || !skip[r])) {
-        return r;
-      }
-    }
-    return -1;
+  static int shortOf(Session session, String domain, ResourceVector need, boolean[] skip) {
+    return DomainFree.of(session).shortOf(domain, need, skip);
   }
 
-  /** Summed free amount (idle plus releasing) of resource {@code r} over {@code nodes}. */
-  static long free(Session session, List<String> nodes, int r) {
-    long sum = 0;
-    for (String n : nodes) {
-      NodeInfo node = session.node(n);
-      if (node != null) {
-        sum += Math.max(0, node.futureIdle(r));
-      }
-    }
-    return sum;
+  /** Free amount (idle plus releasing) of resource {@code r} summed over {@code domain}'s ready nodes. */
+  static long free(Session session, String domain, int r) {
+    return DomainFree.of(session).free(domain, r);
   }
 
   /** Ready nodes of {@code domain} with room (idle plus releasing) for one pod asking for {@code request}. */

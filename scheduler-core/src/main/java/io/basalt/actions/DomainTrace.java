@@ -118,7 +118,7 @@ final class DomainTrace {
     }
     int fit = DomainRoom.nodesFreeFor(session, domain, sample.request(), skip());
     String shortBy = ResourceNames.name(r) + ": " + Quantities.format(r,
-        DomainRoom.free(session, session.fabric().readyNodes(domain), r)) + " free, " + Quantities.format(r,
+        DomainRoom.free(session, domain, r)) + " free, " + Quantities.format(r,
         need.get(r)) + " needed";
     set(domain, tier, Kind.TOO_SMALL, fit >= pods ? "too small: " + shortBy : "too small: " + fit + " free "
         + (fit == 1 ? "node" : "nodes") + " for " + pods + (pods == 1 ? " pod" : " pods") + " (" + shortBy + ")");

@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -56,6 +57,7 @@ public final class Session implements SessionView {
   private long placements;
   private long[] futureIdle;
   private long futureIdleAt = -1;
+  private Consumer<NodeInfo> nodeWatcher;
 
   private Session(SchedulerConf conf, ClusterSnapshot snapshot, ExplainRecorder explain) {
     this.conf = conf;
@@ -185,9 +187,15 @@ public final class Session implements SessionView {
     return nodeChanges;
   }
 
-  /** A statement (or the session) changed {@code node}; {@code freed} when it gave something back. */
+  /**
+   * A statement (or the session) changed {@code node}; {@code freed} when it gave something back. The one place every
+   * change to a node's accounting passes: the change log and the watchers hear of it here.
+   */
   void changed(NodeInfo node, boolean freed) {
     nodeChanges.record(node, freed);
+    if (nodeWatcher != null) {
+      nodeWatcher.accept(node);
+    }
   }
 
   @Override
@@ -257,6 +265,15 @@ public final class Session implements SessionView {
       task.reserve(null);
       resourcesFreed++;
     }
+  }
+
+  /**
+   * Tells {@code watcher} of every later change to a node's accounting in this session (a statement's placement,
+   * eviction or undo, a dropped reservation), so what an action keeps summed over nodes (each network domain's free
+   * room) follows the nodes without reading them all again.
+   */
+  public void watchNodes(Consumer<NodeInfo> watcher) {
+    nodeWatcher = nodeWatcher == null ? watcher : nodeWatcher.andThen(watcher);
   }
 
   /**

@@ -8,6 +8,8 @@ import io.basalt.config.Arguments;
 import io.basalt.fabric.Fabric;
 import io.basalt.framework.AllocationListener;
 import io.basalt.framework.FilterResult;
+import io.basalt.framework.PodSigner;
+import io.basalt.framework.PreparedScorer;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.Registrar;
@@ -17,6 +19,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Topology-aware placement over the network fabric (supernodes, HyperNodes), under Volcano's name
@@ -85,23 +88,54 @@ public final class NetworkTopologyPlugin implements Plugin {
   public void onSessionOpen(SessionView session, Registrar registrar) {
     Fabric fabric = session.fabric();
     Usage usage = new Usage(session, settings.resourceWeights());
-    registrar.addDomainScorer((JobInfo job, String domain) ->
-        settings.weight() * 100.0 * usage.usedFraction(fabric.readyNodes(domain)));
+    DomainUse domains = new DomainUse(fabric, usage);
+    registrar.addDomainScorer((JobInfo job, String domain) -> settings.weight() * 100.0 * domains.fraction(domain));
     if (fabric.isEmpty()) {
       return;
     }
-    registrar.addFilter((task, node) -> fabric.unready(node.name())
-        ? FilterResult.unfit("node(s) not Ready in the network topology") : FilterResult.OK);
+    registrar.addAllocationListener(AllocationListener.of(domains::placed));
+    registrar.addFilter(PodSigner.signedFilter((task, node) -> fabric.unready(node.name())
+        ? FilterResult.unfit("node(s) not Ready in the network topology") : FilterResult.OK, t -> fabric));
     int[] tiers = fabric.tiers();
     TierOneUse tierOne = new TierOneUse(fabric, tiers[0], usage);
     registrar.addAllocationListener(AllocationListener.of(tierOne::placed));
-    double scale = settings.weight() * 10.0;
-    registrar.addScorer((task, node) -> {
-      if (task.job() != null && task.job().networkTopology() != null) {
-        return 0; // placed inside its domain already; the nudge is for jobs that ask for nothing
-      }
-      return scale * tierOne.fraction(node.name());
-    });
+    registrar.addScorer(new Nudge(tierOne, settings.weight() * 10.0));
+  }
+
+  /**
+   * The node nudge: {@code scale} x the used fraction of the node's tier-1 domain for a pod of a job that asks for no
+   * domain. It reads other nodes' use, so for such a pod it is asked on every node every time; for a pod of a job that
+   * asks for one it is always 0, which a search may keep like any node-local answer.
+   */
+  private static final class Nudge implements PreparedScorer, PodSigner {
+    /** The key of a pod whose nudge is 0 on every node. */
+    private static final Object NONE = "no nudge";
+    private final TierOneUse tierOne;
+    private final double scale;
+
+    Nudge(TierOneUse tierOne, double scale) {
+      this.tierOne = tierOne;
+      this.scale = scale;
+    }
+
+    private static boolean placedInDomain(TaskInfo task) {
+      return task.job() != null && task.job().networkTopology() != null;
+    }
+
+    @Override
+    public double score(TaskInfo task, NodeInfo node) {
+      return placedInDomain(task) ? 0 : scale * tierOne.fraction(node.name());
+    }
+
+    @Override
+    public ToDoubleFunction<NodeInfo> forTask(TaskInfo task) {
+      return placedInDomain(task) ? node -> 0 : node -> scale * tierOne.fraction(node.name());
+    }
+
+    @Override
+    public Object sign(TaskInfo task) {
+      return placedInDomain(task) ? NONE : null;
+    }
   }
 
   /**
@@ -110,37 +144,92 @@ public final class NetworkTopologyPlugin implements Plugin {
    */
   private static final class TierOneUse {
     private final Fabric fabric;
-    private final int tier;
     private final Usage usage;
-    /** Per domain, allocatable and used of each weighted resource, kept current by {@link #placed}. */
-    private final Map<String, long[][]> totals = new HashMap<>();
-    private final Map<String, Double> fraction = new HashMap<>();
+    /**
+     * Per node of a tier-1 domain, that domain's share (one object for all its nodes): the node nudge reads it for
+     * every node a search visits, so one lookup by name rather than the fabric's two.
+     */
+    private final Map<String, Share> byNode = new HashMap<>();
+
+    /** A tier-1 domain's allocatable and used of each weighted resource, and its used fraction. */
+    private static final class Share {
+      final long[][] totals;
+      double fraction;
+
+      Share(long[][] totals, double fraction) {
+        this.totals = totals;
+        this.fraction = fraction;
+      }
+    }
 
     TierOneUse(Fabric fabric, int tier, Usage usage) {
       this.fabric = fabric;
-      this.tier = tier;
       this.usage = usage;
       for (String d : fabric.domains(tier)) {
         long[][] t = usage.totals(fabric.readyNodes(d));
-        totals.put(d, t);
-        fraction.put(d, usage.fraction(t));
+        Share share = new Share(t, usage.fraction(t));
+        for (String n : fabric.nodesOf(d)) {
+          byNode.put(n, share);
+        }
       }
     }
 
     double fraction(String node) {
-      String d = fabric.domainOf(node, tier);
-      Double f = d == null ? null : fraction.get(d);
-      return f == null ? 0 : f;
+      Share s = byNode.get(node);
+      return s == null ? 0 : s.fraction;
     }
 
     /** O(resources): a placement changes its domain's used counts by the pod's request (a pipelined pod uses nothing). */
     void placed(TaskInfo task, int sign) {
-      String d = task.nodeName() == null || task.status() == TaskStatus.PIPELINED ? null
-          : fabric.domainOf(task.nodeName(), tier);
-      long[][] t = d == null ? null : totals.get(d);
-      if (t != null && !fabric.unready(task.nodeName())) {
-        usage.add(t, task, sign);
-        fraction.put(d, usage.fraction(t));
+      Share s = task.nodeName() == null || task.status() == TaskStatus.PIPELINED ? null : byNode.get(task.nodeName());
+      if (s != null && !fabric.unready(task.nodeName())) {
+        usage.add(s.totals, task, sign);
+        s.fraction = usage.fraction(s.totals);
+      }
+    }
+  }
+
+  /**
+   * How used each domain is, for ranking domains: summed over its ready nodes the first time a gang asks, then moved
+   * by each pod allocated or taken back there, so a domain's rank costs O(resources), not a read of its nodes per gang.
+   * Only an allocated pod changes what a node uses (a pipelined one reserves, an evicted one still uses until it is
+   * gone), so the totals stay equal to a fresh sum over the nodes.
+   */
+  private static final class DomainUse {
+    private final Fabric fabric;
+    private final int[] tiers;
+    private final Usage usage;
+    /** Per domain asked about, allocatable and used of each weighted resource. */
+    private final Map<String, long[][]> totals = new HashMap<>();
+
+    DomainUse(Fabric fabric, Usage usage) {
+      this.fabric = fabric;
+      this.tiers = fabric.tiers();
+      this.usage = usage;
+    }
+
+    double fraction(String domain) {
+      long[][] t = totals.get(domain);
+      if (t == null) {
+        t = usage.totals(fabric.readyNodes(domain));
+        if (fabric.domain(domain) != null && !Fabric.ROOT.equals(domain)) {
+          totals.put(domain, t);
+        }
+      }
+      return usage.fraction(t);
+    }
+
+    void placed(TaskInfo task, int sign) {
+      String node = task.nodeName();
+      if (totals.isEmpty() || node == null || task.status() != TaskStatus.ALLOCATED || fabric.unready(node)) {
+        return;
+      }
+      for (int tier : tiers) {
+        String d = fabric.domainOf(node, tier);
+        long[][] t = d == null ? null : totals.get(d);
+        if (t != null) {
+          usage.add(t, task, sign);
+        }
       }
     }
   }
@@ -165,11 +254,6 @@ public final class NetworkTopologyPlugin implements Plugin {
       }
       this.slots = java.util.Arrays.copyOf(s, n);
       this.weights = java.util.Arrays.copyOf(w, n);
-    }
-
-    /** Sum of weight x used / allocatable over the resources the nodes have, divided by those weights; 0..1. */
-    double usedFraction(List<String> nodes) {
-      return fraction(totals(nodes));
     }
 
     /** {allocatable, used} of each weighted resource summed over the nodes. */
