@@ -2,9 +2,9 @@ package io.basalt.kube;
 
 import io.basalt.kube.gang.CoschedulingGroup;
 import io.basalt.kube.gang.OwnerObject;
-import io.basalt.kube.volcano.CoschedulingPodGroup;
-import io.basalt.kube.volcano.V1beta1PodGroup;
-import io.basalt.kube.volcano.V1beta1Queue;
+import io.basalt.kube.kinds.coscheduling.CoschedulingPodGroup;
+import io.basalt.kube.kinds.volcano.V1beta1PodGroup;
+import io.basalt.kube.kinds.volcano.V1beta1Queue;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;

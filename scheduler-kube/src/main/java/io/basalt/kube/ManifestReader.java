@@ -5,9 +5,9 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import io.basalt.kube.fabric.HyperNodeReader;
 import io.basalt.kube.gang.OwnerObject;
-import io.basalt.kube.volcano.CoschedulingPodGroup;
-import io.basalt.kube.volcano.V1beta1PodGroup;
-import io.basalt.kube.volcano.V1beta1Queue;
+import io.basalt.kube.kinds.coscheduling.CoschedulingPodGroup;
+import io.basalt.kube.kinds.volcano.V1beta1PodGroup;
+import io.basalt.kube.kinds.volcano.V1beta1Queue;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1Node;
@@ -39,7 +39,7 @@ import java.util.stream.Stream;
  * scheduling.x-k8s.io/v1alpha1 (coscheduling) PodGroup;
  * topology.volcano.sh/v1alpha1 HyperNode (as its JSON tree, checked when the fabric is built).
  * Workloads (Volcano Job, batch/v1 Job, JobSet, PyTorchJob, MPIJob) are expanded into the pods and PodGroup their
- * controllers would create ({@code io.basalt.kube.workload}); an object given explicitly replaces the one an expansion
+ * controllers would create ({@code io.basalt.kube.kinds.workload}); an object given explicitly replaces the one an expansion
  * made. Any other kind (a Deployment) is listed in {@link Manifests#skipped()}. An object of a kept kind that
  * cannot be read (a bad quantity, a wrong type, no kind, a duplicate) is listed in {@link Manifests#errors()} and left
  * out; fields the model does not know are listed in {@link Manifests#warnings()}. Malformed YAML throws a
@@ -192,7 +192,7 @@ public final class ManifestReader {
       }
       Class<? extends KubernetesObject> type = typeOf(apiVersion, kind);
       if (type == null) {
-        io.basalt.kube.workload.Expansion x = io.basalt.kube.workload.WorkloadExpander.expand(o);
+        io.basalt.kube.kinds.workload.Expansion x = io.basalt.kube.kinds.workload.WorkloadExpander.expand(o);
         if (x != null) { // a workload (Volcano Job, Job, JobSet, ...): read what its controllers would create
           if (x.ownerUid() != null) {
             out.owners.add(owner(o, kind, x.ownerUid(), creationBase.plusSeconds(pos)));

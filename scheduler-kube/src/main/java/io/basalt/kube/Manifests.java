@@ -2,9 +2,9 @@ package io.basalt.kube;
 
 import com.google.gson.JsonObject;
 import io.basalt.kube.gang.OwnerObject;
-import io.basalt.kube.volcano.CoschedulingPodGroup;
-import io.basalt.kube.volcano.V1beta1PodGroup;
-import io.basalt.kube.volcano.V1beta1Queue;
+import io.basalt.kube.kinds.coscheduling.CoschedulingPodGroup;
+import io.basalt.kube.kinds.volcano.V1beta1PodGroup;
+import io.basalt.kube.kinds.volcano.V1beta1Queue;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1Node;

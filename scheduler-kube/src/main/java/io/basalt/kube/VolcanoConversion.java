@@ -10,9 +10,9 @@ import static io.basalt.kube.KubeConverter.strings;
 
 import io.basalt.kube.KubeConverter.Ctx;
 import io.basalt.kube.gang.CoschedulingGroup;
-import io.basalt.kube.volcano.CoschedulingPodGroup;
-import io.basalt.kube.volcano.V1beta1PodGroup;
-import io.basalt.kube.volcano.V1beta1Queue;
+import io.basalt.kube.kinds.coscheduling.CoschedulingPodGroup;
+import io.basalt.kube.kinds.volcano.V1beta1PodGroup;
+import io.basalt.kube.kinds.volcano.V1beta1Queue;
 import io.basalt.model.NetworkTopology;
 import io.basalt.model.PodGroup;
 import io.basalt.model.Queue;

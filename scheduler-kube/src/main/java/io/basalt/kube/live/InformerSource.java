@@ -3,14 +3,14 @@ package io.basalt.kube.live;
 import io.basalt.cache.ClusterCache;
 import io.basalt.kube.KubeConverter;
 import io.basalt.kube.gang.InferredGroups;
-import io.basalt.kube.volcano.CoschedulingPodGroup;
-import io.basalt.kube.volcano.HyperNode;
-import io.basalt.kube.volcano.OwnerWorkload;
-import io.basalt.kube.volcano.V1beta1PodGroup;
-import io.basalt.kube.volcano.V1beta1PodGroupList;
-import io.basalt.kube.volcano.V1beta1Queue;
-import io.basalt.kube.volcano.V1beta1QueueList;
-import io.basalt.kube.volcano.VolcanoObjectList;
+import io.basalt.kube.kinds.coscheduling.CoschedulingPodGroup;
+import io.basalt.kube.kinds.volcano.HyperNode;
+import io.basalt.kube.kinds.workload.OwnerWorkload;
+import io.basalt.kube.kinds.volcano.V1beta1PodGroup;
+import io.basalt.kube.kinds.volcano.V1beta1PodGroupList;
+import io.basalt.kube.kinds.volcano.V1beta1Queue;
+import io.basalt.kube.kinds.volcano.V1beta1QueueList;
+import io.basalt.kube.kinds.CustomObjectList;
 import io.basalt.model.Node;
 import io.basalt.scheduler.ClusterSource;
 import io.kubernetes.client.common.KubernetesListObject;
@@ -238,7 +238,7 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
   }
 
   /** One owner kind, already found served, into gang inference. */
-  private <T extends OwnerWorkload<T>, L extends VolcanoObjectList<T>> void watchOwner(OwnerKind<T, L> kind,
+  private <T extends OwnerWorkload<T>, L extends CustomObjectList<T>> void watchOwner(OwnerKind<T, L> kind,
       InferredGroups inferred) {
     add(kind.plural(), factory.sharedIndexInformerFor(kind.api(client), kind.type(), resyncMillis, "",
         (cls, error) -> listWatchFailed(kind.plural(), error)), new InformerHandler<>(kind.kind(), true,

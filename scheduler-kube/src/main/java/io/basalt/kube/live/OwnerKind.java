@@ -1,7 +1,7 @@
 package io.basalt.kube.live;
 
-import io.basalt.kube.volcano.OwnerWorkload;
-import io.basalt.kube.volcano.VolcanoObjectList;
+import io.basalt.kube.kinds.workload.OwnerWorkload;
+import io.basalt.kube.kinds.CustomObjectList;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import java.util.List;
@@ -15,7 +15,7 @@ import java.util.List;
  * @param plural the resource, also the informer's name in logs
  * @param project who installs the CRD, for the message when it is missing
  */
-record OwnerKind<T extends OwnerWorkload<T>, L extends VolcanoObjectList<T>>(String kind, String group,
+record OwnerKind<T extends OwnerWorkload<T>, L extends CustomObjectList<T>>(String kind, String group,
     String version, String plural, String project, Class<T> type, Class<L> listType) {
   private static final String TRAINING = "Kubeflow training operator's";
 

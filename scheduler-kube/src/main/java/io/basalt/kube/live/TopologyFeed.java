@@ -6,7 +6,7 @@ import io.basalt.fabric.FabricBuilder;
 import io.basalt.kube.fabric.HyperNodeReader;
 import io.basalt.kube.fabric.LabelTopologyReader;
 import io.basalt.kube.fabric.NodeGroupReader;
-import io.basalt.kube.volcano.HyperNode;
+import io.basalt.kube.kinds.volcano.HyperNode;
 import io.basalt.model.Node;
 import java.io.IOException;
 import java.lang.System.Logger.Level;

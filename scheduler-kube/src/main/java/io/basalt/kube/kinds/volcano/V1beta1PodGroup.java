@@ -1,5 +1,6 @@
-package io.basalt.kube.volcano;
+package io.basalt.kube.kinds.volcano;
 
+import io.basalt.kube.kinds.CustomObject;
 import io.kubernetes.client.custom.Quantity;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -14,7 +15,7 @@ import java.util.Map;
  * they replace, and a change is a copy ({@code spec.minMember(4)}) rather than a setter on a shared object.
  */
 public final class V1beta1PodGroup
-    extends VolcanoObject<V1beta1PodGroup, V1beta1PodGroup.Spec, V1beta1PodGroup.Status> {
+    extends CustomObject<V1beta1PodGroup, V1beta1PodGroup.Spec, V1beta1PodGroup.Status> {
   public static final String GROUP = "scheduling.volcano.sh";
   public static final String VERSION = "v1beta1";
   public static final String API_VERSION = GROUP + "/" + VERSION;

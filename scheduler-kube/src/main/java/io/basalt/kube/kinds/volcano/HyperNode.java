@@ -1,13 +1,15 @@
-package io.basalt.kube.volcano;
+package io.basalt.kube.kinds.volcano;
 
 import com.google.gson.JsonObject;
+import io.basalt.kube.kinds.CustomObject;
+import io.basalt.kube.kinds.CustomObjectList;
 
 /**
  * Volcano's network-topology {@code topology.volcano.sh/v1alpha1 HyperNode}, for the live informer. The spec stays a
  * JSON tree because {@link io.basalt.kube.fabric.HyperNodeReader} checks it field by field (a wrong field is a problem
  * naming it, never a parse failure that would drop the whole object); the status is not read.
  */
-public final class HyperNode extends VolcanoObject<HyperNode, JsonObject, JsonObject> {
+public final class HyperNode extends CustomObject<HyperNode, JsonObject, JsonObject> {
   public static final String GROUP = "topology.volcano.sh";
   public static final String VERSION = "v1alpha1";
   public static final String API_VERSION = GROUP + "/" + VERSION;
@@ -31,5 +33,5 @@ public final class HyperNode extends VolcanoObject<HyperNode, JsonObject, JsonOb
   }
 
   /** {@code HyperNodeList}, for client-java's generic API and informers. */
-  public static final class List extends VolcanoObjectList<HyperNode> {}
+  public static final class List extends CustomObjectList<HyperNode> {}
 }

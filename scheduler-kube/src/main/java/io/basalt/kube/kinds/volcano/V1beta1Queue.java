@@ -1,5 +1,6 @@
-package io.basalt.kube.volcano;
+package io.basalt.kube.kinds.volcano;
 
+import io.basalt.kube.kinds.CustomObject;
 import io.kubernetes.client.custom.Quantity;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +11,7 @@ import java.util.Map;
  * not read (extendClusters, affinity) are not modelled and are ignored when read. Spec and status are records, as in
  * {@link V1beta1PodGroup}: Gson reads and writes them by component name; a change is a copy.
  */
-public final class V1beta1Queue extends VolcanoObject<V1beta1Queue, V1beta1Queue.Spec, V1beta1Queue.Status> {
+public final class V1beta1Queue extends CustomObject<V1beta1Queue, V1beta1Queue.Spec, V1beta1Queue.Status> {
   public static final String GROUP = V1beta1PodGroup.GROUP;
   public static final String VERSION = V1beta1PodGroup.VERSION;
   public static final String API_VERSION = V1beta1PodGroup.API_VERSION;

@@ -1,4 +1,7 @@
-package io.basalt.kube.volcano;
+package io.basalt.kube.kinds.workload;
+
+import io.basalt.kube.kinds.CustomObject;
+import io.basalt.kube.kinds.CustomObjectList;
 
 /**
  * A workload custom resource owning pods (Kubeflow's PyTorchJob, MPIJob, TFJob; a JobSet), read for its metadata
@@ -8,7 +11,7 @@ package io.basalt.kube.volcano;
  *
  * @param <O> the kind's class
  */
-public abstract class OwnerWorkload<O extends OwnerWorkload<O>> extends VolcanoObject<O, OwnerWorkload.Unread,
+public abstract class OwnerWorkload<O extends OwnerWorkload<O>> extends CustomObject<O, OwnerWorkload.Unread,
     OwnerWorkload.Unread> {
   /** {@code spec} and {@code status}: not read (Gson skips their fields), all alike. */
   public static final class Unread {
@@ -36,11 +39,11 @@ public abstract class OwnerWorkload<O extends OwnerWorkload<O>> extends VolcanoO
   public static final class JobSet extends OwnerWorkload<JobSet> {}
 
   /** The list types, for client-java's generic API and informers. */
-  public static final class PyTorchJobList extends VolcanoObjectList<PyTorchJob> {}
+  public static final class PyTorchJobList extends CustomObjectList<PyTorchJob> {}
 
-  public static final class MpiJobList extends VolcanoObjectList<MpiJob> {}
+  public static final class MpiJobList extends CustomObjectList<MpiJob> {}
 
-  public static final class TfJobList extends VolcanoObjectList<TfJob> {}
+  public static final class TfJobList extends CustomObjectList<TfJob> {}
 
-  public static final class JobSetList extends VolcanoObjectList<JobSet> {}
+  public static final class JobSetList extends CustomObjectList<JobSet> {}
 }

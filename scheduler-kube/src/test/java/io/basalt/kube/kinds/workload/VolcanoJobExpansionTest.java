@@ -1,4 +1,4 @@
-package io.basalt.kube.workload;
+package io.basalt.kube.kinds.workload;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
 import io.basalt.kube.Manifests;
-import io.basalt.kube.volcano.V1beta1PodGroup;
+import io.basalt.kube.kinds.volcano.V1beta1PodGroup;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.openapi.models.V1Pod;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.basalt.kube.workload;
+package io.basalt.kube.kinds.workload;
 
 /**
  * A workload field its controller (or its admission webhook) would reject. Thrown inside this package only: {@link

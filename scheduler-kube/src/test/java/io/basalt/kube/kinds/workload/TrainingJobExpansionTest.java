@@ -1,10 +1,10 @@
-package io.basalt.kube.workload;
+package io.basalt.kube.kinds.workload;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.basalt.kube.Manifests;
-import io.basalt.kube.volcano.V1beta1PodGroup;
+import io.basalt.kube.kinds.volcano.V1beta1PodGroup;
 import io.kubernetes.client.openapi.models.V1Pod;
 import java.util.List;
 import java.util.Map;

@@ -1,15 +1,17 @@
-package io.basalt.kube.volcano;
+package io.basalt.kube.kinds.coscheduling;
 
+import io.basalt.kube.kinds.CustomObject;
+import io.basalt.kube.kinds.CustomObjectList;
 import io.kubernetes.client.custom.Quantity;
 import java.util.Map;
 
 /**
- * The scheduler-plugins coscheduling PodGroup ({@code scheduling.x-k8s.io/v1alpha1}), kept beside Volcano's kinds
- * because it is read the same way (manifests, a generic informer). Pods join it by the
+ * The scheduler-plugins coscheduling PodGroup ({@code scheduling.x-k8s.io/v1alpha1}), read from manifests and by a
+ * generic informer like the other custom resources. Pods join it by the
  * {@code scheduling.x-k8s.io/pod-group} label. Only the spec is modelled: Basalt does not write its status.
  */
 public final class CoschedulingPodGroup
-    extends VolcanoObject<CoschedulingPodGroup, CoschedulingPodGroup.Spec, CoschedulingPodGroup.Status> {
+    extends CustomObject<CoschedulingPodGroup, CoschedulingPodGroup.Spec, CoschedulingPodGroup.Status> {
   public static final String GROUP = "scheduling.x-k8s.io";
   public static final String VERSION = "v1alpha1";
   public static final String API_VERSION = GROUP + "/" + VERSION;
@@ -31,5 +33,5 @@ public final class CoschedulingPodGroup
   }
 
   /** {@code PodGroupList} of this API group, for client-java's generic API and informers. */
-  public static final class List extends VolcanoObjectList<CoschedulingPodGroup> {}
+  public static final class List extends CustomObjectList<CoschedulingPodGroup> {}
 }

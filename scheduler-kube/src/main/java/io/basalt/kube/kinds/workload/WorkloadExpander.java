@@ -1,4 +1,4 @@
-package io.basalt.kube.workload;
+package io.basalt.kube.kinds.workload;
 
 import com.google.gson.JsonObject;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.basalt.kube.volcano;
+package io.basalt.kube.kinds;
 
 import com.google.gson.annotations.SerializedName;
 import io.kubernetes.client.common.KubernetesObject;
@@ -6,8 +6,9 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.util.Objects;
 
 /**
- * The fields every Volcano custom resource shares (apiVersion, kind, metadata, spec, status), so each resource class
- * declares only its constants and its own spec and status types. Gson (client-java's {@code JSON} and
+ * The fields every custom resource Basalt reads shares (apiVersion, kind, metadata, spec, status): Volcano's, the
+ * coscheduling PodGroup, the workload kinds. Each resource class declares only its constants and its own spec and
+ * status types. Gson (client-java's {@code JSON} and
  * {@code KubeJson}'s) reads {@code spec} and {@code status} as the types a subclass binds {@code S} and {@code T} to;
  * {@code O} is the subclass itself, for the fluent setters.
  *
@@ -15,7 +16,7 @@ import java.util.Objects;
  * @param <S> its {@code spec} type
  * @param <T> its {@code status} type
  */
-public abstract class VolcanoObject<O extends VolcanoObject<O, S, T>, S, T> implements KubernetesObject {
+public abstract class CustomObject<O extends CustomObject<O, S, T>, S, T> implements KubernetesObject {
   @SerializedName("apiVersion")
   private String apiVersion;
 
@@ -106,7 +107,7 @@ public abstract class VolcanoObject<O extends VolcanoObject<O, S, T>, S, T> impl
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof VolcanoObject<?, ?, ?> other && other.getClass() == getClass()
+    return o instanceof CustomObject<?, ?, ?> other && other.getClass() == getClass()
         && Objects.equals(apiVersion, other.apiVersion) && Objects.equals(kind, other.kind)
         && Objects.equals(metadata, other.metadata) && Objects.equals(spec, other.spec)
         && Objects.equals(status, other.status);

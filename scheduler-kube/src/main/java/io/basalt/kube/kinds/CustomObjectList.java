@@ -1,4 +1,4 @@
-package io.basalt.kube.volcano;
+package io.basalt.kube.kinds;
 
 import com.google.gson.annotations.SerializedName;
 import io.kubernetes.client.common.KubernetesListObject;
@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The list type client-java's generic API and informers need next to each {@link VolcanoObject}: the fields every
+ * The list type client-java's generic API and informers need next to each {@link CustomObject}: the fields every
  * {@code ...List} shares, with Gson reading {@code items} as the resource class a subclass binds {@code T} to.
  *
  * @param <T> the resource class of the items
  */
-public abstract class VolcanoObjectList<T extends VolcanoObject<T, ?, ?>> implements KubernetesListObject {
+public abstract class CustomObjectList<T extends CustomObject<T, ?, ?>> implements KubernetesListObject {
   @SerializedName("apiVersion")
   private String apiVersion;
 
@@ -64,7 +64,7 @@ public abstract class VolcanoObjectList<T extends VolcanoObject<T, ?, ?>> implem
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof VolcanoObjectList<?> other && other.getClass() == getClass()
+    return o instanceof CustomObjectList<?> other && other.getClass() == getClass()
         && Objects.equals(apiVersion, other.apiVersion) && Objects.equals(kind, other.kind)
         && Objects.equals(metadata, other.metadata) && Objects.equals(items, other.items);
   }

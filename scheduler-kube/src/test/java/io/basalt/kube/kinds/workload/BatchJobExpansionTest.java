@@ -1,4 +1,4 @@
-package io.basalt.kube.workload;
+package io.basalt.kube.kinds.workload;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
