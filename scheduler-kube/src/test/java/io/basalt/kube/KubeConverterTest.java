@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.basalt.kube.kinds.KubeConversionException;
 import io.basalt.kube.kinds.volcano.V1beta1PodGroup;
 import io.basalt.kube.kinds.volcano.V1beta1Queue;
 import io.basalt.model.Node;

@@ -1,6 +1,6 @@
 package io.basalt.kube.live;
 
-import io.basalt.kube.KubeConversionException;
+import io.basalt.kube.kinds.KubeConversionException;
 import io.basalt.kube.KubeConverter;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ResourceEventHandler;

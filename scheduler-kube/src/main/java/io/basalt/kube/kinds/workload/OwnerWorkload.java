@@ -4,7 +4,7 @@ import io.basalt.kube.kinds.CustomObject;
 import io.basalt.kube.kinds.CustomObjectList;
 
 /**
- * A workload custom resource owning pods (Kubeflow's PyTorchJob, MPIJob, TFJob; a JobSet), read for its metadata
+ * A workload custom resource owning pods (Kubeflow's PyTorchJob, MPIJob, TFJob; a JobSet), watched for its metadata
  * only: gang inference needs its uid, labels and annotations ({@code scheduling.volcano.sh/group-min-member}, the
  * queue), never its spec, so nothing of the spec is kept. One class per kind, only because client-java's informer
  * factory keeps one informer per class.
@@ -38,6 +38,9 @@ public abstract class OwnerWorkload<O extends OwnerWorkload<O>> extends CustomOb
   /** {@code JobSet}. */
   public static final class JobSet extends OwnerWorkload<JobSet> {}
 
+  /** Volcano's {@code batch.volcano.sh} Job: read from manifests only, never watched (see {@link WorkloadKind}). */
+  public static final class VolcanoJob extends OwnerWorkload<VolcanoJob> {}
+
   /** The list types, for client-java's generic API and informers. */
   public static final class PyTorchJobList extends CustomObjectList<PyTorchJob> {}
 
@@ -46,4 +49,6 @@ public abstract class OwnerWorkload<O extends OwnerWorkload<O>> extends CustomOb
   public static final class TfJobList extends CustomObjectList<TfJob> {}
 
   public static final class JobSetList extends CustomObjectList<JobSet> {}
+
+  public static final class VolcanoJobList extends CustomObjectList<VolcanoJob> {}
 }

@@ -3,6 +3,7 @@ package io.basalt.kube.kinds.workload;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.basalt.kube.Manifests;
+import io.basalt.kube.kinds.Expansion;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.openapi.models.V1Pod;
 import java.util.List;

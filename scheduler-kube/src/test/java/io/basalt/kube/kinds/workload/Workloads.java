@@ -2,8 +2,11 @@ package io.basalt.kube.kinds.workload;
 
 import com.google.gson.Gson;
 import com.google.gson.JsonObject;
+import io.basalt.kube.Kinds;
 import io.basalt.kube.ManifestReader;
 import io.basalt.kube.Manifests;
+import io.basalt.kube.kinds.Expansion;
+import io.basalt.kube.kinds.KindAdapter;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.openapi.models.V1Pod;
 import java.util.List;
@@ -18,8 +21,11 @@ final class Workloads {
     return new Gson().toJsonTree(tree).getAsJsonObject();
   }
 
+  /** What the registry's adapter for the document's kind expands it to; null when no kind reads it. */
   static Expansion expand(String yaml) {
-    return WorkloadExpander.expand(json(yaml));
+    JsonObject o = json(yaml);
+    KindAdapter<?> kind = Kinds.builtin().forDocument(o.get("apiVersion").getAsString(), o.get("kind").getAsString());
+    return kind == null ? null : kind.expand(o);
   }
 
   static Manifests read(String yaml) {

@@ -1,18 +1,14 @@
-package io.basalt.kube;
+package io.basalt.kube.kinds.volcano;
 
-import static io.basalt.kube.KubeConverter.emptyToNull;
-import static io.basalt.kube.KubeConverter.instant;
-import static io.basalt.kube.KubeConverter.isBlank;
-import static io.basalt.kube.KubeConverter.namespaceOf;
-import static io.basalt.kube.KubeConverter.optionalResources;
-import static io.basalt.kube.KubeConverter.resources;
-import static io.basalt.kube.KubeConverter.strings;
+import static io.basalt.kube.kinds.Conversion.emptyToNull;
+import static io.basalt.kube.kinds.Conversion.instant;
+import static io.basalt.kube.kinds.Conversion.isBlank;
+import static io.basalt.kube.kinds.Conversion.namespaceOf;
+import static io.basalt.kube.kinds.Conversion.optionalResources;
+import static io.basalt.kube.kinds.Conversion.resources;
+import static io.basalt.kube.kinds.Conversion.strings;
 
-import io.basalt.kube.KubeConverter.Ctx;
-import io.basalt.kube.gang.CoschedulingGroup;
-import io.basalt.kube.kinds.coscheduling.CoschedulingPodGroup;
-import io.basalt.kube.kinds.volcano.V1beta1PodGroup;
-import io.basalt.kube.kinds.volcano.V1beta1Queue;
+import io.basalt.kube.kinds.Conversion.Ctx;
 import io.basalt.model.NetworkTopology;
 import io.basalt.model.PodGroup;
 import io.basalt.model.Queue;
@@ -22,14 +18,18 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Volcano's PodGroup and Queue for {@link KubeConverter}, kept together because both apply Volcano's defaults for
- * unset fields rather than Kubernetes'; callers go through {@link KubeConverter#toPodGroup} and
- * {@link KubeConverter#toQueue}.
+ * Volcano's PodGroup and Queue to the model, kept together because both apply Volcano's defaults for unset fields
+ * rather than Kubernetes'. Each throws a {@link io.basalt.kube.kinds.KubeConversionException} naming the field it
+ * cannot take.
  */
-final class VolcanoConversion {
+public final class VolcanoConversion {
   private VolcanoConversion() {}
 
-  static PodGroup toPodGroup(V1beta1PodGroup pg) {
+  /**
+   * A PodGroup: {@code minMember} 1 when unset, queue {@value Queue#DEFAULT} when unset (the CRD's default),
+   * {@code minResources} null when unset, phase Pending when the status has none.
+   */
+  public static PodGroup toPodGroup(V1beta1PodGroup pg) {
     V1ObjectMeta meta = pg.getMetadata();
     Ctx ctx = Ctx.namespaced("PodGroup", meta);
     V1beta1PodGroup.Spec spec = pg.getSpec() == null ? new V1beta1PodGroup.Spec() : pg.getSpec();
@@ -89,25 +89,11 @@ final class VolcanoConversion {
     return new NetworkTopology(mode, t.highestTierAllowed(), emptyToNull(t.highestTierName()), gpus);
   }
 
-  static CoschedulingGroup toCoschedulingGroup(CoschedulingPodGroup pg) {
-    V1ObjectMeta meta = pg.getMetadata();
-    Ctx ctx = Ctx.namespaced("PodGroup", meta);
-    CoschedulingPodGroup.Spec spec = pg.getSpec() == null ? new CoschedulingPodGroup.Spec() : pg.getSpec();
-    int minMember = spec.minMember() == null ? 1 : spec.minMember();
-    if (minMember < 1) {
-      throw ctx.fail("spec.minMember", "expected a positive count, got " + minMember);
-    }
-    Integer timeout = spec.scheduleTimeoutSeconds();
-    if (timeout != null && timeout < 0) {
-      throw ctx.fail("spec.scheduleTimeoutSeconds", "negative value " + timeout);
-    }
-    ResourceVector minResources =
-        spec.minResources() == null ? null : resources(spec.minResources(), "spec.minResources", ctx);
-    return new CoschedulingGroup(namespaceOf(meta), meta.getName(), minMember, minResources, timeout,
-        instant(meta.getCreationTimestamp()));
-  }
-
-  static Queue toQueue(V1beta1Queue q) {
+  /**
+   * A Queue: weight 1 when unset (or 0, which Go cannot tell from unset), capability / guarantee / deserved null when
+   * unset or empty, reclaimable true when unset, priority 0, state Open when the status has none.
+   */
+  public static Queue toQueue(V1beta1Queue q) {
     V1ObjectMeta meta = q.getMetadata();
     Ctx ctx = Ctx.clusterScoped("Queue", meta);
     V1beta1Queue.Spec spec = q.getSpec() == null ? new V1beta1Queue.Spec() : q.getSpec();

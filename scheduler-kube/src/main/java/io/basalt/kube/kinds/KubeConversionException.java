@@ -1,4 +1,4 @@
-package io.basalt.kube;
+package io.basalt.kube.kinds;
 
 /**
  * A Kubernetes object the engine cannot take: a missing name, a bad or negative quantity, a missing required field.

@@ -1,11 +1,11 @@
-package io.basalt.kube;
+package io.basalt.kube.kinds.core;
 
-import static io.basalt.kube.KubeConverter.DEFAULT_MAX_PODS;
-import static io.basalt.kube.KubeConverter.isBlank;
-import static io.basalt.kube.KubeConverter.resources;
-import static io.basalt.kube.KubeConverter.strings;
 
-import io.basalt.kube.KubeConverter.Ctx;
+import static io.basalt.kube.kinds.Conversion.isBlank;
+import static io.basalt.kube.kinds.Conversion.resources;
+import static io.basalt.kube.kinds.Conversion.strings;
+
+import io.basalt.kube.kinds.Conversion.Ctx;
 import io.basalt.model.Node;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
@@ -22,13 +22,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Nodes for {@link KubeConverter}: allocatable with its fallbacks, taints and readiness, kept together so the node
- * rules read in one place; callers go through {@link KubeConverter#toNode}.
+ * v1 Nodes to the model: allocatable from {@code status.allocatable}, else {@code status.capacity}; {@code pods}
+ * defaults to {@value #DEFAULT_MAX_PODS}. Ready is the Ready condition being "True", or true when the node reports no
+ * conditions at all (fixtures usually omit them).
  */
-final class NodeConversion {
+public final class NodeConversion {
+  /** The kubelet's default {@code --max-pods}, used when a node does not report {@code pods}. */
+  public static final long DEFAULT_MAX_PODS = 110;
+
   private NodeConversion() {}
 
-  static Node toNode(V1Node node) {
+  /** Converts a node; throws {@link io.basalt.kube.kinds.KubeConversionException} naming the field it cannot take. */
+  public static Node toNode(V1Node node) {
     V1ObjectMeta meta = node.getMetadata();
     Ctx ctx = Ctx.clusterScoped("Node", meta);
     V1NodeStatus status = node.getStatus();

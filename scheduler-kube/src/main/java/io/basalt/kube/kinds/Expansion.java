@@ -1,4 +1,4 @@
-package io.basalt.kube.kinds.workload;
+package io.basalt.kube.kinds;
 
 import com.google.gson.JsonObject;
 import java.util.List;

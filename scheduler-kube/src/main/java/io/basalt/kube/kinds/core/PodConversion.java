@@ -1,15 +1,15 @@
-package io.basalt.kube;
+package io.basalt.kube.kinds.core;
 
-import static io.basalt.kube.KubeConverter.DEFAULT_SCHEDULER_NAME;
-import static io.basalt.kube.KubeConverter.amount;
-import static io.basalt.kube.KubeConverter.emptyToNull;
-import static io.basalt.kube.KubeConverter.instant;
-import static io.basalt.kube.KubeConverter.isBlank;
-import static io.basalt.kube.KubeConverter.namespaceOf;
-import static io.basalt.kube.KubeConverter.resources;
-import static io.basalt.kube.KubeConverter.strings;
 
-import io.basalt.kube.KubeConverter.Ctx;
+import static io.basalt.kube.kinds.Conversion.amount;
+import static io.basalt.kube.kinds.Conversion.emptyToNull;
+import static io.basalt.kube.kinds.Conversion.instant;
+import static io.basalt.kube.kinds.Conversion.isBlank;
+import static io.basalt.kube.kinds.Conversion.namespaceOf;
+import static io.basalt.kube.kinds.Conversion.resources;
+import static io.basalt.kube.kinds.Conversion.strings;
+
+import io.basalt.kube.kinds.Conversion.Ctx;
 import io.basalt.kube.gang.GroupInference;
 import io.basalt.model.ContainerRequest;
 import io.basalt.model.NodeSelectorRequirement;
@@ -36,14 +36,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Pods for {@link KubeConverter}: the effective request, required node affinity and tolerations. Kept apart because
- * the pod rules are the largest part of the conversion; callers go through {@link KubeConverter#toPod} and
- * {@link KubeConverter#podRequest}.
+ * v1 Pods to the model: the effective request, required node affinity and tolerations. The request follows
+ * Kubernetes' rules: the sum of app containers (a resource with only a limit requests its limit), max'd per resource
+ * with each init container (restartable "sidecar" init containers add to the sum and to every later init container),
+ * plus {@code spec.overhead}, plus one {@code pods}.
  */
-final class PodConversion {
+public final class PodConversion {
+  /** The scheduler a pod names when {@code spec.schedulerName} is unset, as the API server defaults it. */
+  public static final String DEFAULT_SCHEDULER_NAME = "default-scheduler";
+
   private PodConversion() {}
 
-  static Pod toPod(V1Pod pod) {
+  /** Converts a pod; throws {@link io.basalt.kube.kinds.KubeConversionException} naming the field it cannot take. */
+  public static Pod toPod(V1Pod pod) {
     V1ObjectMeta meta = pod.getMetadata();
     Ctx ctx = Ctx.namespaced("Pod", meta);
     String namespace = namespaceOf(meta);
@@ -110,7 +115,7 @@ final class PodConversion {
     return null;
   }
 
-  static ResourceVector podRequest(V1PodSpec spec, Ctx ctx) {
+  public static ResourceVector podRequest(V1PodSpec spec, Ctx ctx) {
     ResourceVector sum = ResourceVector.ZERO;
     List<V1Container> containers = spec.getContainers();
     if (containers != null) {
