@@ -48,6 +48,11 @@ public final class Kinds {
     return BUILTIN;
   }
 
+  /** Exactly {@code adapters}, in this order (a source reading only some kinds: tests, tools). */
+  public static Kinds of(List<KindAdapter<?>> adapters) {
+    return new Kinds(adapters);
+  }
+
   /** These kinds and {@code adapter} after them (a kind not built in: a test's, an extension's). */
   public Kinds with(KindAdapter<?> adapter) {
     List<KindAdapter<?>> all = new ArrayList<>(adapters);

@@ -236,6 +236,22 @@ class InformerSourceTest {
   }
 
   @Test
+  void jobsTheRoleCannotListAreSkippedAndLoggedOnce() throws Exception {
+    server.seed(node("n1", "8"));
+    server.faults().failNext(1, 403, "GET", "/apis/batch/v1/jobs");
+
+    startSource();
+
+    assertTrue(source.hasSynced());
+    assertEquals(1, cache.nodeCount(), "the other kinds still load");
+    List<String> warnings = source.warnings();
+    assertEquals(1, warnings.size(), warnings.toString());
+    assertTrue(warnings.get(0).startsWith("cannot list jobs (HTTP 403): gangs are inferred without reading jobs"),
+        warnings.get(0));
+    assertEquals(1, server.requests("GET", "/apis/batch/v1/jobs").size(), "probed once, no informer list or watch");
+  }
+
+  @Test
   void droppedWatchDoesNotLoseAPodCreatedMeanwhile() throws Exception {
     server.seed(node("n1", "8"));
     startSource();
