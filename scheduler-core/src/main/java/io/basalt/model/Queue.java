@@ -3,8 +3,15 @@ package io.basalt.model;
 import java.util.Map;
 
 /**
- * A Volcano Queue ({@code scheduling.volcano.sh/v1beta1}). Resource fields are null when unset, which is not the
- * same as zero (an unset capability means unlimited).
+ * A queue jobs are admitted through and share the cluster by, whatever object states it: a Volcano Queue
+ * ({@code scheduling.volcano.sh/v1beta1}) today, whose vocabulary the fields use; another source (Kueue's
+ * ClusterQueue) maps its own fields onto them in its kind adapter. Resource fields are null when unset, which is not
+ * the same as zero (an unset capability means unlimited).
+ *
+ * @param weight the share of the cluster relative to other queues (proportion, drf)
+ * @param parent the parent queue's name in a hierarchy; null at the root
+ * @param state Open, Closed, ...: only an open queue admits jobs
+ * @param annotations the source object's annotations (plugins read settings from them, e.g. drf's hierarchy)
  */
 public record Queue(
     String name,

@@ -1,10 +1,14 @@
 package io.basalt.kube;
 
+import com.google.gson.JsonObject;
 import io.basalt.fabric.Fabric;
 import io.basalt.fabric.FabricBuilder;
 import io.basalt.kube.fabric.HyperNodeReader;
 import io.basalt.kube.gang.CoschedulingGroup;
 import io.basalt.kube.gang.OwnerObject;
+import io.basalt.kube.kinds.KindAdapter;
+import io.basalt.kube.kinds.KubeConversionException;
+import io.basalt.kube.kinds.Records;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
@@ -16,7 +20,8 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * A cluster in the engine's model, converted from {@link Manifests}: document order is kept. {@code errors} holds the
+ * A cluster in the engine's model, converted from {@link Manifests} by each kind's adapter: kinds in registry order,
+ * each kind's objects in document order. {@code errors} holds the
  * manifest's own errors followed by one line per object that failed conversion (that object is left out), e.g.
  * {@code pods.yaml doc 2: Pod team-a/p1: spec.containers[0].resources.requests.cpu: negative quantity '-1'}, then the
  * problems of the network fabric its HyperNodes make ({@link Fabric#EMPTY} when there are none).
@@ -55,32 +60,84 @@ public record ClusterObjects(
    */
   public static ClusterObjects from(Manifests m, Function<List<Node>, FabricBuilder.Result> topology) {
     List<String> errors = new ArrayList<>(m.errors());
-    List<Node> nodes = convert(m, m.nodes(), KubeConverter::toNode, errors);
-    List<Pod> pods = convert(m, m.pods(), KubeConverter::toPod, errors);
-    List<PodGroup> groups = convert(m, m.podGroups(), KubeConverter::toPodGroup, errors);
-    List<Queue> queues = convert(m, m.queues(), KubeConverter::toQueue, errors);
-    List<PriorityClass> classes = convert(m, m.priorityClasses(), KubeConverter::toPriorityClass, errors);
-    List<CoschedulingGroup> cosched = convert(m, m.coschedulingGroups(), KubeConverter::toCoschedulingGroup, errors);
+    Collected c = new Collected();
+    for (KindAdapter<?> kind : m.kinds().all()) {
+      convert(m, kind, c, errors);
+    }
     Fabric fabric = Fabric.EMPTY;
-    if (topology != null || !m.hyperNodes().isEmpty()) {
-      FabricBuilder.Result r = topology != null ? topology.apply(nodes) : HyperNodeReader.read(m.hyperNodes(), nodes);
+    if (topology != null || !c.hyperNodes.isEmpty()) {
+      FabricBuilder.Result r = topology != null ? topology.apply(c.nodes) : HyperNodeReader.read(c.hyperNodes, c.nodes);
       errors.addAll(r.problems());
       fabric = r.fabric();
     }
-    return new ClusterObjects(nodes, pods, groups, queues, classes, cosched, m.owners(), errors, fabric);
+    List<OwnerObject> owners = new ArrayList<>(m.owners());
+    owners.addAll(c.owners);
+    return new ClusterObjects(c.nodes, c.pods, c.podGroups, c.queues, c.priorityClasses, c.coschedulingGroups, owners,
+        errors, fabric);
   }
 
-  private static <K extends KubernetesObject, T> List<T> convert(Manifests m, List<K> in, Function<K, T> f,
+  /** Each object of {@code kind} through its adapter; one that fails is reported with its origin and left out. */
+  private static <T extends KubernetesObject> void convert(Manifests m, KindAdapter<T> kind, Records out,
       List<String> errors) {
-    List<T> out = new ArrayList<>(in.size());
-    for (K k : in) {
+    for (T o : m.objects(kind)) {
       try {
-        out.add(f.apply(k));
+        kind.put(o, out);
       } catch (KubeConversionException e) {
-        String origin = m.origin(k);
+        String origin = m.origin(o);
         errors.add((origin == null ? "" : origin + ": ") + e.getMessage());
       }
     }
-    return out;
+  }
+
+  /** The records of every manifest, by type in the order their kinds handed them over. */
+  private static final class Collected implements Records {
+    final List<Node> nodes = new ArrayList<>();
+    final List<Pod> pods = new ArrayList<>();
+    final List<PodGroup> podGroups = new ArrayList<>();
+    final List<Queue> queues = new ArrayList<>();
+    final List<PriorityClass> priorityClasses = new ArrayList<>();
+    final List<CoschedulingGroup> coschedulingGroups = new ArrayList<>();
+    final List<OwnerObject> owners = new ArrayList<>();
+    final List<JsonObject> hyperNodes = new ArrayList<>();
+
+    @Override
+    public void node(Node node) {
+      nodes.add(node);
+    }
+
+    @Override
+    public void pod(Pod pod) {
+      pods.add(pod);
+    }
+
+    @Override
+    public void priorityClass(PriorityClass priorityClass) {
+      priorityClasses.add(priorityClass);
+    }
+
+    @Override
+    public void queue(Queue queue) {
+      queues.add(queue);
+    }
+
+    @Override
+    public void podGroup(PodGroup group) {
+      podGroups.add(group);
+    }
+
+    @Override
+    public void coschedulingGroup(CoschedulingGroup group) {
+      coschedulingGroups.add(group);
+    }
+
+    @Override
+    public void owner(OwnerObject owner) {
+      owners.add(owner);
+    }
+
+    @Override
+    public void hyperNode(String name, JsonObject document) {
+      hyperNodes.add(document);
+    }
   }
 }

@@ -3,17 +3,11 @@ package io.basalt.kube;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
-import io.basalt.kube.fabric.HyperNodeReader;
 import io.basalt.kube.gang.OwnerObject;
-import io.basalt.kube.volcano.CoschedulingPodGroup;
-import io.basalt.kube.volcano.V1beta1PodGroup;
-import io.basalt.kube.volcano.V1beta1Queue;
+import io.basalt.kube.kinds.Expansion;
+import io.basalt.kube.kinds.KindAdapter;
 import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.openapi.models.V1Namespace;
-import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import io.kubernetes.client.openapi.models.V1Pod;
-import io.kubernetes.client.openapi.models.V1PriorityClass;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -35,12 +29,11 @@ import java.util.stream.Stream;
  * {@code *.yaml}, {@code *.yml} and {@code *.json} file of a directory (sorted by name, not recursive). Documents are
  * {@code ---}-separated; {@code kind: List} (and {@code PodList} etc.) contributes its items.
  *
- * <p>Kept: v1 Node, Pod, Namespace; scheduling.k8s.io PriorityClass; scheduling.volcano.sh/v1beta1 PodGroup, Queue;
- * scheduling.x-k8s.io/v1alpha1 (coscheduling) PodGroup;
- * topology.volcano.sh/v1alpha1 HyperNode (as its JSON tree, checked when the fabric is built).
- * Workloads (Volcano Job, batch/v1 Job, JobSet, PyTorchJob, MPIJob) are expanded into the pods and PodGroup their
- * controllers would create ({@code io.basalt.kube.workload}); an object given explicitly replaces the one an expansion
- * made. Any other kind (a Deployment) is listed in {@link Manifests#skipped()}. An object of a kept kind that
+ * <p>Kept: the kinds of its {@link Kinds} registry (nodes, pods, PriorityClasses, Volcano's and the coscheduling
+ * PodGroups, Volcano Queues and HyperNodes, ...), each read by its adapter. A workload kind (Volcano Job, batch/v1 Job,
+ * JobSet, PyTorchJob, MPIJob) is expanded into the pods and PodGroup its controllers would create; an object given
+ * explicitly replaces the one an expansion made. Any other kind (a Deployment) is listed in
+ * {@link Manifests#skipped()}. An object of a kept kind that
  * cannot be read (a bad quantity, a wrong type, no kind, a duplicate) is listed in {@link Manifests#errors()} and left
  * out; fields the model does not know are listed in {@link Manifests#warnings()}. Malformed YAML throws a
  * {@link ManifestException} naming the file and document (see {@link ManifestDocuments}, which splits and parses
@@ -59,6 +52,7 @@ public final class ManifestReader {
   private static final Pattern REQUIRED_FIELD =
       Pattern.compile("The required field `([^`]*)` is not found in the JSON string.*", Pattern.DOTALL);
 
+  private final Kinds kinds;
   private final Instant creationBase;
 
   public ManifestReader() {
@@ -67,6 +61,12 @@ public final class ManifestReader {
 
   /** @param creationBase creation time given to the first object that has none */
   public ManifestReader(Instant creationBase) {
+    this(Kinds.builtin(), creationBase);
+  }
+
+  /** @param kinds the kinds to read; documents of any other kind are skipped */
+  public ManifestReader(Kinds kinds, Instant creationBase) {
+    this.kinds = kinds;
     this.creationBase = creationBase;
   }
 
@@ -122,7 +122,7 @@ public final class ManifestReader {
 
   /** One load: objects collected so far, positions handed out, names seen. */
   private final class Load {
-    final Manifests.Builder out = new Manifests.Builder();
+    final Manifests.Builder out = new Manifests.Builder(kinds);
     final Map<String, String> seen = new HashMap<>();
     /** Objects a workload's expansion made, by key: an object given explicitly replaces one (a controller adopts it). */
     final Map<String, KubernetesObject> generated = new HashMap<>();
@@ -180,41 +180,31 @@ public final class ManifestReader {
         out.errors.add(where + ": " + kind + " '" + display + "' has no apiVersion");
         return;
       }
-      if (HyperNodeReader.isHyperNode(apiVersion, kind)) {
-        String key = kind + " " + display;
-        String first = seen.putIfAbsent(key, where);
-        if (first != null) {
-          out.errors.add(where + ": duplicate " + key + " (first at " + first + "), ignored");
-        } else {
-          out.addHyperNode(o, where);
-        }
-        return;
-      }
-      Class<? extends KubernetesObject> type = typeOf(apiVersion, kind);
-      if (type == null) {
-        io.basalt.kube.workload.Expansion x = io.basalt.kube.workload.WorkloadExpander.expand(o);
-        if (x != null) { // a workload (Volcano Job, Job, JobSet, ...): read what its controllers would create
-          if (x.ownerUid() != null) {
-            out.owners.add(owner(o, kind, x.ownerUid(), creationBase.plusSeconds(pos)));
-          }
-          expanding++;
-          x.documents().forEach(d -> object(d, where + " (" + x.origin() + ")"));
-          expanding--;
-          x.errors().forEach(e -> out.errors.add(where + ": " + e));
-          x.warnings().forEach(w -> out.warnings.add(where + ": " + w));
-          return;
-        }
+      KindAdapter<?> adapter = kinds.forDocument(apiVersion, kind);
+      if (adapter == null) {
         out.skipped.add(where + ": skipped kind " + kind + " " + apiVersion + " '" + display + "'");
         return;
       }
-      String label = where + ": " + kind + " " + objectKey(type, o);
+      Expansion x = adapter.expand(o);
+      if (x != null) { // a workload (Volcano Job, Job, JobSet, ...): read what its controllers would create
+        if (x.ownerUid() != null) {
+          out.owners.add(owner(o, kind, x.ownerUid(), creationBase.plusSeconds(pos)));
+        }
+        expanding++;
+        x.documents().forEach(d -> object(d, where + " (" + x.origin() + ")"));
+        expanding--;
+        x.errors().forEach(e -> out.errors.add(where + ": " + e));
+        x.warnings().forEach(w -> out.warnings.add(where + ": " + w));
+        return;
+      }
+      String label = where + ": " + kind + " " + objectKey(adapter.namespaced(), o);
       JsonElement metadata = o.get("metadata");
       if (metadata == null || metadata.isJsonNull()) {
         o.add("metadata", new JsonObject()); // every object read gets metadata, for the creation time below
       }
       KubernetesObject obj;
       try {
-        obj = KubeJson.GSON.fromJson(o, type);
+        obj = adapter.fromDocument(o, KubeJson.GSON);
       } catch (KubeJson.FieldException e) {
         out.errors.add(label + ": " + e.field() + ": " + e.problem);
         return;
@@ -222,7 +212,7 @@ public final class ManifestReader {
         out.errors.add(label + ": " + gsonProblem(e));
         return;
       }
-      String warning = validate(type, o);
+      String warning = check(adapter, o);
       if (warning != null) {
         out.warnings.add(label + ": " + warning);
       }
@@ -231,7 +221,7 @@ public final class ManifestReader {
         meta.setCreationTimestamp(OffsetDateTime.ofInstant(creationBase.plusSeconds(pos), ZoneOffset.UTC));
       }
       if (meta.getName() != null && !meta.getName().isEmpty()) {
-        String key = kind + " " + objectKey(type, o);
+        String key = kind + " " + objectKey(adapter.namespaced(), o);
         String first = seen.putIfAbsent(key, where);
         if (first != null) {
           KubernetesObject made = generated.remove(key);
@@ -248,37 +238,8 @@ public final class ManifestReader {
           generated.put(key, obj);
         }
       }
-      out.add(obj, where);
+      out.add(adapter, obj, where);
     }
-  }
-
-  private static Class<? extends KubernetesObject> typeOf(String apiVersion, String kind) {
-    if ("v1".equals(apiVersion)) {
-      return switch (kind) {
-        case "Pod" -> V1Pod.class;
-        case "Node" -> V1Node.class;
-        case "Namespace" -> V1Namespace.class;
-        default -> null;
-      };
-    }
-    if (apiVersion.startsWith("scheduling.k8s.io/") && "PriorityClass".equals(kind)) {
-      return V1PriorityClass.class;
-    }
-    if (CoschedulingPodGroup.API_VERSION.equals(apiVersion) && CoschedulingPodGroup.KIND.equals(kind)) {
-      return CoschedulingPodGroup.class;
-    }
-    if (V1beta1PodGroup.API_VERSION.equals(apiVersion)) {
-      return switch (kind) {
-        case V1beta1PodGroup.KIND -> V1beta1PodGroup.class;
-        case V1beta1Queue.KIND -> V1beta1Queue.class;
-        default -> null;
-      };
-    }
-    return null;
-  }
-
-  private static boolean namespaced(Class<?> type) {
-    return type == V1Pod.class || type == V1beta1PodGroup.class || type == CoschedulingPodGroup.class;
   }
 
   /** What gang inference reads of a workload: kind, name, uid, labels, annotations, creation time. */
@@ -313,12 +274,12 @@ public final class ManifestReader {
   }
 
   /** {@code namespace/name} for namespaced kinds (namespace defaulting as the converter does), else {@code name}. */
-  private static String objectKey(Class<?> type, JsonObject o) {
+  private static String objectKey(boolean namespaced, JsonObject o) {
     JsonObject meta = o.get("metadata") != null && o.get("metadata").isJsonObject() ? o.getAsJsonObject("metadata")
         : new JsonObject();
     String name = KubeJson.string(meta, "name");
     name = name == null || name.isEmpty() ? "<unnamed>" : name;
-    if (!namespaced(type)) {
+    if (!namespaced) {
       return name;
     }
     String ns = KubeJson.string(meta, "namespace");
@@ -338,20 +299,12 @@ public final class ManifestReader {
   }
 
   /**
-   * client-java's own strict check (unknown fields, missing required fields) as a warning; it stops at the first
-   * problem. Null when clean or for the Volcano kinds, which have no such check.
+   * The kind's strict check (client-java's: unknown fields, missing required fields) as a warning; it stops at the
+   * first problem. Null when clean or for kinds without one (custom resources).
    */
-  private static String validate(Class<?> type, JsonObject o) {
+  private static String check(KindAdapter<?> kind, JsonObject o) {
     try {
-      if (type == V1Pod.class) {
-        V1Pod.validateJsonElement(o);
-      } else if (type == V1Node.class) {
-        V1Node.validateJsonElement(o);
-      } else if (type == V1Namespace.class) {
-        V1Namespace.validateJsonElement(o);
-      } else if (type == V1PriorityClass.class) {
-        V1PriorityClass.validateJsonElement(o);
-      }
+      kind.check(o);
       return null;
     } catch (IOException | RuntimeException e) {
       String m = String.valueOf(e.getMessage());

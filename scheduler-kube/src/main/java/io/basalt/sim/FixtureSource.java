@@ -59,6 +59,11 @@ public final class FixtureSource implements ClusterSource {
     return new FixtureSource(new ManifestReader().read(paths));
   }
 
+  /** The cluster {@code manifests} hold (read with kinds of the caller's choosing, see {@link ManifestReader}). */
+  public static FixtureSource of(Manifests manifests) {
+    return new FixtureSource(manifests);
+  }
+
   /** Reads YAML text; {@code name} labels warnings. */
   public static FixtureSource fromText(String name, String yaml) {
     return new FixtureSource(new ManifestReader().readString(name, yaml));

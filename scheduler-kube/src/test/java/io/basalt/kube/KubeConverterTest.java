@@ -6,8 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basalt.kube.volcano.V1beta1PodGroup;
-import io.basalt.kube.volcano.V1beta1Queue;
+import io.basalt.kube.kinds.KubeConversionException;
+import io.basalt.kube.kinds.volcano.V1beta1PodGroup;
+import io.basalt.kube.kinds.volcano.V1beta1Queue;
 import io.basalt.model.Node;
 import io.basalt.model.NodeSelectorRequirement;
 import io.basalt.model.NodeSelectorTerm;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.basalt.kube.volcano.V1beta1PodGroup;
-import io.basalt.kube.volcano.V1beta1Queue;
+import io.basalt.kube.kinds.volcano.V1beta1PodGroup;
+import io.basalt.kube.kinds.volcano.V1beta1Queue;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;

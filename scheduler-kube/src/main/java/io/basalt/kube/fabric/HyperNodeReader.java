@@ -31,15 +31,9 @@ import java.util.regex.PatternSyntaxException;
  * rules (overlaps, cycles, tiers) are {@link FabricBuilder}'s.
  */
 public final class HyperNodeReader {
-  public static final String API_VERSION = "topology.volcano.sh/v1alpha1";
   public static final String KIND = "HyperNode";
 
   private HyperNodeReader() {}
-
-  /** True for the apiVersion and kind of a HyperNode document. */
-  public static boolean isHyperNode(String apiVersion, String kind) {
-    return API_VERSION.equals(apiVersion) && KIND.equals(kind);
-  }
 
   /**
    * Builds the fabric of {@code hyperNodes} (HyperNode documents, as read) over {@code nodes}; the problems are this

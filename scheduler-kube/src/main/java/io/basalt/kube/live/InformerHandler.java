@@ -1,7 +1,8 @@
 package io.basalt.kube.live;
 
-import io.basalt.kube.KubeConversionException;
-import io.basalt.kube.KubeConverter;
+import io.basalt.kube.kinds.Conversion;
+import io.basalt.kube.kinds.KindAdapter;
+import io.basalt.kube.kinds.KubeConversionException;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.cache.Caches;
@@ -12,29 +13,25 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Turns one kind's informer events into cache calls. It exists so that no event can escape as an exception into
- * client-java's listener thread: an object that does not convert is recorded in {@link InformerProblems} and skipped
- * (the cache keeps its last good version), and a delete that arrives as a tombstone still removes.
+ * Turns one kind's informer events, through its {@link KindAdapter}, into {@link CacheRecords} calls. It exists so
+ * that no event can escape as an exception into client-java's listener thread: an object that does not convert
+ * ({@link KubeConversionException}) is recorded in {@link InformerProblems} and skipped (the cache keeps its last good
+ * version), and a delete that arrives as a tombstone still removes.
  */
 final class InformerHandler<T extends KubernetesObject> implements ResourceEventHandler<T> {
-  /** What the cache does with one kind; {@code put} may throw {@link KubeConversionException}. */
-  interface Sink<T> {
-    void put(T obj);
-
-    void remove(T obj, String key);
-  }
-
+  private final KindAdapter<T> adapter;
   private final String kind;
   private final boolean namespaced;
-  private final Sink<T> sink;
+  private final CacheRecords records;
   private final InformerProblems problems;
   /** Informer keys delivered so far, until {@link #caughtUp} first succeeds; then null. */
   private volatile Set<String> delivered = ConcurrentHashMap.newKeySet();
 
-  InformerHandler(String kind, boolean namespaced, Sink<T> sink, InformerProblems problems) {
-    this.kind = kind;
-    this.namespaced = namespaced;
-    this.sink = sink;
+  InformerHandler(KindAdapter<T> adapter, CacheRecords records, InformerProblems problems) {
+    this.adapter = adapter;
+    this.kind = adapter.kind();
+    this.namespaced = adapter.namespaced();
+    this.records = records;
     this.problems = problems;
   }
 
@@ -88,7 +85,7 @@ final class InformerHandler<T extends KubernetesObject> implements ResourceEvent
     String key = key(o.getMetadata(), namespaced);
     problems.cleared(kind, key);
     try {
-      sink.remove(o, key);
+      adapter.remove(o, key, records);
     } catch (RuntimeException e) {
       problems.skipped(kind, key, kind + " " + key + ": delete failed: " + e, e);
     }
@@ -100,7 +97,7 @@ final class InformerHandler<T extends KubernetesObject> implements ResourceEvent
     }
     String key = obj.getMetadata() == null ? "<unnamed>" : key(obj.getMetadata(), namespaced);
     try {
-      sink.put(obj);
+      adapter.put(obj, records);
       problems.cleared(kind, key);
     } catch (KubeConversionException e) {
       problems.skipped(kind, key, e.getMessage(), null);
@@ -126,7 +123,7 @@ final class InformerHandler<T extends KubernetesObject> implements ResourceEvent
       return name;
     }
     String ns = meta.getNamespace() == null || meta.getNamespace().isEmpty()
-        ? KubeConverter.DEFAULT_NAMESPACE : meta.getNamespace();
+        ? Conversion.DEFAULT_NAMESPACE : meta.getNamespace();
     return ns + "/" + name;
   }
 }

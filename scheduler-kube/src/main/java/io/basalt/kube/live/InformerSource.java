@@ -1,35 +1,16 @@
 package io.basalt.kube.live;
 
 import io.basalt.cache.ClusterCache;
-import io.basalt.kube.KubeConverter;
+import io.basalt.kube.Kinds;
 import io.basalt.kube.gang.InferredGroups;
-import io.basalt.kube.volcano.CoschedulingPodGroup;
-import io.basalt.kube.volcano.HyperNode;
-import io.basalt.kube.volcano.OwnerWorkload;
-import io.basalt.kube.volcano.V1beta1PodGroup;
-import io.basalt.kube.volcano.V1beta1PodGroupList;
-import io.basalt.kube.volcano.V1beta1Queue;
-import io.basalt.kube.volcano.V1beta1QueueList;
-import io.basalt.kube.volcano.VolcanoObjectList;
-import io.basalt.model.Node;
+import io.basalt.kube.kinds.KindAdapter;
+import io.basalt.kube.kinds.core.PodKind;
 import io.basalt.scheduler.ClusterSource;
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.apis.BatchV1Api;
-import io.kubernetes.client.openapi.apis.CoreV1Api;
-import io.kubernetes.client.openapi.apis.SchedulingV1Api;
-import io.kubernetes.client.openapi.models.V1Job;
-import io.kubernetes.client.openapi.models.V1JobList;
-import io.kubernetes.client.openapi.models.V1Node;
-import io.kubernetes.client.openapi.models.V1NodeList;
-import io.kubernetes.client.openapi.models.V1Pod;
-import io.kubernetes.client.openapi.models.V1PodList;
-import io.kubernetes.client.openapi.models.V1PriorityClass;
-import io.kubernetes.client.openapi.models.V1PriorityClassList;
 import io.kubernetes.client.util.CallGenerator;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
@@ -45,21 +26,20 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
 
 /**
  * Live mode's {@link ClusterSource}: shared informers keep a {@link ClusterCache} current with the cluster, so each
- * cycle's snapshot is incremental and nothing is re-listed per cycle. Watched: every non-terminal pod (pods of other
- * schedulers count as used on their nodes; kube-scheduler's field selector), nodes, PriorityClasses, Volcano PodGroups
- * and Queues, for gangs without a PodGroup ({@link InferredGroups}) batch/v1 Jobs, coscheduling PodGroups and the owner
- * kinds of {@link OwnerKind#CUSTOM} (Kubeflow jobs, JobSets), and Volcano HyperNodes unless the {@link TopologyFeed}
- * reads the network fabric elsewhere. An object that does not convert is logged once and skipped; a custom kind whose
- * CRD is not installed (404 when {@link #start} probes it) is logged once and treated as empty, so the scheduler still
- * runs.
+ * cycle's snapshot is incremental and nothing is re-listed per cycle. One informer per kind of its {@link Kinds}
+ * registry that live mode watches ({@link KindAdapter#watch}): every non-terminal pod (pods of other schedulers count
+ * as used on their nodes), nodes, PriorityClasses, Volcano PodGroups and Queues, for gangs without a PodGroup
+ * ({@link InferredGroups}) batch/v1 Jobs, coscheduling PodGroups, Kubeflow jobs and JobSets, and Volcano HyperNodes
+ * unless the {@link TopologyFeed} reads the network fabric elsewhere. Each event goes through its kind's adapter to
+ * {@link CacheRecords}. An object that does not convert is logged once and skipped; a custom kind whose CRD is not
+ * installed (404 when {@link #start} probes it) is logged once and treated as empty, so the scheduler still runs.
  */
 public final class InformerSource implements ClusterSource, AutoCloseable {
   /** Non-terminal pods only: Succeeded and Failed pods hold no resources. Same selector as kube-scheduler. */
-  public static final String NON_TERMINAL_PODS = "status.phase!=Succeeded,status.phase!=Failed";
+  public static final String NON_TERMINAL_PODS = PodKind.NON_TERMINAL;
   /** How long {@link #start(ClusterCache)} waits for the initial lists. */
   public static final Duration DEFAULT_SYNC_TIMEOUT = Duration.ofSeconds(60);
 
@@ -67,6 +47,7 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
 
   private final ApiClient client;
   private final long resyncMillis;
+  private final Kinds kinds;
   private final InformerProblems problems = new InformerProblems();
   private final Map<String, Watched<?>> informers = new LinkedHashMap<>();
   private final Map<String, String> lastListError = new ConcurrentHashMap<>();
@@ -82,11 +63,17 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
 
   /** @param resyncPeriod how often informers replay their store as updates; zero for never */
   public InformerSource(ApiClient client, Duration resyncPeriod) {
+    this(client, resyncPeriod, Kinds.builtin());
+  }
+
+  /** @param kinds the kinds to watch (those whose {@link KindAdapter#watch} is not NEVER) */
+  public InformerSource(ApiClient client, Duration resyncPeriod, Kinds kinds) {
     if (resyncPeriod.isNegative()) {
       throw new IllegalArgumentException("resync period must not be negative: " + resyncPeriod);
     }
     this.client = client;
     this.resyncMillis = resyncPeriod.toMillis();
+    this.kinds = kinds;
   }
 
   /** Where the network fabric comes from (default: HyperNodes); before {@link #start}. Stopped with this source. */
@@ -117,70 +104,26 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
     }
     started = true;
     factory = new SharedInformerFactory(client);
-    CoreV1Api core = new CoreV1Api(client);
-    SchedulingV1Api scheduling = new SchedulingV1Api(client);
-
-    BatchV1Api batch = new BatchV1Api(client);
-    boolean jobsServed = served("jobs", () -> batch.listJobForAllNamespaces().limit(1).execute());
-    // Owners are probed first: a group of a watched owner kind waits for its owner, so only kinds served count.
-    Set<String> awaited = new HashSet<>(jobsServed ? Set.of("Job") : Set.of());
-    List<OwnerKind<?, ?>> owners = new ArrayList<>();
-    for (OwnerKind<?, ?> k : OwnerKind.CUSTOM) {
-      if (served(k.plural(), k.project(), k.api(client))) {
-        owners.add(k);
-        awaited.add(k.kind());
+    // Every kind is probed before any informer starts: a group of an awaited owner kind waits for its owner, so
+    // only owner kinds found served are awaited.
+    List<KindAdapter<?>> watched = new ArrayList<>();
+    Set<String> awaited = new HashSet<>();
+    for (KindAdapter<?> kind : kinds.all()) {
+      if (kind.watch() == KindAdapter.Watch.NEVER || kind.fabric() && !topology.watchesHyperNodes()) {
+        continue;
+      }
+      if (served(kind)) {
+        watched.add(kind);
+        if (kind.awaitedOwner()) {
+          awaited.add(kind.kind());
+        }
       }
     }
     InferredGroups inferred = new InferredGroups(cache, cache.defaultQueue(), awaited,
         w -> LOG.log(Level.WARNING, w));
-    register("pods", V1Pod.class, V1PodList.class, p -> core.listPodForAllNamespaces()
-        .fieldSelector(NON_TERMINAL_PODS).resourceVersion(p.resourceVersion).watch(p.watch)
-        .timeoutSeconds(p.timeoutSeconds).allowWatchBookmarks(p.watch).buildCall(null),
-        new InformerHandler<>("Pod", true, new InformerPodSink(cache, inferred), problems));
-    if (jobsServed) {
-      register("jobs", V1Job.class, V1JobList.class, p -> batch.listJobForAllNamespaces()
-          .resourceVersion(p.resourceVersion).watch(p.watch).timeoutSeconds(p.timeoutSeconds)
-          .allowWatchBookmarks(p.watch).buildCall(null),
-          new InformerHandler<>("Job", true, new OwnerSink<>(KubeConverter::toOwner, inferred), problems));
-    }
-    owners.forEach(k -> watchOwner(k, inferred));
-    register("nodes", V1Node.class, V1NodeList.class, p -> core.listNode().resourceVersion(p.resourceVersion)
-        .watch(p.watch).timeoutSeconds(p.timeoutSeconds).allowWatchBookmarks(p.watch).buildCall(null),
-        new InformerHandler<>("Node", false, sink(o -> {
-          Node n = KubeConverter.toNode(o);
-          cache.putNode(n);
-          topology.putNode(n);
-        }, name -> {
-          cache.removeNode(name);
-          topology.removeNode(name);
-        }), problems));
-    register("priorityclasses", V1PriorityClass.class, V1PriorityClassList.class, p -> scheduling
-        .listPriorityClass().resourceVersion(p.resourceVersion).watch(p.watch).timeoutSeconds(p.timeoutSeconds)
-        .allowWatchBookmarks(p.watch).buildCall(null),
-        new InformerHandler<>("PriorityClass", false, sink(o -> cache.putPriorityClass(
-            KubeConverter.toPriorityClass(o)), cache::removePriorityClass), problems));
-    registerCustom("podgroups", new GenericKubernetesApi<>(V1beta1PodGroup.class, V1beta1PodGroupList.class,
-        V1beta1PodGroup.GROUP, V1beta1PodGroup.VERSION, V1beta1PodGroup.PLURAL, client), V1beta1PodGroup.class,
-        new InformerHandler<>("PodGroup", true, sink(o -> cache.putPodGroup(KubeConverter.toPodGroup(o)),
-            cache::removePodGroup), problems));
-    registerCustom("queues", new GenericKubernetesApi<>(V1beta1Queue.class, V1beta1QueueList.class,
-        V1beta1Queue.GROUP, V1beta1Queue.VERSION, V1beta1Queue.PLURAL, client), V1beta1Queue.class,
-        new InformerHandler<>("Queue", false, sink(o -> {
-          cache.putQueue(KubeConverter.toQueue(o));
-          inferred.queuesChanged();
-        }, name -> {
-          cache.removeQueue(name);
-          inferred.queuesChanged();
-        }), problems));
-    registerCustom("coscheduling podgroups", new GenericKubernetesApi<>(CoschedulingPodGroup.class,
-        CoschedulingPodGroup.List.class, CoschedulingPodGroup.GROUP, CoschedulingPodGroup.VERSION,
-        CoschedulingPodGroup.PLURAL, client), CoschedulingPodGroup.class,
-        new InformerHandler<>("PodGroup", true, sink(o -> inferred.putCoscheduling(
-            KubeConverter.toCoschedulingGroup(o)), inferred::removeCoscheduling), problems));
-    if (topology.watchesHyperNodes()) {
-      registerCustom("hypernodes", new GenericKubernetesApi<>(HyperNode.class, HyperNode.List.class, HyperNode.GROUP,
-          HyperNode.VERSION, HyperNode.PLURAL, client), HyperNode.class,
-          new InformerHandler<>("HyperNode", false, sink(topology::putHyperNode, topology::removeHyperNode), problems));
+    CacheRecords records = new CacheRecords(cache, inferred, topology);
+    for (KindAdapter<?> kind : watched) {
+      watch(kind, kind.listType(), records);
     }
 
     factory.startAllRegisteredInformers();
@@ -220,29 +163,22 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
     return all;
   }
 
-  private <T extends KubernetesObject, L extends KubernetesListObject> void register(String name, Class<T> type,
-      Class<L> listType, CallGenerator calls, InformerHandler<T> handler) {
-    SharedIndexInformer<T> informer = factory.sharedIndexInformerFor(calls, type, listType, resyncMillis,
-        (cls, error) -> listWatchFailed(name, error));
-    add(name, informer, handler);
+  /** One kind's informer: a built-in kind's typed list/watch call, else client-java's generic API. */
+  private <T extends KubernetesObject, L extends KubernetesListObject> void watch(KindAdapter<T> kind,
+      Class<L> listType, CacheRecords records) {
+    String name = kind.informerName();
+    CallGenerator calls = kind.listWatch(client);
+    SharedIndexInformer<T> informer = calls != null
+        ? factory.sharedIndexInformerFor(calls, kind.type(), listType, resyncMillis,
+            (cls, error) -> listWatchFailed(name, error))
+        : factory.sharedIndexInformerFor(api(kind, listType), kind.type(), resyncMillis, "",
+            (cls, error) -> listWatchFailed(name, error));
+    add(name, informer, new InformerHandler<>(kind, records, problems));
   }
 
-  private <T extends KubernetesObject, L extends KubernetesListObject> void registerCustom(String name,
-      GenericKubernetesApi<T, L> api, Class<T> type, InformerHandler<T> handler) {
-    if (!served(name, name.startsWith("coscheduling") ? "scheduler-plugins'" : "Volcano", api)) {
-      return;
-    }
-    SharedIndexInformer<T> informer = factory.sharedIndexInformerFor(api, type, resyncMillis, "",
-        (cls, error) -> listWatchFailed(name, error));
-    add(name, informer, handler);
-  }
-
-  /** One owner kind, already found served, into gang inference. */
-  private <T extends OwnerWorkload<T>, L extends VolcanoObjectList<T>> void watchOwner(OwnerKind<T, L> kind,
-      InferredGroups inferred) {
-    add(kind.plural(), factory.sharedIndexInformerFor(kind.api(client), kind.type(), resyncMillis, "",
-        (cls, error) -> listWatchFailed(kind.plural(), error)), new InformerHandler<>(kind.kind(), true,
-        new OwnerSink<T>(o -> KubeConverter.toOwner(kind.kind(), o.getMetadata()), inferred), problems));
+  private <T extends KubernetesObject, L extends KubernetesListObject> GenericKubernetesApi<T, L> api(
+      KindAdapter<T> kind, Class<L> listType) {
+    return new GenericKubernetesApi<>(kind.type(), listType, kind.group(), kind.version(), kind.plural(), client);
   }
 
   private <T extends KubernetesObject> void add(String name, SharedIndexInformer<T> informer,
@@ -262,49 +198,38 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
   }
 
   /**
-   * False when listing the custom resource answers 404: its CRD is not installed (Volcano, or {@code project}, absent).
-   * Any other failure counts as served; the informer then retries its list and {@link #start} reports it if it never
-   * syncs. Installing the CRD later needs a restart to be seen.
+   * Whether live mode can watch {@code kind}. A custom resource is not served when listing it answers 404: its CRD is
+   * not installed (Volcano, or the kind's project, absent). A built-in kind Basalt can do without is not when listing
+   * answers 403 (RBAC does not grant it, e.g. an older chart) or 404. Either is logged once; any other failure counts
+   * as served, the informer then retries its list and {@link #start} reports it if it never syncs. Installing the CRD
+   * or granting the kind later needs a restart to be seen.
    */
-  private boolean served(String name, String project, GenericKubernetesApi<?, ?> api) {
+  private boolean served(KindAdapter<?> kind) {
+    if (kind.watch() == KindAdapter.Watch.ALWAYS) {
+      return true;
+    }
+    String name = kind.informerName();
     ListOptions one = new ListOptions();
     one.setLimit(1);
     try {
-      KubernetesApiResponse<?> r = api.list(one);
-      if (r.getHttpStatusCode() == HttpURLConnection.HTTP_NOT_FOUND) {
-        problems.note(name, project + " " + name + " not served (404): CRD not installed? Treating " + name
+      KubernetesApiResponse<?> r = api(kind, kind.listType()).list(one);
+      int code = r.getHttpStatusCode();
+      if (kind.watch() == KindAdapter.Watch.IF_SERVED && code == HttpURLConnection.HTTP_NOT_FOUND) {
+        problems.note(name, kind.project() + " " + name + " not served (404): CRD not installed? Treating " + name
             + " as empty; restart after installing the CRD.");
         return false;
       }
-    } catch (RuntimeException e) {
-      LOG.log(Level.DEBUG, "Probing " + name + " failed; starting its informer anyway", e);
-    }
-    return true;
-  }
-
-  /**
-   * False when listing a built-in kind Basalt can do without answers 403 (RBAC does not grant it, e.g. an older chart)
-   * or 404: logged once, and gangs are then inferred without reading that kind.
-   */
-  private boolean served(String name, ApiProbe probe) {
-    try {
-      probe.list();
-    } catch (ApiException e) {
-      if (e.getCode() == HttpURLConnection.HTTP_FORBIDDEN || e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
-        problems.note(name, "cannot list " + name + " (HTTP " + e.getCode() + "): gangs are inferred without reading "
-            + name + "; grant list/watch on " + name + " (see the Helm chart's ClusterRole)");
+      if (kind.watch() == KindAdapter.Watch.IF_LISTABLE
+          && (code == HttpURLConnection.HTTP_FORBIDDEN || code == HttpURLConnection.HTTP_NOT_FOUND)) {
+        problems.note(name, "cannot list " + name + " (HTTP " + code + "): "
+            + (kind.awaitedOwner() ? "gangs are inferred without reading " : "running without ") + name
+            + "; grant list/watch on " + name + " (see the Helm chart's ClusterRole)");
         return false;
       }
-      LOG.log(Level.DEBUG, "Probing " + name + " failed; starting its informer anyway", e);
     } catch (RuntimeException e) {
       LOG.log(Level.DEBUG, "Probing " + name + " failed; starting its informer anyway", e);
     }
     return true;
-  }
-
-  /** One list call, for {@link #served(String, ApiProbe)}. */
-  private interface ApiProbe {
-    void list() throws ApiException;
   }
 
   /** List/watch failures (the reflector retries on its own); logged when they change, not at every retry. */
@@ -352,21 +277,5 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
       }
     }
     return sb.toString();
-  }
-
-  /** A sink for kinds keyed the same way by informer and cache. */
-  private static <T> InformerHandler.Sink<T> sink(Consumer<T> put,
-      Consumer<String> remove) {
-    return new InformerHandler.Sink<>() {
-      @Override
-      public void put(T obj) {
-        put.accept(obj);
-      }
-
-      @Override
-      public void remove(T obj, String key) {
-        remove.accept(key);
-      }
-    };
   }
 }

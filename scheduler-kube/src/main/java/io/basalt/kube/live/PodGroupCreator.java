@@ -3,7 +3,7 @@ package io.basalt.kube.live;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.basalt.kube.gang.GroupInference;
-import io.basalt.kube.volcano.V1beta1PodGroup;
+import io.basalt.kube.kinds.volcano.V1beta1PodGroup;
 import io.basalt.model.OwnerReference;
 import io.basalt.model.PodGroup;
 import io.basalt.scheduler.StatusSink;

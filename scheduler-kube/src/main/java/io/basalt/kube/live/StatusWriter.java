@@ -1,7 +1,7 @@
 package io.basalt.kube.live;
 
-import io.basalt.kube.volcano.V1beta1PodGroup;
-import io.basalt.kube.volcano.V1beta1Queue;
+import io.basalt.kube.kinds.volcano.V1beta1PodGroup;
+import io.basalt.kube.kinds.volcano.V1beta1Queue;
 import io.basalt.model.Pod;
 import io.basalt.scheduler.StatusSink;
 import io.basalt.session.SessionResult;

@@ -6,7 +6,6 @@ import io.basalt.fabric.FabricBuilder;
 import io.basalt.kube.fabric.HyperNodeReader;
 import io.basalt.kube.fabric.LabelTopologyReader;
 import io.basalt.kube.fabric.NodeGroupReader;
-import io.basalt.kube.volcano.HyperNode;
 import io.basalt.model.Node;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -129,9 +128,8 @@ public final class TopologyFeed implements AutoCloseable {
     }
   }
 
-  void putHyperNode(HyperNode h) {
-    String name = h.getMetadata() == null ? null : h.getMetadata().getName();
-    hyperNodes.put(name == null ? "" : name, h.toDocument());
+  void putHyperNode(String name, JsonObject document) {
+    hyperNodes.put(name, document);
     changed();
   }
 

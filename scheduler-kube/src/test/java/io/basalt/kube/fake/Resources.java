@@ -98,6 +98,13 @@ public final class Resources {
   public static final ResourceType HYPERNODES = register(ResourceType.custom("topology.volcano.sh", "v1alpha1",
       "hypernodes", "HyperNode", false));
 
+  /**
+   * A kind no real server has and Basalt does not know: tests register their own adapter for it and watch it
+   * ({@code KindRegistryTest}), as a new kind's adapter would be.
+   */
+  public static final ResourceType TEAM_QUEUES = register(ResourceType.custom("example.basalt.io", "v1",
+      "teamqueues", "TeamQueue", false));
+
   private Resources() {
   }
 

@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
-import io.basalt.kube.volcano.V1beta1PodGroup;
-import io.basalt.kube.volcano.V1beta1PodGroupList;
-import io.basalt.kube.volcano.V1beta1Queue;
-import io.basalt.kube.volcano.V1beta1QueueList;
+import io.basalt.kube.kinds.volcano.V1beta1PodGroup;
+import io.basalt.kube.kinds.volcano.V1beta1PodGroupList;
+import io.basalt.kube.kinds.volcano.V1beta1Queue;
+import io.basalt.kube.kinds.volcano.V1beta1QueueList;
 import io.basalt.testing.Await;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.informer.SharedIndexInformer;

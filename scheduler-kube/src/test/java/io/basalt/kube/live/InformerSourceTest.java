@@ -11,8 +11,8 @@ import io.basalt.cache.ClusterCache;
 import io.basalt.kube.fake.FakeApiServer;
 import io.basalt.kube.fake.RecordedRequest;
 import io.basalt.kube.fake.Resources;
-import io.basalt.kube.volcano.V1beta1PodGroup;
-import io.basalt.kube.volcano.V1beta1Queue;
+import io.basalt.kube.kinds.volcano.V1beta1PodGroup;
+import io.basalt.kube.kinds.volcano.V1beta1Queue;
 import io.basalt.model.Pod;
 import io.basalt.model.ResourceNames;
 import io.basalt.testing.Await;
@@ -233,6 +233,22 @@ class InformerSourceTest {
 
     core.createNamespacedPod(NS, pod("p2", "basalt", "1")).execute();
     Await.until("p2 still arrives", WAIT, this::podNames, n -> n.equals(List.of("p1", "p2")));
+  }
+
+  @Test
+  void jobsTheRoleCannotListAreSkippedAndLoggedOnce() throws Exception {
+    server.seed(node("n1", "8"));
+    server.faults().failNext(1, 403, "GET", "/apis/batch/v1/jobs");
+
+    startSource();
+
+    assertTrue(source.hasSynced());
+    assertEquals(1, cache.nodeCount(), "the other kinds still load");
+    List<String> warnings = source.warnings();
+    assertEquals(1, warnings.size(), warnings.toString());
+    assertTrue(warnings.get(0).startsWith("cannot list jobs (HTTP 403): gangs are inferred without reading jobs"),
+        warnings.get(0));
+    assertEquals(1, server.requests("GET", "/apis/batch/v1/jobs").size(), "probed once, no informer list or watch");
   }
 
   @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basalt.cache.ClusterCache;
 import io.basalt.kube.gang.InferredGroups;
+import io.basalt.kube.kinds.core.PodKind;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.informer.ResourceEventHandler;
@@ -26,7 +27,8 @@ class InformerSourceTombstoneTest {
   private final ClusterCache cache = new ClusterCache(Set.of("basalt"), "default");
   private final InformerProblems problems = new InformerProblems();
   private final InformerHandler<V1Pod> handler =
-      new InformerHandler<>("Pod", true, new InformerPodSink(cache, new InferredGroups(cache, "default", java.util.Set.of(), w -> { })), problems);
+      new InformerHandler<>(new PodKind(), new CacheRecords(cache, new InferredGroups(cache, "default", Set.of(),
+          w -> { }), TopologyFeed.hyperNodes()), problems);
 
   private static V1Pod pod(String uid, String cpu) {
     return new V1Pod().metadata(new V1ObjectMeta().name("p1").namespace("ml").uid(uid))

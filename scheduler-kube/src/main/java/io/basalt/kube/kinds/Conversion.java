@@ -1,0 +1,131 @@
+package io.basalt.kube.kinds;
+
+import io.basalt.kube.gang.OwnerObject;
+import io.basalt.model.Quantities;
+import io.basalt.model.ResourceVector;
+import io.kubernetes.client.custom.Quantity;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What converting any kind shares: names and namespaces, resource lists and quantities, metadata maps. The rules of
+ * each kind live beside its adapter ({@code kinds.core}, {@code kinds.volcano}, ...); a conversion fails with a
+ * {@link KubeConversionException} naming the object and the field for input the API server would have rejected.
+ */
+public final class Conversion {
+  /** The namespace of a namespaced object that names none (kubectl's default context namespace). */
+  public static final String DEFAULT_NAMESPACE = "default";
+
+  private Conversion() {}
+
+  /** What gang inference reads of any workload owning pods (a Job, a PyTorchJob, a JobSet, ...): its metadata. */
+  public static OwnerObject owner(String kind, V1ObjectMeta meta) {
+    Ctx ctx = Ctx.namespaced(kind, meta);
+    if (meta == null || isBlank(meta.getUid())) {
+      throw ctx.fail("metadata.uid", "missing");
+    }
+    return new OwnerObject(kind, namespaceOf(meta), meta.getName(), meta.getUid(), strings(meta.getLabels()),
+        strings(meta.getAnnotations()), instant(meta.getCreationTimestamp()));
+  }
+
+  /** {@link #resources}, or null for a list that is unset or empty (Volcano's "no limit" / "nothing reserved"). */
+  public static ResourceVector optionalResources(Map<String, Quantity> list, String field, Ctx ctx) {
+    return list == null || list.isEmpty() ? null : resources(list, field, ctx);
+  }
+
+  /** A resource list as a vector; a bad entry fails naming {@code field.name}. */
+  public static ResourceVector resources(Map<String, Quantity> list, String field, Ctx ctx) {
+    ResourceVector.Builder b = ResourceVector.builder();
+    list.forEach((name, q) -> b.add(name, amount(name, q, field + "." + name, ctx)));
+    return b.build();
+  }
+
+  /** One quantity in the model's units; missing, negative, out-of-range or malformed fails naming {@code field}. */
+  public static long amount(String name, Quantity q, String field, Ctx ctx) {
+    if (q == null || q.getNumber() == null) {
+      throw ctx.fail(field, "missing quantity");
+    }
+    if (q.getNumber().signum() < 0) {
+      throw ctx.fail(field, "negative quantity '" + text(q) + "'");
+    }
+    try {
+      // The exact decimal, without the suffix round trip: Quantities applies the model's units and rounding.
+      return Quantities.parse(name, q.getNumber().toPlainString());
+    } catch (ArithmeticException e) {
+      throw ctx.fail(field, "quantity '" + text(q) + "' is out of range", e);
+    } catch (IllegalArgumentException e) {
+      throw ctx.fail(field, "'" + text(q) + "' is not a Kubernetes quantity", e);
+    }
+  }
+
+  private static String text(Quantity q) {
+    try {
+      return q.toSuffixedString();
+    } catch (RuntimeException e) {
+      return q.getNumber().toPlainString();
+    }
+  }
+
+  public static String namespaceOf(V1ObjectMeta meta) {
+    return meta == null || isBlank(meta.getNamespace()) ? DEFAULT_NAMESPACE : meta.getNamespace();
+  }
+
+  /** A copy without null keys; null values (a bare {@code key:} in YAML) become empty strings. */
+  public static Map<String, String> strings(Map<String, String> in) {
+    if (in == null || in.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, String> out = new LinkedHashMap<>();
+    in.forEach((k, v) -> {
+      if (k != null) {
+        out.put(k, v == null ? "" : v);
+      }
+    });
+    return out;
+  }
+
+  public static Instant instant(OffsetDateTime t) {
+    return t == null ? null : t.toInstant();
+  }
+
+  public static boolean isBlank(String s) {
+    return s == null || s.isEmpty();
+  }
+
+  public static String emptyToNull(String s) {
+    return isBlank(s) ? null : s;
+  }
+
+  /** Names the object being converted, for error messages. */
+  public record Ctx(String kind, String key) {
+    /** The context of a namespaced object, keyed {@code namespace/name}; fails when it has no name. */
+    public static Ctx namespaced(String kind, V1ObjectMeta meta) {
+      return named(kind, namespaceOf(meta) + "/", meta);
+    }
+
+    /** The context of a cluster-scoped object, keyed by its name; fails when it has none. */
+    public static Ctx clusterScoped(String kind, V1ObjectMeta meta) {
+      return named(kind, "", meta);
+    }
+
+    private static Ctx named(String kind, String keyPrefix, V1ObjectMeta meta) {
+      String name = meta == null ? null : meta.getName();
+      Ctx ctx = new Ctx(kind, keyPrefix + (isBlank(name) ? "<unnamed>" : name));
+      if (isBlank(name)) {
+        throw ctx.fail("metadata.name", "missing");
+      }
+      return ctx;
+    }
+
+    public KubeConversionException fail(String field, String problem) {
+      return new KubeConversionException(kind, key, field, problem);
+    }
+
+    public KubeConversionException fail(String field, String problem, Throwable cause) {
+      return new KubeConversionException(kind, key, field, problem, cause);
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package io.basalt.kube.kinds;
+
+import com.google.gson.JsonObject;
+import io.basalt.kube.gang.CoschedulingGroup;
+import io.basalt.kube.gang.OwnerObject;
+import io.basalt.model.Node;
+import io.basalt.model.Pod;
+import io.basalt.model.PodGroup;
+import io.basalt.model.PriorityClass;
+import io.basalt.model.Queue;
+
+/**
+ * Where a {@link KindAdapter} hands what one object means to the engine. The simulator collects the records of every
+ * manifest ({@code ClusterObjects}); live mode applies each informer event to the cache, gang inference and the
+ * topology feed. A kind of record the engine does not know yet (Kueue's flavors, a provisioning request) is a new
+ * method here, implemented by both.
+ */
+public interface Records {
+  void node(Node node);
+
+  void pod(Pod pod);
+
+  void priorityClass(PriorityClass priorityClass);
+
+  /** A queue, whatever object stated it (a Volcano Queue today). */
+  void queue(Queue queue);
+
+  void podGroup(PodGroup group);
+
+  /** A coscheduling PodGroup: gang inference reads it for the pods that name it. */
+  void coschedulingGroup(CoschedulingGroup group);
+
+  /** A workload owning pods: gang inference reads its size and queue. */
+  void owner(OwnerObject owner);
+
+  /**
+   * A network-fabric document (a HyperNode, as its JSON tree): its members name other HyperNodes and match nodes, so
+   * the fabric is built from all of them and the nodes together ({@code kube.fabric.HyperNodeReader}), not per object.
+   */
+  void hyperNode(String name, JsonObject document);
+
+  /** What live mode does when an object is deleted; keys are the informer's ({@code namespace/name} or name). */
+  interface Removals {
+    void nodeGone(String name);
+
+    /** @param uid the deleted object's uid when known, for a pod the source has not seen under {@code key} */
+    void podGone(String key, String uid);
+
+    void priorityClassGone(String name);
+
+    void queueGone(String name);
+
+    void podGroupGone(String key);
+
+    void coschedulingGroupGone(String key);
+
+    /** @param kind the owner's kind: owners of two kinds may share a name */
+    void ownerGone(String kind, String key);
+
+    void hyperNodeGone(String name);
+  }
+}

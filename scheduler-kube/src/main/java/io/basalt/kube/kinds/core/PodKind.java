@@ -1,0 +1,48 @@
+package io.basalt.kube.kinds.core;
+
+import com.google.gson.JsonObject;
+import io.basalt.kube.kinds.KindAdapter;
+import io.basalt.kube.kinds.Records;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodList;
+import io.kubernetes.client.util.CallGenerator;
+import java.io.IOException;
+
+/** v1 Pods: every non-terminal pod (other schedulers' pods count as used on their nodes). */
+public final class PodKind extends KindAdapter<V1Pod> {
+  /** Non-terminal pods only: Succeeded and Failed pods hold no resources. Same selector as kube-scheduler. */
+  public static final String NON_TERMINAL = "status.phase!=Succeeded,status.phase!=Failed";
+
+  public PodKind() {
+    super("", "v1", "Pod", "pods", true, V1Pod.class, V1PodList.class);
+  }
+
+  @Override
+  public void put(V1Pod pod, Records out) {
+    out.pod(PodConversion.toPod(pod));
+  }
+
+  @Override
+  public void remove(V1Pod pod, String key, Records.Removals out) {
+    out.podGone(key, pod.getMetadata() == null ? null : pod.getMetadata().getUid());
+  }
+
+  @Override
+  public void check(JsonObject document) throws IOException {
+    V1Pod.validateJsonElement(document);
+  }
+
+  @Override
+  public Watch watch() {
+    return Watch.ALWAYS;
+  }
+
+  @Override
+  public CallGenerator listWatch(ApiClient client) {
+    CoreV1Api core = new CoreV1Api(client);
+    return p -> core.listPodForAllNamespaces().fieldSelector(NON_TERMINAL).resourceVersion(p.resourceVersion)
+        .watch(p.watch).timeoutSeconds(p.timeoutSeconds).allowWatchBookmarks(p.watch).buildCall(null);
+  }
+}

@@ -1,0 +1,139 @@
+package io.basalt.kube.live;
+
+import com.google.gson.JsonObject;
+import io.basalt.cache.ClusterCache;
+import io.basalt.kube.gang.CoschedulingGroup;
+import io.basalt.kube.gang.InferredGroups;
+import io.basalt.kube.gang.OwnerObject;
+import io.basalt.kube.kinds.Records;
+import io.basalt.model.Node;
+import io.basalt.model.Pod;
+import io.basalt.model.PodGroup;
+import io.basalt.model.PriorityClass;
+import io.basalt.model.Queue;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Live mode's {@link Records}: each informer event's records go straight to the cache, gang inference and the
+ * topology feed. The cache keys pods and gang inference keys owners by uid while informers key them by
+ * {@code namespace/name}; remembering the uid per name lets a tombstone without a uid still remove, and an object
+ * re-created under the same name (seen as an update after a re-list) replace the old one instead of leaving it.
+ */
+final class CacheRecords implements Records, Records.Removals {
+  private final ClusterCache cache;
+  private final InferredGroups inferred;
+  private final TopologyFeed topology;
+  private final Map<String, String> podUids = new ConcurrentHashMap<>();
+  /** Owner uids by {@code kind namespace/name}: a Job and a JobSet may share a name. */
+  private final Map<String, String> ownerUids = new ConcurrentHashMap<>();
+
+  CacheRecords(ClusterCache cache, InferredGroups inferred, TopologyFeed topology) {
+    this.cache = cache;
+    this.inferred = inferred;
+    this.topology = topology;
+  }
+
+  @Override
+  public void node(Node node) {
+    cache.putNode(node);
+    topology.putNode(node);
+  }
+
+  @Override
+  public void nodeGone(String name) {
+    cache.removeNode(name);
+    topology.removeNode(name);
+  }
+
+  /** Through {@link ClusterCache#observe}, which keeps an assumption whose bind is still in flight. */
+  @Override
+  public void pod(Pod pod) {
+    String previous = podUids.put(pod.key(), pod.uid());
+    if (previous != null && !previous.equals(pod.uid())) {
+      cache.removePod(previous);
+      inferred.removePod(previous);
+    }
+    cache.observe(pod);
+    inferred.putPod(pod);
+  }
+
+  @Override
+  public void podGone(String key, String uid) {
+    String known = podUids.remove(key);
+    String gone = known != null ? known : uid;
+    if (gone != null) {
+      cache.removePod(gone);
+      inferred.removePod(gone);
+    }
+  }
+
+  @Override
+  public void priorityClass(PriorityClass priorityClass) {
+    cache.putPriorityClass(priorityClass);
+  }
+
+  @Override
+  public void priorityClassGone(String name) {
+    cache.removePriorityClass(name);
+  }
+
+  @Override
+  public void queue(Queue queue) {
+    cache.putQueue(queue);
+    inferred.queuesChanged();
+  }
+
+  @Override
+  public void queueGone(String name) {
+    cache.removeQueue(name);
+    inferred.queuesChanged();
+  }
+
+  @Override
+  public void podGroup(PodGroup group) {
+    cache.putPodGroup(group);
+  }
+
+  @Override
+  public void podGroupGone(String key) {
+    cache.removePodGroup(key);
+  }
+
+  @Override
+  public void coschedulingGroup(CoschedulingGroup group) {
+    inferred.putCoscheduling(group);
+  }
+
+  @Override
+  public void coschedulingGroupGone(String key) {
+    inferred.removeCoscheduling(key);
+  }
+
+  @Override
+  public void owner(OwnerObject owner) {
+    String before = ownerUids.put(owner.kind() + " " + owner.namespace() + "/" + owner.name(), owner.uid());
+    if (before != null && !before.equals(owner.uid())) {
+      inferred.removeOwner(before);
+    }
+    inferred.putOwner(owner);
+  }
+
+  @Override
+  public void ownerGone(String kind, String key) {
+    String uid = ownerUids.remove(kind + " " + key);
+    if (uid != null) {
+      inferred.removeOwner(uid);
+    }
+  }
+
+  @Override
+  public void hyperNode(String name, JsonObject document) {
+    topology.putHyperNode(name == null ? "" : name, document);
+  }
+
+  @Override
+  public void hyperNodeGone(String name) {
+    topology.removeHyperNode(name);
+  }
+}

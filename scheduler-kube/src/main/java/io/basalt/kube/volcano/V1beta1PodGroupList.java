@@ -1,6 +1,0 @@
-package io.basalt.kube.volcano;
-
-/** {@code PodGroupList}, the list type client-java's generic API and informers need for {@link V1beta1PodGroup}. */
-public final class V1beta1PodGroupList extends VolcanoObjectList<V1beta1PodGroup> {
-  public static final String KIND = "PodGroupList";
-}

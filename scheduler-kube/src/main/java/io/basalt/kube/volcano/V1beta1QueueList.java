@@ -1,6 +1,0 @@
-package io.basalt.kube.volcano;
-
-/** {@code QueueList}, the list type client-java's generic API and informers need for {@link V1beta1Queue}. */
-public final class V1beta1QueueList extends VolcanoObjectList<V1beta1Queue> {
-  public static final String KIND = "QueueList";
-}
