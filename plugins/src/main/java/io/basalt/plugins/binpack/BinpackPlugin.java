@@ -59,8 +59,8 @@ public final class BinpackPlugin implements Plugin {
   static final List<String> DEFAULT_GPUS = List.of(NVIDIA_GPU, METAX_GPU);
   /**
    * What cpu, memory and other non-GPU weights count for a GPU pod on a node with devices: small enough that they only
-   * order nodes the pod leaves equally full of GPUs (on the openb replay the other rules tried, 1, 0.5 and 0.25,
-   * packed no better with the recommended tiers; docs/BENCHMARKS.md).
+   * order nodes the pod leaves equally full of GPUs (larger weights tried on the openb replay packed no better;
+   * docs/BENCHMARKS-HISTORY.md).
    */
   static final double TIE_BREAK = 0.001;
 

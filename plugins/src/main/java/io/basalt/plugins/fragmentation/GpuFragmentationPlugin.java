@@ -20,20 +20,17 @@ import io.basalt.plugins.fragmentation.PlacementFinder.Placement;
  * {@code clamp(100 - (dF + 100) / 10, 0, 100) + fuller * u}, where dF = F(after) - F(before) in percent of one GPU
  * (using up one GPU's worth of fragments scores 100, a placement that fragments nothing 90, one that strands nine
  * GPUs' worth 0) and u is the share of the node's GPU capacity in use after the placement (0..1): among placements
- * that fragment alike the fuller node wins, so free capacity stays together. On the openb trace the blend placed
- * 0.46 points more of the GPUs than dF alone when it is the only scorer, and the same as dF alone beside nodeorder's
- * balanced-resource (docs/BENCHMARKS.md); {@code fuller: 0} is FGD's score as published.
+ * that fragment alike the fuller node wins, so free capacity stays together; {@code fuller: 0} is FGD's score as
+ * published.
  * With {@code gaps} g > 0 a whole-GPU pod's score also loses {@code 100 g x} the room on the node's shared GPUs
  * (those at least {@code gapMin} percent free, over the node's GPUs): whole pods keep off the nodes where shares
- * still have room to fill, whose cpu and memory the later shares need (openb, {@code config/gpu-cluster.conf}: about
- * 0.1 point more of the GPUs placed with {@code gaps: 1}; docs/BENCHMARKS.md).
+ * still have room to fill, whose cpu and memory the later shares need.
  * With {@code close} c > 0 a share that leaves a GPU already shared at most {@code closeGap} percent free is put on
  * that GPU (the fullest such), whatever F says, and its node scores {@code 10 c x} that GPU's use after it (0..1)
- * more: shares finish nearly full GPUs rather than leave new gaps (openb, {@code config/gpu-cluster.conf}: about 0.15
- * point more of the GPUs placed with {@code close: 0.5}; docs/BENCHMARKS.md).
+ * more: shares finish nearly full GPUs rather than leave new gaps.
  * With {@code pack} k > 0 a share's rise in F on each device also gains {@code 100 k x} its {@link SharePacking} cost:
- * what placing it there loses against the best packing of the learned mix's shares onto GPUs, in GPUs (openb,
- * {@code config/gpu-cluster.conf}: about 0.25 point more of the GPUs placed with {@code pack: 10}; docs/GPU.md).
+ * what placing it there loses against the best packing of the learned mix's shares onto GPUs, in GPUs. What each
+ * argument gains on the openb trace is in docs/BENCHMARKS-HISTORY.md and docs/GPU.md.
  * Pods without GPUs are scored too (they strand GPUs by taking a node's cpu or memory), unless
  * {@code cpuPods: false}.
  *
