@@ -10,23 +10,24 @@ import java.util.List;
 public final class GpuTopology {
   /** The pair score of a uniform node, where every pair is assumed equal (no topology reported). */
   static final int UNIFORM_SCORE = 10;
-  /** NV18 is today's widest link; the cap keeps every sum of a node's pair scores (2,016 pairs) within an int. */
+  /** NV18 is today's widest link; 1000 lanes (100,000) is far beyond it. */
   static final int MAX_LANES = 1000;
 
   private final List<GpuDevice> devices;
+  /** Pair scores; null for a uniform topology, whose pairs all score {@link #UNIFORM_SCORE} (no n x n matrix). */
   private final int[][] scores;
   private final boolean uniform;
-  private final long unhealthy;
+  private final DeviceSet unhealthy;
 
   GpuTopology(List<GpuDevice> devices, int[][] scores, boolean uniform) {
-    this(devices, scores, uniform, 0);
+    this(devices, scores, uniform, DeviceSet.EMPTY);
   }
 
-  /** @param unhealthy devices the node reports unhealthy (HAMi's inventory), as a bit mask: never handed out */
   /** A topology read from a device plugin's inventory; {@code unhealthy} marks devices no pod may be given. */
-  public GpuTopology(List<GpuDevice> devices, int[][] scores, boolean uniform, long unhealthy) {
-    if (devices.size() > 64) {
-      throw new IllegalArgumentException(devices.size() + " GPUs on one node; at most 64 are supported");
+  public GpuTopology(List<GpuDevice> devices, int[][] scores, boolean uniform, DeviceSet unhealthy) {
+    if (devices.size() > GpuAnnotations.MAX_DEVICES) {
+      throw new IllegalArgumentException(devices.size() + " GPUs on one node; at most " + GpuAnnotations.MAX_DEVICES
+          + " are supported");
     }
     this.devices = List.copyOf(devices);
     this.scores = scores;
@@ -37,14 +38,10 @@ public final class GpuTopology {
   /** {@code count} GPUs about which nothing is known: every pair scores the same. */
   public static GpuTopology uniform(int count) {
     GpuDevice[] d = new GpuDevice[count];
-    int[][] s = new int[count][count];
     for (int i = 0; i < count; i++) {
       d[i] = new GpuDevice(i, "", "", 0);
-      for (int j = 0; j < count; j++) {
-        s[i][j] = i == j ? 0 : UNIFORM_SCORE;
-      }
     }
-    return new GpuTopology(List.of(d), s, true);
+    return new GpuTopology(List.of(d), null, true);
   }
 
   /**
@@ -101,6 +98,9 @@ public final class GpuTopology {
 
   /** How fast devices {@code i} and {@code j} talk (0 for a device with itself). */
   public int score(int i, int j) {
+    if (scores == null) {
+      return i == j ? 0 : UNIFORM_SCORE;
+    }
     return scores[i][j];
   }
 
@@ -109,8 +109,8 @@ public final class GpuTopology {
     return uniform;
   }
 
-  /** Devices reported unhealthy, as a bit mask; they count as held. */
-  public long unhealthy() {
+  /** Devices reported unhealthy; they count as held. */
+  public DeviceSet unhealthy() {
     return unhealthy;
   }
 
@@ -126,6 +126,9 @@ public final class GpuTopology {
 
   /** The best pair score on this node, for normalising. */
   public int maxScore() {
+    if (scores == null) {
+      return devices.size() > 1 ? UNIFORM_SCORE : 0;
+    }
     int m = 0;
     for (int[] row : scores) {
       for (int s : row) {

@@ -33,7 +33,7 @@ class GpuInventoryTest {
     cache.putPod(TestPods.pod("ns/ours").gpu(2).onNode("n1").annotation(GpuAnnotations.DEVICES, "0,1").build());
     cache.putPod(TestPods.pod("ns/theirs").gpu(2).scheduler("default-scheduler").onNode("n1").build());
     // 0,1 annotated; the foreign pod is assumed to hold the lowest free: 2,3.
-    assertEquals(0b1111_0000L, node().freeDevices());
+    assertEquals("4,5,6,7", node().freeDevices().format());
     assertEquals(8, node().gpus().size());
     assertEquals(true, node().gpus().isUniform(), "no topology annotation: uniform");
   }
@@ -48,7 +48,7 @@ class GpuInventoryTest {
     assertEquals(1, n.deviceUsage().shares(3));
     assertEquals(30, n.deviceUsage().coresUsed(3));
     assertEquals(4096, n.deviceUsage().memoryUsedMiB(3));
-    assertEquals(0b1111_0111L, n.freeDevices(), "a shared device is not free for a whole-GPU pod");
+    assertEquals("0,1,2,4,5,6,7", n.freeDevices().format(), "a shared device is not free for a whole-GPU pod");
   }
 
   @Test
@@ -64,9 +64,9 @@ class GpuInventoryTest {
     cache.putNode(TestNodes.node("n1").cpu("64").gpu(8).build());
     cache.putPod(TestPods.pod("ns/p").gpu(8).onNode("n1").annotation(GpuAnnotations.DEVICES, "0,1,2,3,4,5,6,7")
         .build());
-    assertEquals(0, node().freeDevices());
+    assertEquals("", node().freeDevices().format());
     cache.removePod("ns-p-uid");
-    assertEquals(0xFFL, node().freeDevices());
+    assertEquals("0,1,2,3,4,5,6,7", node().freeDevices().format());
   }
 
   @Test
@@ -84,12 +84,12 @@ class GpuInventoryTest {
         .onNode("n1").annotation("hami.io/vgpu-devices-allocated", "GPU-1,NVIDIA,4096,30:;").build());
     NodeInfo n = node();
     assertEquals("GPU-1", n.gpus().device(1).uuid());
-    assertEquals(0b0001L, n.freeDevices(), "3 whole, 1 shared, 2 unhealthy");
+    assertEquals("0", n.freeDevices().format(), "3 whole, 1 shared, 2 unhealthy");
     assertEquals(30, n.deviceUsage().coresUsed(1));
     assertEquals(4096, n.deviceUsage().memoryUsedMiB(1));
     cache.putPod(TestPods.pod("ns/bad").gpu(1).scheduler("hami-scheduler").onNode("n1")
         .annotation("hami.io/vgpu-devices-allocated", "GPU-0,NVIDIA,oops").build());
-    assertEquals(0L, node().freeDevices(), "named, ignored, and the pod assumed on the lowest free GPU");
+    assertEquals("", node().freeDevices().format(), "named, ignored, and the pod assumed on the lowest free GPU");
     assertEquals(List.of("pod ns/bad on node n1: annotation hami.io/vgpu-devices-allocated: container 0: "
         + "'GPU-0,NVIDIA,oops' is not UUID,TYPE,MEMORY,CORES; assuming it holds the lowest free 1 GPU"),
         warnings);
