@@ -1,6 +1,7 @@
 package io.basalt.cache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.basalt.api.NodeInfo;
 import io.basalt.gpu.GpuAnnotations;
@@ -57,6 +58,36 @@ class GpuInventoryTest {
         .annotation(GpuAnnotations.TOPOLOGY, "{\"devices\": 3}").build());
     assertEquals(4, node().gpus().size());
     assertEquals(true, node().gpus().isUniform());
+  }
+
+  @Test
+  void aNodeOf128GpusHoldsClaimsAbove63() {
+    cache.putNode(TestNodes.node("big").cpu("64").gpu(128).build());
+    cache.putPod(TestPods.pod("ns/high").gpu(2).onNode("big").annotation(GpuAnnotations.DEVICES, "100,127").build());
+    cache.putPod(TestPods.pod("ns/theirs").gpu(64).scheduler("default-scheduler").onNode("big").build());
+    assertEquals(128, node().gpus().size());
+    assertEquals(62, node().freeDevices().size(), "100 and 127 named, 0..63 assumed for the foreign pod");
+    assertEquals(64, node().freeDevices().first());
+    assertEquals(false, node().freeDevices().contains(100));
+  }
+
+  /**
+   * A node claiming absurd device counts is bounded at GpuAnnotations.MAX_DEVICES, with warnings naming the node and
+   * what it claimed: no 10^6 x 10^6 pair matrix, no 80,000-device topology.
+   */
+  @Test
+  void aMillionGpusInAllocatableAndEightyThousandInAnAnnotationAreBoundedByName() {
+    String metax = "[" + "{},".repeat(79_999) + "{}]"; // 240 KB, within the annotation size bound
+    assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), () -> {
+      cache.putNode(TestNodes.node("huge").cpu("64").resource("metax-tech.com/gpu", "1000000")
+          .annotation(GpuAnnotations.METAX_DEVICES, metax).build());
+      assertEquals(GpuAnnotations.MAX_DEVICES, node().gpus().size());
+    });
+    assertEquals(List.of(
+        "node huge: annotation metax-tech.com/node-gpu-devices: lists 80000 devices; at most 4096 GPUs per node are "
+            + "supported; treating its GPUs as uniform",
+        "node huge: allocatable lists 1000000 GPUs; at most 4096 GPUs per node are supported, so only the first "
+            + "4096 are scheduled"), warnings);
   }
 
   @Test
