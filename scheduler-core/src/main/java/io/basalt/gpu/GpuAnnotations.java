@@ -111,14 +111,7 @@ public final class GpuAnnotations {
       list.add(new GpuDevice(i, f.text(d, "uuid"), f.text(d, "model"), vram));
       zones[i] = f.whole(d, "linkZone", Long.MIN_VALUE, Long.MAX_VALUE, 0);
     }
-    int[][] scores = new int[n][n];
-    for (int i = 0; i < n; i++) {
-      for (int j = 0; j < n; j++) {
-        boolean linked = zones[i] != 0 && zones[i] == zones[j];
-        scores[i][j] = i == j ? 0 : GpuTopology.pairScore(linked ? METAX_LINK : PCIE);
-      }
-    }
-    return new GpuTopology(list, scores, false);
+    return GpuTopology.zoned(list, zones, GpuTopology.pairScore(METAX_LINK), GpuTopology.pairScore(PCIE));
   }
 
   /**

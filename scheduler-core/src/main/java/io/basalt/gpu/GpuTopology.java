@@ -14,25 +14,37 @@ public final class GpuTopology {
   static final int MAX_LANES = 1000;
 
   private final List<GpuDevice> devices;
-  /** Pair scores; null for a uniform topology, whose pairs all score {@link #UNIFORM_SCORE} (no n x n matrix). */
+  /**
+   * Pair scores as reported; null when the pairs follow a rule (no n x n matrix, which for thousands of devices would
+   * take tens of MiB): devices in the same non-zero {@link #zones} score {@link #inZone}, all other pairs
+   * {@link #across}.
+   */
   private final int[][] scores;
+  private final long[] zones;
+  private final int inZone;
+  private final int across;
+  private final int maxScore;
   private final boolean uniform;
   private final DeviceSet unhealthy;
 
   GpuTopology(List<GpuDevice> devices, int[][] scores, boolean uniform) {
-    this(devices, scores, uniform, DeviceSet.EMPTY);
+    this(devices, scores, null, 0, 0, uniform, DeviceSet.EMPTY);
   }
 
-  /** A topology read from a device plugin's inventory; {@code unhealthy} marks devices no pod may be given. */
-  public GpuTopology(List<GpuDevice> devices, int[][] scores, boolean uniform, DeviceSet unhealthy) {
+  private GpuTopology(List<GpuDevice> devices, int[][] scores, long[] zones, int inZone, int across, boolean uniform,
+      DeviceSet unhealthy) {
     if (devices.size() > GpuAnnotations.MAX_DEVICES) {
       throw new IllegalArgumentException(devices.size() + " GPUs on one node; at most " + GpuAnnotations.MAX_DEVICES
           + " are supported");
     }
     this.devices = List.copyOf(devices);
     this.scores = scores;
+    this.zones = zones;
+    this.inZone = inZone;
+    this.across = across;
     this.uniform = uniform;
     this.unhealthy = unhealthy;
+    this.maxScore = computeMaxScore();
   }
 
   /** {@code count} GPUs about which nothing is known: every pair scores the same. */
@@ -41,7 +53,20 @@ public final class GpuTopology {
     for (int i = 0; i < count; i++) {
       d[i] = new GpuDevice(i, "", "", 0);
     }
-    return new GpuTopology(List.of(d), null, true);
+    return new GpuTopology(List.of(d), null, null, 0, UNIFORM_SCORE, true, DeviceSet.EMPTY);
+  }
+
+  /**
+   * A device plugin's inventory that reports devices but no links: every pair scores {@code score}; {@code unhealthy}
+   * marks devices no pod may be given.
+   */
+  public static GpuTopology unlinked(List<GpuDevice> devices, int score, DeviceSet unhealthy) {
+    return new GpuTopology(devices, null, null, 0, score, false, unhealthy);
+  }
+
+  /** Devices in the same non-zero {@code zones} entry score {@code inZone}; other pairs {@code across}. */
+  static GpuTopology zoned(List<GpuDevice> devices, long[] zones, int inZone, int across) {
+    return new GpuTopology(devices, null, zones.clone(), inZone, across, false, DeviceSet.EMPTY);
   }
 
   /**
@@ -98,10 +123,13 @@ public final class GpuTopology {
 
   /** How fast devices {@code i} and {@code j} talk (0 for a device with itself). */
   public int score(int i, int j) {
-    if (scores == null) {
-      return i == j ? 0 : UNIFORM_SCORE;
+    if (scores != null) {
+      return scores[i][j];
     }
-    return scores[i][j];
+    if (i == j) {
+      return 0;
+    }
+    return zones != null && zones[i] != 0 && zones[i] == zones[j] ? inZone : across;
   }
 
   /** True when no topology was reported and all pairs are assumed equal. */
@@ -126,8 +154,27 @@ public final class GpuTopology {
 
   /** The best pair score on this node, for normalising. */
   public int maxScore() {
+    return maxScore;
+  }
+
+  private int computeMaxScore() {
     if (scores == null) {
-      return devices.size() > 1 ? UNIFORM_SCORE : 0;
+      int n = devices.size();
+      if (n < 2) {
+        return 0;
+      }
+      if (zones == null) {
+        return across;
+      }
+      java.util.Set<Long> seen = new java.util.HashSet<>();
+      boolean linked = false;
+      boolean unlinked = false;
+      for (long z : zones) {
+        unlinked |= z == 0;
+        linked |= z != 0 && !seen.add(z);
+      }
+      unlinked |= seen.size() > 1;
+      return Math.max(linked ? inZone : 0, unlinked ? across : 0);
     }
     int m = 0;
     for (int[] row : scores) {

@@ -201,19 +201,14 @@ public final class HamiFormat {
   static GpuTopology topology(List<Registered> devices) {
     List<GpuDevice> list = new ArrayList<>();
     DeviceSet unhealthy = DeviceSet.EMPTY;
-    int n = devices.size();
-    int[][] scores = new int[n][n];
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < devices.size(); i++) {
       Registered r = devices.get(i);
       list.add(new GpuDevice(i, r.id(), r.type(), r.memoryMiB()));
       if (!r.healthy()) {
         unhealthy = unhealthy.with(i);
       }
-      for (int j = 0; j < n; j++) {
-        scores[i][j] = i == j ? 0 : GpuTopology.pairScore(GpuAnnotations.PCIE);
-      }
     }
-    return new GpuTopology(list, scores, false, unhealthy);
+    return GpuTopology.unlinked(list, GpuTopology.pairScore(GpuAnnotations.PCIE), unhealthy);
   }
 
   /** The lock value for a pod taking it at {@code now}. */
