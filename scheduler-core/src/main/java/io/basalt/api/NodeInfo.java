@@ -189,9 +189,9 @@ public final class NodeInfo {
     return gpus;
   }
 
-  /** GPUs no pod holds or shares, as a bit mask of indices. */
-  public long freeDevices() {
-    return devices == null ? 0 : devices.untouched();
+  /** GPUs no pod holds or shares. */
+  public io.basalt.gpu.DeviceSet freeDevices() {
+    return devices == null ? io.basalt.gpu.DeviceSet.EMPTY : devices.untouched();
   }
 
   /** Who holds the node's GPUs (null for a node without GPUs). Read-only: change it through a Statement. */

@@ -47,7 +47,7 @@ final class ClaimLedger {
   /** The pod holding each GPU whole (by index), for naming both sides of a conflict. */
   private final String[] holders;
   /** GPUs some pod claims whole, unhealthy ones included: a second claim on one is a conflict. */
-  private long claimed;
+  private DeviceSet claimed = DeviceSet.EMPTY;
   private long unannotated;
 
   private final Comparator<Pod> order;
@@ -91,18 +91,14 @@ final class ClaimLedger {
     for (Pod p : live) {
       read(p);
     }
-    long assumed = 0;
-    for (long m = usage.untouched(); m != 0 && unannotated > 0; m &= m - 1, unannotated--) {
-      assumed |= Long.lowestOneBit(m);
-    }
-    holdWhole(assumed);
+    holdWhole(usage.untouched().lowest((int) Math.min(unannotated, Integer.MAX_VALUE)));
     return usage;
   }
 
-  /** Marks the GPUs of {@code mask} held whole (nothing to mark when it is empty). */
-  private void holdWhole(long mask) {
-    if (mask != 0) {
-      usage.add(DeviceClaim.whole(new DeviceSet(mask)), 1);
+  /** Marks {@code devices} held whole (nothing to mark when it is empty). */
+  private void holdWhole(DeviceSet devices) {
+    if (!devices.isEmpty()) {
+      usage.add(DeviceClaim.whole(devices), 1);
     }
   }
 
@@ -170,19 +166,19 @@ final class ClaimLedger {
       reject(p, e.getMessage(), requested);
       return null;
     }
-    long all = 0;
+    DeviceSet all = DeviceSet.EMPTY;
     for (DeviceClaim c : claims) {
-      all |= c.devices().mask();
+      all = all.or(c.devices());
     }
-    if (Long.bitCount(all) > requested) {
-      reject(p, "HAMi's annotations name " + Long.bitCount(all) + " GPUs but the pod requests " + requested,
-          requested);
+    int named = all.size();
+    if (named > requested) {
+      reject(p, "HAMi's annotations name " + named + " GPUs but the pod requests " + requested, requested);
       return null;
     }
-    if (Long.bitCount(all) < requested && !GpuInventory.isShare(p)) {
-      unannotated += requested - Long.bitCount(all);
+    if (named < requested && !GpuInventory.isShare(p)) {
+      unannotated += requested - named;
       warn.warn("claim/" + p.uid(), "pod " + p.key() + " on node " + node + ": HAMi's annotations name "
-          + Long.bitCount(all) + " GPUs but the pod requests " + requested
+          + named + " GPUs but the pod requests " + requested
           + "; assuming the rest on the lowest free ones");
     }
     return claims;
@@ -197,40 +193,33 @@ final class ClaimLedger {
 
   /** Records {@code c}; GPUs someone already holds stay used once, and the pod is assumed on others instead. */
   private void apply(Pod p, DeviceClaim c) {
-    long conflict = c.devices().mask() & (claimed | shared());
+    DeviceSet devices = c.devices();
+    DeviceSet conflict = devices.and(claimed.or(usage.shared()));
     if (c.shared()) {
-      conflict = c.devices().mask() & claimed;
-      int d = Long.numberOfTrailingZeros(c.devices().mask());
-      conflict = conflict != 0 && p.key().equals(holders[d]) ? 0 : conflict; // the pod's own whole entry
+      conflict = devices.and(claimed);
+      int d = devices.first();
+      conflict = !conflict.isEmpty() && p.key().equals(holders[d]) ? DeviceSet.EMPTY : conflict; // its own entry
     }
-    if (conflict != 0) {
+    if (!conflict.isEmpty()) {
       warn.warn("conflict/" + p.uid(), "pod " + p.key() + " on node " + node + " claims GPU "
-          + new DeviceSet(conflict).format() + " held by " + holderOf(conflict)
+          + conflict.format() + " held by " + holderOf(conflict)
           + (c.shared() ? "" : "; it stays used, and " + p.key() + " is assumed on another free GPU"));
     }
     if (c.shared()) {
       usage.add(c, 1);
       return;
     }
-    long mine = c.devices().mask() & ~conflict;
-    usage.add(DeviceClaim.whole(new DeviceSet(mine)), 1);
-    claimed |= mine;
-    for (long m = mine; m != 0; m &= m - 1) {
-      holders[Long.numberOfTrailingZeros(m)] = p.key();
+    DeviceSet mine = devices.andNot(conflict);
+    usage.add(DeviceClaim.whole(mine), 1);
+    claimed = claimed.or(mine);
+    for (int d = mine.first(); d >= 0; d = mine.next(d + 1)) {
+      holders[d] = p.key();
     }
-    unannotated += Long.bitCount(conflict);
+    unannotated += conflict.size();
   }
 
-  private long shared() {
-    long m = 0;
-    for (int i = 0; i < gpus.size(); i++) {
-      m |= usage.shares(i) > 0 ? 1L << i : 0;
-    }
-    return m;
-  }
-
-  private String holderOf(long conflict) {
-    String h = holders[Long.numberOfTrailingZeros(conflict)];
+  private String holderOf(DeviceSet conflict) {
+    String h = holders[conflict.first()];
     return h == null ? "a shared pod" : h;
   }
 

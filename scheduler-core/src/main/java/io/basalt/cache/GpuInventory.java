@@ -77,7 +77,12 @@ final class GpuInventory {
       warnOnce("node/" + node.name(), "node " + node.name() + " reports no GPU topology (annotation "
           + GpuAnnotations.TOPOLOGY + "); treating its " + count + " GPUs as uniform");
     }
-    return uniform.computeIfAbsent((int) Math.min(count, 64), GpuTopology::uniform);
+    if (count > GpuAnnotations.MAX_DEVICES) {
+      warnOnce("count/" + node.name(), "node " + node.name() + ": allocatable lists " + count + " GPUs; at most "
+          + GpuAnnotations.MAX_DEVICES + " GPUs per node are supported, so only the first "
+          + GpuAnnotations.MAX_DEVICES + " are scheduled");
+    }
+    return uniform.computeIfAbsent((int) Math.min(count, GpuAnnotations.MAX_DEVICES), GpuTopology::uniform);
   }
 
   /** Who holds the node's GPUs: pods' claims, checked by {@link ClaimLedger}, and the lowest free for the rest. */

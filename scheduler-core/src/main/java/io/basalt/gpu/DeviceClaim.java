@@ -12,10 +12,10 @@ public record DeviceClaim(DeviceSet devices, boolean shared, int cores, long mem
   }
 
   public static DeviceClaim share(int device, int cores, long memoryMiB) {
-    return new DeviceClaim(new DeviceSet(1L << device), true, cores, memoryMiB);
+    return new DeviceClaim(DeviceSet.of(device), true, cores, memoryMiB);
   }
 
   public boolean isEmpty() {
-    return devices.size() == 0;
+    return devices.isEmpty();
   }
 }

@@ -83,15 +83,15 @@ public final class DeviceConstraints {
     return rules.isEmpty();
   }
 
-  /** The devices of {@code t} this pod accepts, as a bit mask. */
-  public long allowed(GpuTopology t) {
-    long mask = 0;
+  /** The devices of {@code t} this pod accepts. */
+  public DeviceSet allowed(GpuTopology t) {
+    long[] words = new long[1];
     for (int i = 0; i < t.size(); i++) {
       if (accepts(t.device(i))) {
-        mask |= 1L << i;
+        words = DeviceSet.set(words, i);
       }
     }
-    return mask;
+    return DeviceSet.fromWords(words);
   }
 
   private boolean accepts(GpuDevice d) {

@@ -68,10 +68,15 @@ public final class DeviceFill {
 
   /** Devices in use: 1 per device held whole, each shared device by its fuller dimension. */
   static double used(GpuTopology gpus, DeviceUsage usage) {
-    int n = Math.min(gpus.size(), 64);
-    double sum = Long.bitCount(usage.exclusive() & (n == 64 ? -1L : (1L << n) - 1));
+    int n = gpus.size();
+    DeviceSet held = usage.exclusive();
+    int whole = 0;
+    for (int d = held.first(); d >= 0 && d < n; d = held.next(d + 1)) {
+      whole++;
+    }
+    double sum = whole;
     for (int d = 0; d < n; d++) {
-      if ((usage.exclusive() >>> d & 1) != 0 || usage.shares(d) == 0) {
+      if (held.contains(d) || usage.shares(d) == 0) {
         continue;
       }
       double fill = usage.coresUsed(d) / 100.0;

@@ -1,14 +1,17 @@
 package io.basalt.gpu;
 
 /**
- * Which of a node's GPUs are held, and how much of each shared GPU: exclusive devices as a bit mask, and per device
- * the number of sharing pods and their summed compute (percent) and memory (MiB).
+ * Which of a node's GPUs are held, and how much of each shared GPU: the devices held whole, and per device the number
+ * of sharing pods and their summed compute (percent) and memory (MiB).
  */
 public final class DeviceUsage {
   private final int size;
-  private long exclusive;
+  private final DeviceSet all;
+  private DeviceSet exclusive = DeviceSet.EMPTY;
   /** Devices with at least one sharing pod. */
-  private long shared;
+  private DeviceSet shared = DeviceSet.EMPTY;
+  /** Kept as claims change: filters read it for every node a search visits. */
+  private DeviceSet untouched;
   /**
    * Per device, null until some pod shares one: most nodes hold whole GPUs only, and a cycle rebuilds the usage of
    * every node whose pods changed.
@@ -19,10 +22,18 @@ public final class DeviceUsage {
 
   public DeviceUsage(int size) {
     this.size = size;
+    this.all = DeviceSet.all(size);
+    this.untouched = all;
   }
 
-  public long exclusive() {
+  /** Devices held whole (unhealthy ones included). */
+  public DeviceSet exclusive() {
     return exclusive;
+  }
+
+  /** Devices with at least one sharing pod. */
+  public DeviceSet shared() {
+    return shared;
   }
 
   public int shares(int device) {
@@ -44,7 +55,7 @@ public final class DeviceUsage {
    * that choose a share's device all apply.
    */
   public boolean canShare(int device, long cores, long memoryMiB, long deviceMemoryMiB, int maxShares) {
-    if ((exclusive >>> device & 1) != 0 || shares(device) >= maxShares || coresUsed(device) + cores > 100) {
+    if (exclusive.contains(device) || shares(device) >= maxShares || coresUsed(device) + cores > 100) {
       return false;
     }
     return deviceMemoryMiB <= 0 || memoryUsedMiB(device) + memoryMiB <= deviceMemoryMiB;
@@ -52,7 +63,8 @@ public final class DeviceUsage {
 
   /** Whether {@code other} records the same holders: the same devices held whole and the same shares of each. */
   public boolean sameAs(DeviceUsage other) {
-    if (other == null || other.size != size || other.exclusive != exclusive || other.shared != shared) {
+    if (other == null || other.size != size || !other.exclusive.equals(exclusive)
+        || !other.shared.equals(shared)) {
       return false;
     }
     for (int d = 0; d < size; d++) {
@@ -65,30 +77,29 @@ public final class DeviceUsage {
   }
 
   /** Devices nobody holds or shares: what a whole-GPU pod can take. */
-  public long untouched() {
-    long all = size == 64 ? -1L : (1L << size) - 1;
-    return all & ~exclusive & ~shared;
+  public DeviceSet untouched() {
+    return untouched;
   }
 
   /** Adds ({@code sign} 1) or removes (-1) a claim. */
   public void add(DeviceClaim claim, int sign) {
+    DeviceSet devices = claim.devices();
     if (!claim.shared()) {
-      exclusive = sign > 0 ? exclusive | claim.devices().mask() : exclusive & ~claim.devices().mask();
+      exclusive = sign > 0 ? exclusive.or(devices) : exclusive.andNot(devices);
+      untouched = all.andNot(exclusive).andNot(shared);
       return;
     }
-    for (long m = claim.devices().mask(); m != 0; m &= m - 1) {
-      int d = Long.numberOfTrailingZeros(m);
-      if (d < size) {
-        if (shares == null) {
-          shares = new int[size];
-          cores = new int[size];
-          memoryMiB = new long[size];
-        }
-        shares[d] += sign;
-        cores[d] += sign * claim.cores();
-        memoryMiB[d] += sign * claim.memoryMiB();
-        shared = shares[d] > 0 ? shared | 1L << d : shared & ~(1L << d);
+    for (int d = devices.first(); d >= 0 && d < size; d = devices.next(d + 1)) {
+      if (shares == null) {
+        shares = new int[size];
+        cores = new int[size];
+        memoryMiB = new long[size];
       }
+      shares[d] += sign;
+      cores[d] += sign * claim.cores();
+      memoryMiB[d] += sign * claim.memoryMiB();
+      shared = shares[d] > 0 ? shared.with(d) : shared.without(d);
     }
+    untouched = all.andNot(exclusive).andNot(shared);
   }
 }

@@ -28,10 +28,13 @@ public final class GpuAnnotations {
   public static final String PCIE = "PHB";
   /** Kubernetes caps all of an object's annotations together at 256 KiB; a longer value is not read at all. */
   public static final int MAX_CHARS = 256 * 1024;
-  /** A node has at most 64 GPUs (device sets are 64-bit masks); checked before the n x n pair matrix is made. */
-  static final int MAX_DEVICES = 64;
-  /** "0,1,...,63" is 181 characters. */
-  private static final int MAX_CLAIM_CHARS = 1024;
+  /**
+   * The most devices one node may report. Far above any machine built (an NVL72 rack is 72), and the bound that keeps
+   * a wrong annotation from making an n x n pair matrix in the gigabytes: checked before the matrix is made.
+   */
+  public static final int MAX_DEVICES = 4096;
+  /** "0,1,...,4095" is 19,350 characters. */
+  private static final int MAX_CLAIM_CHARS = 20 * 1024;
 
   private GpuAnnotations() {}
 
@@ -108,14 +111,7 @@ public final class GpuAnnotations {
       list.add(new GpuDevice(i, f.text(d, "uuid"), f.text(d, "model"), vram));
       zones[i] = f.whole(d, "linkZone", Long.MIN_VALUE, Long.MAX_VALUE, 0);
     }
-    int[][] scores = new int[n][n];
-    for (int i = 0; i < n; i++) {
-      for (int j = 0; j < n; j++) {
-        boolean linked = zones[i] != 0 && zones[i] == zones[j];
-        scores[i][j] = i == j ? 0 : GpuTopology.pairScore(linked ? METAX_LINK : PCIE);
-      }
-    }
-    return new GpuTopology(list, scores, false);
+    return GpuTopology.zoned(list, zones, GpuTopology.pairScore(METAX_LINK), GpuTopology.pairScore(PCIE));
   }
 
   /**
@@ -127,9 +123,9 @@ public final class GpuAnnotations {
   public static DeviceSet claim(String text, int gpus) {
     if (text.length() > MAX_CLAIM_CHARS) {
       throw new IllegalArgumentException("'" + JsonFields.clip(text) + "' is too long (" + text.length()
-          + " characters) for a list of at most 64 GPU indices");
+          + " characters) for a list of at most " + MAX_DEVICES + " GPU indices");
     }
-    long mask = 0;
+    long[] words = new long[1];
     for (String part : text.split(",", -1)) {
       int i;
       try {
@@ -142,12 +138,12 @@ public final class GpuAnnotations {
         throw new IllegalArgumentException("'" + JsonFields.clip(text) + "' names GPU " + i + ", but the node has "
             + gpus + " GPUs" + (gpus > 0 ? " (0.." + (gpus - 1) + ")" : ""));
       }
-      if ((mask & 1L << i) != 0) {
+      if (i >>> 6 < words.length && (words[i >>> 6] & 1L << i) != 0) {
         throw new IllegalArgumentException("'" + JsonFields.clip(text) + "' names GPU " + i + " twice");
       }
-      mask |= 1L << i;
+      words = DeviceSet.set(words, i);
     }
-    return new DeviceSet(mask);
+    return DeviceSet.fromWords(words);
   }
 
   /** Refuses more devices than a node may have, before the n x n pair matrix is made. */

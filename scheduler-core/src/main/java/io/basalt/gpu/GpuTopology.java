@@ -10,41 +10,63 @@ import java.util.List;
 public final class GpuTopology {
   /** The pair score of a uniform node, where every pair is assumed equal (no topology reported). */
   static final int UNIFORM_SCORE = 10;
-  /** NV18 is today's widest link; the cap keeps every sum of a node's pair scores (2,016 pairs) within an int. */
+  /** NV18 is today's widest link; 1000 lanes (100,000) is far beyond it. */
   static final int MAX_LANES = 1000;
 
   private final List<GpuDevice> devices;
+  /**
+   * Pair scores as reported; null when the pairs follow a rule (no n x n matrix, which for thousands of devices would
+   * take tens of MiB): devices in the same non-zero {@link #zones} score {@link #inZone}, all other pairs
+   * {@link #across}.
+   */
   private final int[][] scores;
+  private final long[] zones;
+  private final int inZone;
+  private final int across;
+  private final int maxScore;
   private final boolean uniform;
-  private final long unhealthy;
+  private final DeviceSet unhealthy;
 
   GpuTopology(List<GpuDevice> devices, int[][] scores, boolean uniform) {
-    this(devices, scores, uniform, 0);
+    this(devices, scores, null, 0, 0, uniform, DeviceSet.EMPTY);
   }
 
-  /** @param unhealthy devices the node reports unhealthy (HAMi's inventory), as a bit mask: never handed out */
-  /** A topology read from a device plugin's inventory; {@code unhealthy} marks devices no pod may be given. */
-  public GpuTopology(List<GpuDevice> devices, int[][] scores, boolean uniform, long unhealthy) {
-    if (devices.size() > 64) {
-      throw new IllegalArgumentException(devices.size() + " GPUs on one node; at most 64 are supported");
+  private GpuTopology(List<GpuDevice> devices, int[][] scores, long[] zones, int inZone, int across, boolean uniform,
+      DeviceSet unhealthy) {
+    if (devices.size() > GpuAnnotations.MAX_DEVICES) {
+      throw new IllegalArgumentException(devices.size() + " GPUs on one node; at most " + GpuAnnotations.MAX_DEVICES
+          + " are supported");
     }
     this.devices = List.copyOf(devices);
     this.scores = scores;
+    this.zones = zones;
+    this.inZone = inZone;
+    this.across = across;
     this.uniform = uniform;
     this.unhealthy = unhealthy;
+    this.maxScore = computeMaxScore();
   }
 
   /** {@code count} GPUs about which nothing is known: every pair scores the same. */
   public static GpuTopology uniform(int count) {
     GpuDevice[] d = new GpuDevice[count];
-    int[][] s = new int[count][count];
     for (int i = 0; i < count; i++) {
       d[i] = new GpuDevice(i, "", "", 0);
-      for (int j = 0; j < count; j++) {
-        s[i][j] = i == j ? 0 : UNIFORM_SCORE;
-      }
     }
-    return new GpuTopology(List.of(d), s, true);
+    return new GpuTopology(List.of(d), null, null, 0, UNIFORM_SCORE, true, DeviceSet.EMPTY);
+  }
+
+  /**
+   * A device plugin's inventory that reports devices but no links: every pair scores {@code score}; {@code unhealthy}
+   * marks devices no pod may be given.
+   */
+  public static GpuTopology unlinked(List<GpuDevice> devices, int score, DeviceSet unhealthy) {
+    return new GpuTopology(devices, null, null, 0, score, false, unhealthy);
+  }
+
+  /** Devices in the same non-zero {@code zones} entry score {@code inZone}; other pairs {@code across}. */
+  static GpuTopology zoned(List<GpuDevice> devices, long[] zones, int inZone, int across) {
+    return new GpuTopology(devices, null, zones.clone(), inZone, across, false, DeviceSet.EMPTY);
   }
 
   /**
@@ -101,7 +123,13 @@ public final class GpuTopology {
 
   /** How fast devices {@code i} and {@code j} talk (0 for a device with itself). */
   public int score(int i, int j) {
-    return scores[i][j];
+    if (scores != null) {
+      return scores[i][j];
+    }
+    if (i == j) {
+      return 0;
+    }
+    return zones != null && zones[i] != 0 && zones[i] == zones[j] ? inZone : across;
   }
 
   /** True when no topology was reported and all pairs are assumed equal. */
@@ -109,8 +137,8 @@ public final class GpuTopology {
     return uniform;
   }
 
-  /** Devices reported unhealthy, as a bit mask; they count as held. */
-  public long unhealthy() {
+  /** Devices reported unhealthy; they count as held. */
+  public DeviceSet unhealthy() {
     return unhealthy;
   }
 
@@ -126,6 +154,28 @@ public final class GpuTopology {
 
   /** The best pair score on this node, for normalising. */
   public int maxScore() {
+    return maxScore;
+  }
+
+  private int computeMaxScore() {
+    if (scores == null) {
+      int n = devices.size();
+      if (n < 2) {
+        return 0;
+      }
+      if (zones == null) {
+        return across;
+      }
+      java.util.Set<Long> seen = new java.util.HashSet<>();
+      boolean linked = false;
+      boolean unlinked = false;
+      for (long z : zones) {
+        unlinked |= z == 0;
+        linked |= z != 0 && !seen.add(z);
+      }
+      unlinked |= seen.size() > 1;
+      return Math.max(linked ? inZone : 0, unlinked ? across : 0);
+    }
     int m = 0;
     for (int[] row : scores) {
       for (int s : row) {

@@ -7,6 +7,7 @@ import io.basalt.gpu.DeviceClaim;
 import io.basalt.gpu.DeviceConstraints;
 import io.basalt.gpu.DeviceSet;
 import io.basalt.gpu.DeviceUsage;
+import io.basalt.gpu.GpuAnnotations;
 import io.basalt.gpu.GpuResources;
 import io.basalt.gpu.GpuTopology;
 import io.basalt.model.ResourceNames;
@@ -75,10 +76,10 @@ final class DeviceGuard {
     if (node.firstShortOfIdle(request) >= 0) {
       return FilterResult.OK; // pipelined: checked again when it binds
     }
-    if (Long.bitCount(node.freeDevices()) < want.whole()) {
+    if (node.freeDevices().size() < want.whole()) {
       return FilterResult.unfit("Insufficient free GPU devices");
     }
-    if (!want.constraints().isNone() && Long.bitCount(usable(want, node)) < want.whole()) {
+    if (!want.constraints().isNone() && usable(want, node).size() < want.whole()) {
       return FilterResult.unfit("node(s) had no " + want.whole() + " free GPUs matching "
           + want.constraints().describe());
     }
@@ -99,24 +100,20 @@ final class DeviceGuard {
       int d = shareDevice(want, gpus, node.deviceUsage());
       return d < 0 ? DeviceClaim.NONE : DeviceClaim.share(d, want.cores(), want.memoryMiB());
     }
-    long mask = 0;
-    int left = want.whole();
-    for (long free = usable(want, node); free != 0 && left > 0; free &= free - 1, left--) {
-      mask |= Long.lowestOneBit(free);
-    }
-    return left > 0 ? DeviceClaim.NONE : DeviceClaim.whole(new DeviceSet(mask));
+    DeviceSet free = usable(want, node);
+    return free.size() < want.whole() ? DeviceClaim.NONE : DeviceClaim.whole(free.lowest(want.whole()));
   }
 
-  private static long usable(Want want, NodeInfo node) {
-    long free = node.freeDevices();
-    return want.constraints().isNone() ? free : free & want.constraints().allowed(node.gpus());
+  private static DeviceSet usable(Want want, NodeInfo node) {
+    DeviceSet free = node.freeDevices();
+    return want.constraints().isNone() ? free : free.and(want.constraints().allowed(node.gpus()));
   }
 
   /** The lowest device that can take the share, or -1. */
   private static int shareDevice(Want want, GpuTopology gpus, DeviceUsage usage) {
-    long allowed = want.constraints().isNone() ? -1L : want.constraints().allowed(gpus);
-    for (int d = 0; d < gpus.size() && d < 64; d++) {
-      if ((allowed & (1L << d)) != 0
+    DeviceSet allowed = want.constraints().isNone() ? null : want.constraints().allowed(gpus);
+    for (int d = 0; d < gpus.size(); d++) {
+      if ((allowed == null || allowed.contains(d))
           && usage.canShare(d, want.cores(), want.memoryMiB(), gpus.device(d).memoryMiB(), Integer.MAX_VALUE)) {
         return d;
       }
@@ -155,7 +152,7 @@ final class DeviceGuard {
     if (k <= 0) {
       return NOTHING;
     }
-    return new Want((int) Math.min(k, 64), false, 0, 0,
+    return new Want((int) Math.min(k, GpuAnnotations.MAX_DEVICES + 1), false, 0, 0,
         DeviceConstraints.of(task.pod().annotations(), WHOLE_DOMAINS));
   }
 }

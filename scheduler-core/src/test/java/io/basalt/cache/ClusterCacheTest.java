@@ -63,7 +63,7 @@ class ClusterCacheTest {
     Pod pod = TestPods.pod("ns/p").cpu("1").gpu(1).onNode("n1").annotation(GPU, "2").build();
     // What a session does when it places the pod: its resources and its device.
     copy.adjustUsed(pod.request(), 1);
-    copy.claimDevices(io.basalt.gpu.DeviceClaim.whole(new io.basalt.gpu.DeviceSet(1L << 2)), 1);
+    copy.claimDevices(io.basalt.gpu.DeviceClaim.whole(io.basalt.gpu.DeviceSet.of(2)), 1);
     long serial = copy.serial();
     int version = copy.version();
     assertTrue(copy.touched());
@@ -74,7 +74,7 @@ class ClusterCacheTest {
     assertEquals(version, next.version());
     assertFalse(next.touched());
     assertEquals(1000, next.used(ResourceNames.CPU));
-    assertEquals(0b1011L, next.freeDevices());
+    assertEquals("0,1,3", next.freeDevices().format());
     assertSame(next, cache.snapshot().nodes().get(0), "and then unchanged");
   }
 
@@ -85,11 +85,11 @@ class ClusterCacheTest {
     // Another device than the session chose.
     NodeInfo copy = cache.snapshot().nodes().get(0);
     copy.adjustUsed(pod.request(), 1);
-    copy.claimDevices(io.basalt.gpu.DeviceClaim.whole(new io.basalt.gpu.DeviceSet(1L << 1)), 1);
+    copy.claimDevices(io.basalt.gpu.DeviceClaim.whole(io.basalt.gpu.DeviceSet.of(1)), 1);
     cache.putPod(pod);
     NodeInfo next = cache.snapshot().nodes().get(0);
     assertNotSame(copy, next);
-    assertEquals(0b1011L, next.freeDevices());
+    assertEquals("0,1,3", next.freeDevices().format());
     // More used than the session placed.
     next.adjustUsed(pod.request(), 1);
     cache.putPod(TestPods.pod("ns/q").cpu("1").onNode("n1").build());

@@ -1,6 +1,7 @@
 package io.basalt.cache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.basalt.api.NodeInfo;
 import io.basalt.gpu.GpuAnnotations;
@@ -33,7 +34,7 @@ class GpuInventoryTest {
     cache.putPod(TestPods.pod("ns/ours").gpu(2).onNode("n1").annotation(GpuAnnotations.DEVICES, "0,1").build());
     cache.putPod(TestPods.pod("ns/theirs").gpu(2).scheduler("default-scheduler").onNode("n1").build());
     // 0,1 annotated; the foreign pod is assumed to hold the lowest free: 2,3.
-    assertEquals(0b1111_0000L, node().freeDevices());
+    assertEquals("4,5,6,7", node().freeDevices().format());
     assertEquals(8, node().gpus().size());
     assertEquals(true, node().gpus().isUniform(), "no topology annotation: uniform");
   }
@@ -48,7 +49,7 @@ class GpuInventoryTest {
     assertEquals(1, n.deviceUsage().shares(3));
     assertEquals(30, n.deviceUsage().coresUsed(3));
     assertEquals(4096, n.deviceUsage().memoryUsedMiB(3));
-    assertEquals(0b1111_0111L, n.freeDevices(), "a shared device is not free for a whole-GPU pod");
+    assertEquals("0,1,2,4,5,6,7", n.freeDevices().format(), "a shared device is not free for a whole-GPU pod");
   }
 
   @Test
@@ -60,13 +61,43 @@ class GpuInventoryTest {
   }
 
   @Test
+  void aNodeOf128GpusHoldsClaimsAbove63() {
+    cache.putNode(TestNodes.node("big").cpu("64").gpu(128).build());
+    cache.putPod(TestPods.pod("ns/high").gpu(2).onNode("big").annotation(GpuAnnotations.DEVICES, "100,127").build());
+    cache.putPod(TestPods.pod("ns/theirs").gpu(64).scheduler("default-scheduler").onNode("big").build());
+    assertEquals(128, node().gpus().size());
+    assertEquals(62, node().freeDevices().size(), "100 and 127 named, 0..63 assumed for the foreign pod");
+    assertEquals(64, node().freeDevices().first());
+    assertEquals(false, node().freeDevices().contains(100));
+  }
+
+  /**
+   * A node claiming absurd device counts is bounded at GpuAnnotations.MAX_DEVICES, with warnings naming the node and
+   * what it claimed: no 10^6 x 10^6 pair matrix, no 80,000-device topology.
+   */
+  @Test
+  void aMillionGpusInAllocatableAndEightyThousandInAnAnnotationAreBoundedByName() {
+    String metax = "[" + "{},".repeat(79_999) + "{}]"; // 240 KB, within the annotation size bound
+    assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), () -> {
+      cache.putNode(TestNodes.node("huge").cpu("64").resource("metax-tech.com/gpu", "1000000")
+          .annotation(GpuAnnotations.METAX_DEVICES, metax).build());
+      assertEquals(GpuAnnotations.MAX_DEVICES, node().gpus().size());
+    });
+    assertEquals(List.of(
+        "node huge: annotation metax-tech.com/node-gpu-devices: lists 80000 devices; at most 4096 GPUs per node are "
+            + "supported; treating its GPUs as uniform",
+        "node huge: allocatable lists 1000000 GPUs; at most 4096 GPUs per node are supported, so only the first "
+            + "4096 are scheduled"), warnings);
+  }
+
+  @Test
   void removingAPodFreesItsDevices() {
     cache.putNode(TestNodes.node("n1").cpu("64").gpu(8).build());
     cache.putPod(TestPods.pod("ns/p").gpu(8).onNode("n1").annotation(GpuAnnotations.DEVICES, "0,1,2,3,4,5,6,7")
         .build());
-    assertEquals(0, node().freeDevices());
+    assertEquals("", node().freeDevices().format());
     cache.removePod("ns-p-uid");
-    assertEquals(0xFFL, node().freeDevices());
+    assertEquals("0,1,2,3,4,5,6,7", node().freeDevices().format());
   }
 
   @Test
@@ -84,12 +115,12 @@ class GpuInventoryTest {
         .onNode("n1").annotation("hami.io/vgpu-devices-allocated", "GPU-1,NVIDIA,4096,30:;").build());
     NodeInfo n = node();
     assertEquals("GPU-1", n.gpus().device(1).uuid());
-    assertEquals(0b0001L, n.freeDevices(), "3 whole, 1 shared, 2 unhealthy");
+    assertEquals("0", n.freeDevices().format(), "3 whole, 1 shared, 2 unhealthy");
     assertEquals(30, n.deviceUsage().coresUsed(1));
     assertEquals(4096, n.deviceUsage().memoryUsedMiB(1));
     cache.putPod(TestPods.pod("ns/bad").gpu(1).scheduler("hami-scheduler").onNode("n1")
         .annotation("hami.io/vgpu-devices-allocated", "GPU-0,NVIDIA,oops").build());
-    assertEquals(0L, node().freeDevices(), "named, ignored, and the pod assumed on the lowest free GPU");
+    assertEquals("", node().freeDevices().format(), "named, ignored, and the pod assumed on the lowest free GPU");
     assertEquals(List.of("pod ns/bad on node n1: annotation hami.io/vgpu-devices-allocated: container 0: "
         + "'GPU-0,NVIDIA,oops' is not UUID,TYPE,MEMORY,CORES; assuming it holds the lowest free 1 GPU"),
         warnings);

@@ -24,7 +24,7 @@ class DeviceFillTest {
     ResourceVector share = ResourceVector.builder().add("nvidia.com/gpu", 1).add("nvidia.com/gpucores", 25).build();
     DeviceFill fill = DeviceFill.resolve();
     DeviceUsage usage = new DeviceUsage(4);
-    usage.add(DeviceClaim.whole(new DeviceSet(0b0001)), 1);
+    usage.add(DeviceClaim.whole(DeviceSet.of(0)), 1);
     usage.add(DeviceClaim.share(1, 50, 1024), 1);
     // Held: 1 whole + 0.5 of a share = 1.5 of 4.
     assertEquals(1.5 / 4, DeviceFill.now(four(), usage), EXACT);

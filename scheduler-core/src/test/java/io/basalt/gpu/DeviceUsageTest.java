@@ -10,8 +10,8 @@ class DeviceUsageTest {
   @Test
   void aNodeWithoutSharesReadsZeroPerDeviceAndEveryUnheldDeviceIsUntouched() {
     DeviceUsage u = new DeviceUsage(8);
-    u.add(DeviceClaim.whole(new DeviceSet(0b11)), 1);
-    assertEquals(0b1111_1100L, u.untouched());
+    u.add(DeviceClaim.whole(DeviceSet.of(0, 1)), 1);
+    assertEquals("2,3,4,5,6,7", u.untouched().format());
     assertEquals(0, u.shares(5));
     assertEquals(0, u.coresUsed(5));
     assertEquals(0, u.memoryUsedMiB(5));
@@ -24,9 +24,9 @@ class DeviceUsageTest {
     DeviceUsage a = new DeviceUsage(4);
     DeviceUsage b = new DeviceUsage(4);
     assertTrue(a.sameAs(b));
-    a.add(DeviceClaim.whole(new DeviceSet(0b1)), 1);
+    a.add(DeviceClaim.whole(DeviceSet.of(0)), 1);
     assertFalse(a.sameAs(b));
-    b.add(DeviceClaim.whole(new DeviceSet(0b1)), 1);
+    b.add(DeviceClaim.whole(DeviceSet.of(0)), 1);
     assertTrue(a.sameAs(b));
     a.add(DeviceClaim.share(3, 30, 1024), 1);
     b.add(DeviceClaim.share(3, 30, 2048), 1);
@@ -36,7 +36,7 @@ class DeviceUsageTest {
     assertTrue(a.sameAs(b));
     a.add(DeviceClaim.share(3, 30, 1024), -1);
     DeviceUsage c = new DeviceUsage(4);
-    c.add(DeviceClaim.whole(new DeviceSet(0b1)), 1);
+    c.add(DeviceClaim.whole(DeviceSet.of(0)), 1);
     assertTrue(a.sameAs(c), "a share taken back leaves what never had one");
     assertFalse(a.sameAs(new DeviceUsage(8)));
     assertFalse(a.sameAs(null));
@@ -47,16 +47,16 @@ class DeviceUsageTest {
     DeviceUsage u = new DeviceUsage(4);
     u.add(DeviceClaim.share(2, 30, 4096), 1);
     u.add(DeviceClaim.share(2, 50, 2048), 1);
-    assertEquals(0b1011L, u.untouched());
+    assertEquals("0,1,3", u.untouched().format());
     assertEquals(2, u.shares(2));
     assertEquals(80, u.coresUsed(2));
     assertEquals(6144, u.memoryUsedMiB(2));
     assertFalse(u.canShare(2, 30, 0, 0, 8), "80% + 30% is over 100");
     assertFalse(u.canShare(2, 10, 0, 0, 2), "two sharers already");
     u.add(DeviceClaim.share(2, 30, 4096), -1);
-    assertEquals(0b1011L, u.untouched(), "one share left");
+    assertEquals("0,1,3", u.untouched().format(), "one share left");
     u.add(DeviceClaim.share(2, 50, 2048), -1);
-    assertEquals(0b1111L, u.untouched());
+    assertEquals("0,1,2,3", u.untouched().format());
     assertEquals(0, u.coresUsed(2));
   }
 }

@@ -48,15 +48,15 @@ class GpuAnnotationsTest {
         + Long.MAX_VALUE, problem(GpuAnnotations.METAX_DEVICES, "[{},{\"totalVRam\":-1}]"));
   }
 
-  /** 60,000 devices once made a 60,000 x 60,000 matrix (14 GB) before the 64-GPU check. */
+  /** 60,000 devices once made a 60,000 x 60,000 matrix (14 GB) before the device-count check. */
   @Test
   void sixtyThousandDevicesAreRefusedBeforeAnyMatrixIsMade() {
     String metax = "[" + "{},".repeat(59_999) + "{}]";
     String hami = "[" + "{\"id\":\"g\"},".repeat(19_999) + "{\"id\":\"g\"}]"; // 220 KB, within the size bound
     assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
-      assertEquals("annotation metax-tech.com/node-gpu-devices: lists 60000 devices; at most 64 GPUs per node are "
+      assertEquals("annotation metax-tech.com/node-gpu-devices: lists 60000 devices; at most 4096 GPUs per node are "
           + "supported", problem(GpuAnnotations.METAX_DEVICES, metax));
-      assertEquals("annotation hami.io/node-nvidia-register: lists 20000 devices; at most 64 GPUs per node are "
+      assertEquals("annotation hami.io/node-nvidia-register: lists 20000 devices; at most 4096 GPUs per node are "
           + "supported", problem(HamiFormat.NVIDIA_REGISTER, hami));
     });
   }
@@ -70,7 +70,7 @@ class GpuAnnotationsTest {
 
   @Test
   void claimsAreDistinctIndicesOfTheNodesGpus() {
-    assertEquals(new DeviceSet(0b1100), GpuAnnotations.claim(" 2, 3", 4));
+    assertEquals(DeviceSet.of(2, 3), GpuAnnotations.claim(" 2, 3", 4));
     assertEquals("'1,1' names GPU 1 twice",
         assertThrows(IllegalArgumentException.class, () -> GpuAnnotations.claim("1,1", 8)).getMessage());
     assertEquals("'8' names GPU 8, but the node has 8 GPUs (0..7)",

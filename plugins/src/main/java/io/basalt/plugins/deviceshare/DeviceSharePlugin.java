@@ -11,6 +11,7 @@ import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
 import io.basalt.gpu.DeviceClaim;
 import io.basalt.gpu.DeviceConstraints;
+import io.basalt.gpu.DeviceSet;
 import io.basalt.model.ResourceNames;
 import java.util.Arrays;
 import java.util.List;
@@ -148,7 +149,7 @@ public final class DeviceSharePlugin implements Plugin {
   }
 
   private ShareFit.Pick pick(TaskInfo task, NodeInfo node, ShareRequest r) {
-    long allowed = lastConstraints.isNone() ? -1L : lastConstraints.allowed(node.gpus());
+    DeviceSet allowed = lastConstraints.isNone() ? null : lastConstraints.allowed(node.gpus());
     return ShareFit.pick(node.gpus(), node.deviceUsage(), r, allowed, maxShares(node, r), policy);
   }
 

@@ -1,5 +1,6 @@
 package io.basalt.plugins.deviceshare;
 
+import io.basalt.gpu.DeviceSet;
 import io.basalt.gpu.DeviceUsage;
 import io.basalt.gpu.GpuTopology;
 
@@ -17,17 +18,17 @@ final class ShareFit {
   private ShareFit() {}
 
   /**
-   * The device the policy picks among the {@code allowed} ones that can take {@code r}, or null when none can.
+   * The device the policy picks among the {@code allowed} ones (null: all) that can take {@code r}, or null when
+   * none can.
    *
    * @param maxShares at most this many share pods per device
    */
-  static Pick pick(GpuTopology gpus, DeviceUsage usage, ShareRequest r, long allowed, int maxShares,
+  static Pick pick(GpuTopology gpus, DeviceUsage usage, ShareRequest r, DeviceSet allowed, int maxShares,
       SharePolicy policy) {
     Pick best = null;
-    long all = gpus.size() >= 64 ? -1L : (1L << gpus.size()) - 1;
-    for (long m = allowed & all & ~usage.exclusive(); m != 0; m &= m - 1) {
-      int d = Long.numberOfTrailingZeros(m);
-      if (!fits(gpus, usage, d, r, maxShares)) {
+    DeviceSet held = usage.exclusive();
+    for (int d = 0; d < gpus.size(); d++) {
+      if (held.contains(d) || allowed != null && !allowed.contains(d) || !fits(gpus, usage, d, r, maxShares)) {
         continue;
       }
       double f = fullness(gpus, usage, d, r, maxShares);

@@ -1,6 +1,7 @@
 package io.basalt.plugins.fragmentation;
 
 import io.basalt.gpu.DeviceConstraints;
+import io.basalt.gpu.DeviceSet;
 import io.basalt.gpu.GpuTopology;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -27,7 +28,7 @@ import java.util.Map;
 final class FragmentationMeasure {
   private final List<WorkloadMix.Entry> mix;
   private final DeviceConstraints[] constraints;
-  private final Map<GpuTopology, long[]> allowed = new IdentityHashMap<>();
+  private final Map<GpuTopology, DeviceSet[]> allowed = new IdentityHashMap<>();
   private final Map<State, Double> cache = new HashMap<>();
 
   FragmentationMeasure(List<WorkloadMix.Entry> mix) {
@@ -43,8 +44,8 @@ final class FragmentationMeasure {
    * A node's free resources as the measure reads them; {@code free[d]} in percent of GPU d, {@code untouched} the GPUs
    * nobody holds or shares.
    */
-  record State(long cpu, long memory, long packed, GpuTopology gpus, int[] free, long untouched) {
-    static State of(long cpu, long memory, GpuTopology gpus, int[] free, long untouched) {
+  record State(long cpu, long memory, long packed, GpuTopology gpus, int[] free, DeviceSet untouched) {
+    static State of(long cpu, long memory, GpuTopology gpus, int[] free, DeviceSet untouched) {
       return new State(cpu, memory, pack(free, untouched), gpus, free, untouched);
     }
 
@@ -52,13 +53,13 @@ final class FragmentationMeasure {
      * A byte per GPU for up to 8 GPUs (the count is the topology's), bit 7 marking untouched; -1 when not packable
      * (no byte can be 0xff, as free compute is at most 100).
      */
-    private static long pack(int[] free, long untouched) {
+    private static long pack(int[] free, DeviceSet untouched) {
       if (free.length > 8) {
         return -1;
       }
       long p = 0;
       for (int d = 0; d < free.length; d++) {
-        p = (p << 8) | free[d] | ((untouched >>> d & 1) << 7);
+        p = (p << 8) | free[d] | (untouched.contains(d) ? 0x80 : 0);
       }
       return p;
     }
@@ -101,7 +102,7 @@ final class FragmentationMeasure {
     if (total == 0) {
       return 0;
     }
-    long[] masks = allowed.computeIfAbsent(s.gpus(), this::allowedMasks);
+    DeviceSet[] masks = allowed.computeIfAbsent(s.gpus(), this::allowedSets);
     double sum = 0;
     for (int i = 0; i < constraints.length; i++) {
       Shape m = mix.get(i).shape();
@@ -111,28 +112,27 @@ final class FragmentationMeasure {
   }
 
   /** Free percent of {@code s} that {@code m} cannot use. */
-  private static long unusable(Shape m, long accepted, State s, long total) {
-    if (m.cpu() > s.cpu() || m.memory() > s.memory() || accepted == 0) {
+  private static long unusable(Shape m, DeviceSet accepted, State s, long total) {
+    if (m.cpu() > s.cpu() || m.memory() > s.memory() || accepted.isEmpty()) {
       return total;
     }
     int[] free = s.free();
     long usable = 0;
     if (!m.share()) {
-      long ok = s.untouched() & accepted;
-      int count = Long.bitCount(ok);
+      int count = s.untouched().and(accepted).size();
       return count < m.whole() ? total : total - 100L * count;
     }
     for (int d = 0; d < free.length; d++) {
-      if (free[d] >= m.cores() && (accepted >>> d & 1) != 0) {
+      if (free[d] >= m.cores() && accepted.contains(d)) {
         usable += free[d];
       }
     }
     return total - usable;
   }
 
-  private long[] allowedMasks(GpuTopology t) {
-    long all = t.size() >= 64 ? -1L : (1L << t.size()) - 1;
-    long[] out = new long[constraints.length];
+  private DeviceSet[] allowedSets(GpuTopology t) {
+    DeviceSet all = DeviceSet.all(t.size());
+    DeviceSet[] out = new DeviceSet[constraints.length];
     for (int i = 0; i < out.length; i++) {
       out[i] = constraints[i].isNone() ? all : constraints[i].allowed(t);
     }

@@ -3,6 +3,7 @@ package io.basalt.plugins.fragmentation;
 import io.basalt.api.JobInfo;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
+import io.basalt.gpu.DeviceSet;
 import io.basalt.gpu.DeviceUsage;
 import io.basalt.gpu.GpuResources;
 import io.basalt.gpu.GpuTopology;
@@ -91,9 +92,9 @@ final class PlacementFinder {
     int n = gpus.size();
     int[] free = new int[n];
     for (int d = 0; d < n; d++) {
-      free[d] = (usage.exclusive() >>> d & 1) != 0 ? 0 : Math.max(0, 100 - usage.coresUsed(d));
+      free[d] = usage.exclusive().contains(d) ? 0 : Math.max(0, 100 - usage.coresUsed(d));
     }
-    long untouched = node.freeDevices();
+    DeviceSet untouched = node.freeDevices();
     long cpu = node.idle(ResourceNames.CPU);
     long memory = node.idle(ResourceNames.MEMORY);
     FragmentationMeasure.State before = FragmentationMeasure.State.of(cpu, memory, gpus, free, untouched);
@@ -121,7 +122,7 @@ final class PlacementFinder {
   private Placement compute(TaskInfo task, Shape shape, GpuTopology gpus, DeviceUsage usage,
       FragmentationMeasure.State before, int maxShares) {
     int[] free = before.free();
-    long untouched = before.untouched();
+    DeviceSet untouched = before.untouched();
     double f0 = measure.of(before);
     long cpuAfter = before.cpu() - task.request().get(ResourceNames.CPU);
     long memoryAfter = before.memory() - task.request().get(ResourceNames.MEMORY);
@@ -130,31 +131,28 @@ final class PlacementFinder {
           untouched)) - f0, fill(free));
     }
     if (!shape.share()) {
-      long take = untouched;
+      DeviceSet take = untouched.lowest(shape.whole());
       int[] after = free.clone();
-      long left = untouched;
-      for (int i = 0; i < shape.whole() && take != 0; i++) {
-        int d = Long.numberOfTrailingZeros(take);
-        take &= take - 1;
+      for (int d = take.first(); d >= 0; d = take.next(d + 1)) {
         after[d] = 0;
-        left &= ~(1L << d);
       }
+      DeviceSet left = untouched.andNot(take);
       return new Placement(-1, measure.of(FragmentationMeasure.State.of(cpuAfter, memoryAfter, gpus, after, left))
           - f0, fill(after), gaps(free, untouched, gapMin), 0);
     }
-    long accepted = shape.rules().isEmpty() ? -1L : shape.constraints().allowed(gpus);
+    DeviceSet accepted = shape.rules().isEmpty() ? null : shape.constraints().allowed(gpus);
     Placement best = null;
     int close = -1;
     for (int d = 0; d < free.length; d++) {
       if (!canShare(gpus, usage, d, shape, accepted, maxShares)) {
         continue;
       }
-      if ((untouched >>> d & 1) == 0 && free[d] - shape.cores() <= closeGap
+      if (!untouched.contains(d) && free[d] - shape.cores() <= closeGap
           && (close < 0 || free[d] < free[close])) {
         close = d;
       }
       if (best != null && free[d] == free[best.device()]
-          && (untouched >>> d & 1) == (untouched >>> best.device() & 1)) {
+          && untouched.contains(d) == untouched.contains(best.device())) {
         continue; // same state as a device already tried
       }
       Placement here = shareOn(d, shape, before, f0, cpuAfter, memoryAfter);
@@ -177,7 +175,7 @@ final class PlacementFinder {
     int[] after = before.free().clone();
     after[d] -= shape.cores();
     double delta = measure.of(FragmentationMeasure.State.of(cpuAfter, memoryAfter, before.gpus(), after,
-        before.untouched() & ~(1L << d))) - f0 + packCost(before.free()[d], shape);
+        before.untouched().without(d))) - f0 + packCost(before.free()[d], shape);
     return new Placement(d, delta, fill(after));
   }
 
@@ -191,10 +189,10 @@ final class PlacementFinder {
    * {@code gapMin} percent free, over 100 x the node's GPUs (0..1). A whole-GPU pod does not need that room, but the
    * cpu and memory it takes on the node are what a later share needs to fill it.
    */
-  static double gaps(int[] free, long untouched, int gapMin) {
+  static double gaps(int[] free, DeviceSet untouched, int gapMin) {
     long sum = 0;
     for (int d = 0; d < free.length; d++) {
-      if ((untouched >>> d & 1) == 0 && free[d] < 100 && free[d] >= gapMin) {
+      if (!untouched.contains(d) && free[d] < 100 && free[d] >= gapMin) {
         sum += free[d];
       }
     }
@@ -209,9 +207,10 @@ final class PlacementFinder {
     return used / (100.0 * after.length);
   }
 
-  private static boolean canShare(GpuTopology gpus, DeviceUsage usage, int d, Shape s, long accepted,
+  /** @param accepted the devices the share's annotations accept; null for all */
+  private static boolean canShare(GpuTopology gpus, DeviceUsage usage, int d, Shape s, DeviceSet accepted,
       int maxShares) {
-    return (accepted >>> d & 1) != 0
+    return (accepted == null || accepted.contains(d))
         && usage.canShare(d, s.cores(), s.memoryMiB(), gpus.device(d).memoryMiB(), maxShares);
   }
 

@@ -3,6 +3,7 @@ package io.basalt.plugins.fragmentation;
 import io.basalt.api.CycleState;
 import io.basalt.api.TaskInfo;
 import io.basalt.gpu.DeviceConstraints;
+import io.basalt.gpu.GpuAnnotations;
 import io.basalt.gpu.GpuResources;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
@@ -66,7 +67,7 @@ record Shape(long cpu, long memory, int whole, int cores, long memoryMiB, String
       return null;
     }
     String domain = r.get(GpuResources.DEFAULT.get(0)) > 0 ? "nvidia.com" : "metax-tech.com";
-    return new Shape(cpu, memory, (int) Math.min(whole, 64), 0, 0, domain, rules(task, domain));
+    return new Shape(cpu, memory, (int) Math.min(whole, GpuAnnotations.MAX_DEVICES + 1), 0, 0, domain, rules(task, domain));
   }
 
   private static Map<String, String> rules(TaskInfo task, String domain) {

@@ -1,5 +1,6 @@
 package io.basalt.plugins.gpuaware;
 
+import io.basalt.gpu.DeviceSet;
 import io.basalt.gpu.GpuTopology;
 import java.util.HashMap;
 import java.util.Map;
@@ -12,7 +13,7 @@ import java.util.Map;
  *
  * <p>Exhaustive (ascending index order, first best kept) while C(free, k) is at most {@value #EXHAUSTIVE_LIMIT};
  * beyond that a greedy heuristic: from each free GPU as a seed, add the GPU that raises V most until k are chosen,
- * and keep the best. Results are cached by (topology, free mask, k), so a pool of identical nodes in the same state
+ * and keep the best. Results are cached by (topology, free devices, k), so a pool of identical nodes in the same state
  * is evaluated once.
  */
 final class DeviceSelector {
@@ -20,9 +21,9 @@ final class DeviceSelector {
   private static final int CACHE_LIMIT = 100_000;
 
   /** The chosen devices and their value. */
-  record Choice(long mask, double value) {}
+  record Choice(DeviceSet devices, double value) {}
 
-  private record Key(GpuTopology topology, long free, int k) {}
+  private record Key(GpuTopology topology, DeviceSet free, int k) {}
 
   private final double lossWeight;
   private final Map<Key, Choice> cache = new HashMap<>();
@@ -32,8 +33,8 @@ final class DeviceSelector {
   }
 
   /** The best {@code k} of the {@code free} GPUs, or null when fewer than {@code k} are free. */
-  Choice choose(GpuTopology t, long free, int k) {
-    if (Long.bitCount(free) < k || k <= 0) {
+  Choice choose(GpuTopology t, DeviceSet free, int k) {
+    if (free.size() < k || k <= 0) {
       return null;
     }
     Key key = new Key(t, free, k);
@@ -48,12 +49,9 @@ final class DeviceSelector {
     return c;
   }
 
-  private Choice compute(GpuTopology t, long free, int k) {
-    int[] ids = new int[Long.bitCount(free)];
-    int m = 0;
-    for (long f = free; f != 0; f &= f - 1) {
-      ids[m++] = Long.numberOfTrailingZeros(f);
-    }
+  private Choice compute(GpuTopology t, DeviceSet free, int k) {
+    int[] ids = free.toArray();
+    int m = ids.length;
     double[] row = new double[m];
     for (int i = 0; i < m; i++) {
       for (int j = 0; j < m; j++) {
@@ -62,11 +60,11 @@ final class DeviceSelector {
     }
     Search s = new Search(t, ids, row, k);
     if (binomial(m, k) <= EXHAUSTIVE_LIMIT) {
-      s.exhaustive(0, 0, 0, 0, 0);
+      s.exhaustive(0, 0, 0, 0);
     } else {
       s.greedy();
     }
-    return new Choice(s.bestMask, s.bestValue);
+    return new Choice(DeviceSet.of(s.best), s.bestValue);
   }
 
   static long binomial(int n, int k) {
@@ -80,14 +78,18 @@ final class DeviceSelector {
     return r;
   }
 
-  /** One search over the free GPUs {@code ids}. */
+  /**
+   * One search over the free GPUs {@code ids}. Pair scores are whole numbers, so every sum below is exact in a double
+   * and does not depend on the order it is added in.
+   */
   private final class Search {
     final GpuTopology t;
     final int[] ids;
     final double[] row;
     final int k;
     final int[] chosen;
-    long bestMask;
+    /** The best set's devices. */
+    int[] best;
     double bestValue = Double.NEGATIVE_INFINITY;
 
     Search(GpuTopology t, int[] ids, double[] row, int k) {
@@ -102,12 +104,15 @@ final class DeviceSelector {
       return inner * (1 + 2 * lossWeight) - lossWeight * rowSum;
     }
 
-    void exhaustive(int from, int depth, long mask, double inner, double rowSum) {
+    void exhaustive(int from, int depth, double inner, double rowSum) {
       if (depth == k) {
         double v = value(inner, rowSum);
         if (v > bestValue + 1e-9) {
           bestValue = v;
-          bestMask = mask;
+          best = new int[k];
+          for (int d = 0; d < k; d++) {
+            best[d] = ids[chosen[d]];
+          }
         }
         return;
       }
@@ -117,47 +122,49 @@ final class DeviceSelector {
           added += t.score(ids[chosen[d]], ids[i]);
         }
         chosen[depth] = i;
-        exhaustive(i + 1, depth + 1, mask | (1L << ids[i]), inner + added, rowSum + row[i]);
+        exhaustive(i + 1, depth + 1, inner + added, rowSum + row[i]);
       }
     }
 
     void greedy() {
-      for (int seed = 0; seed < ids.length; seed++) {
-        boolean[] in = new boolean[ids.length];
+      int n = ids.length;
+      for (int seed = 0; seed < n; seed++) {
+        boolean[] in = new boolean[n];
+        int[] set = new int[k];
+        // gain[c]: the pair scores from candidate c to the GPUs chosen so far.
+        double[] gain = new double[n];
         in[seed] = true;
-        long mask = 1L << ids[seed];
+        set[0] = ids[seed];
+        for (int c = 0; c < n; c++) {
+          gain[c] = t.score(ids[seed], ids[c]);
+        }
         double inner = 0;
         double rowSum = row[seed];
         for (int size = 1; size < k; size++) {
           int pick = -1;
-          double pickInner = 0;
           double pickValue = Double.NEGATIVE_INFINITY;
-          for (int c = 0; c < ids.length; c++) {
+          for (int c = 0; c < n; c++) {
             if (in[c]) {
               continue;
             }
-            double added = 0;
-            for (int d = 0; d < ids.length; d++) {
-              if (in[d]) {
-                added += t.score(ids[d], ids[c]);
-              }
-            }
-            double v = value(inner + added, rowSum + row[c]);
+            double v = value(inner + gain[c], rowSum + row[c]);
             if (v > pickValue + 1e-9) {
               pickValue = v;
               pick = c;
-              pickInner = inner + added;
             }
           }
           in[pick] = true;
-          mask |= 1L << ids[pick];
-          inner = pickInner;
+          set[size] = ids[pick];
+          inner += gain[pick];
           rowSum += row[pick];
+          for (int c = 0; c < n; c++) {
+            gain[c] += t.score(ids[pick], ids[c]);
+          }
         }
         double v = value(inner, rowSum);
         if (v > bestValue + 1e-9) {
           bestValue = v;
-          bestMask = mask;
+          best = set;
         }
       }
     }

@@ -12,6 +12,7 @@ import io.basalt.framework.SessionView;
 import io.basalt.gpu.DeviceClaim;
 import io.basalt.gpu.DeviceConstraints;
 import io.basalt.gpu.DeviceSet;
+import io.basalt.gpu.GpuAnnotations;
 import io.basalt.gpu.GpuResources;
 import io.basalt.gpu.GpuTopology;
 import io.basalt.model.ResourceNames;
@@ -114,7 +115,7 @@ public final class GpuAwarePlugin implements Plugin {
     for (int slot : gpuSlots) {
       k += task.request().get(slot);
     }
-    return (int) Math.min(k, 64);
+    return (int) Math.min(k, GpuAnnotations.MAX_DEVICES + 1);
   }
 
   private FilterResult filter(TaskInfo task, NodeInfo node) {
@@ -122,20 +123,20 @@ public final class GpuAwarePlugin implements Plugin {
     if (k == 0 || node.gpus() == null) {
       return FilterResult.OK;
     }
-    if (Long.bitCount(node.freeDevices()) < k) {
+    if (node.freeDevices().size() < k) {
       return FilterResult.unfit("Insufficient free GPU devices");
     }
     DeviceConstraints c = constraints(task);
-    if (!c.isNone() && Long.bitCount(usable(task, node)) < k) {
+    if (!c.isNone() && usable(task, node).size() < k) {
       return FilterResult.unfit("node(s) had no " + k + " free GPUs matching " + c.describe());
     }
     return FilterResult.OK;
   }
 
   /** Free GPUs of {@code node} the pod accepts (its use-/nouse- annotations). */
-  private long usable(TaskInfo task, NodeInfo node) {
+  private DeviceSet usable(TaskInfo task, NodeInfo node) {
     DeviceConstraints c = constraints(task);
-    return c.isNone() ? node.freeDevices() : node.freeDevices() & c.allowed(node.gpus());
+    return c.isNone() ? node.freeDevices() : node.freeDevices().and(c.allowed(node.gpus()));
   }
 
   /** The constraints of the task last asked about: one search asks for one task, node after node. */
@@ -173,6 +174,6 @@ public final class GpuAwarePlugin implements Plugin {
       return null;
     }
     DeviceSelector.Choice c = selector.choose(node.gpus(), usable(task, node), k);
-    return c == null ? null : DeviceClaim.whole(new DeviceSet(c.mask()));
+    return c == null ? null : DeviceClaim.whole(c.devices());
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import io.basalt.gpu.DeviceSet;
 import io.basalt.gpu.GpuTopology;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +24,13 @@ class FragmentationMeasureTest {
     return new FragmentationMeasure(mix);
   }
 
+  /** @param untouched the untouched GPUs as bits, GPU 0 lowest */
   private static FragmentationMeasure.State state(long cpu, int[] free, long untouched) {
-    return FragmentationMeasure.State.of(cpu, 1L << 40, GpuTopology.uniform(free.length), free, untouched);
+    DeviceSet set = DeviceSet.EMPTY;
+    for (int d = 0; d < free.length; d++) {
+      set = (untouched >>> d & 1) != 0 ? set.with(d) : set;
+    }
+    return FragmentationMeasure.State.of(cpu, 1L << 40, GpuTopology.uniform(free.length), free, set);
   }
 
   @Test

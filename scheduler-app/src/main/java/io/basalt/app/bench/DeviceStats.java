@@ -18,12 +18,12 @@ import java.util.Map;
  */
 record DeviceStats(int nodesFor8Gpus, int multiGpuPods, double avgLinkQuality) {
   static DeviceStats of(Workload workload, ClusterCache cache, InMemoryBinder binder) {
-    Map<String, Long> free = new HashMap<>();
+    Map<String, DeviceSet> free = new HashMap<>();
     Map<String, GpuTopology> topology = new HashMap<>();
     for (Node n : workload.nodes()) {
       GpuTopology t = io.basalt.gpu.protocol.DeviceProtocols.topology(n.annotations());
       topology.put(n.name(), t != null ? t : GpuTopology.uniform(WorkloadGenerator.GPUS_PER_NODE));
-      free.put(n.name(), (1L << WorkloadGenerator.GPUS_PER_NODE) - 1);
+      free.put(n.name(), DeviceSet.all(WorkloadGenerator.GPUS_PER_NODE));
     }
     int multi = 0;
     double quality = 0;
@@ -34,36 +34,28 @@ record DeviceStats(int nodesFor8Gpus, int multiGpuPods, double avgLinkQuality) {
         continue;
       }
       String annotated = b.annotations().get(GpuAnnotations.DEVICES);
-      long mask = annotated != null ? DeviceSet.parse(annotated).mask() : lowest(free.get(b.node()), k);
-      free.merge(b.node(), mask, (f, m) -> f & ~m);
+      DeviceSet mask = annotated != null ? DeviceSet.parse(annotated) : free.get(b.node()).lowest(k);
+      free.merge(b.node(), mask, DeviceSet::andNot);
       if (k >= 2) {
         multi++;
         quality += averagePair(topology.get(b.node()), mask);
       }
     }
     int full = 0;
-    for (long f : free.values()) {
-      if (Long.bitCount(f) == WorkloadGenerator.GPUS_PER_NODE) {
+    for (DeviceSet f : free.values()) {
+      if (f.size() == WorkloadGenerator.GPUS_PER_NODE) {
         full++;
       }
     }
     return new DeviceStats(full, multi, multi == 0 ? 0 : quality / multi);
   }
 
-  private static long lowest(long free, int k) {
-    long mask = 0;
-    for (long m = free; m != 0 && k > 0; m &= m - 1, k--) {
-      mask |= Long.lowestOneBit(m);
-    }
-    return mask;
-  }
-
-  private static double averagePair(GpuTopology t, long mask) {
+  private static double averagePair(GpuTopology t, DeviceSet devices) {
     double sum = 0;
     int pairs = 0;
     for (int i = 0; i < t.size(); i++) {
       for (int j = i + 1; j < t.size(); j++) {
-        if ((mask & (1L << i)) != 0 && (mask & (1L << j)) != 0) {
+        if (devices.contains(i) && devices.contains(j)) {
           sum += t.score(i, j);
           pairs++;
         }

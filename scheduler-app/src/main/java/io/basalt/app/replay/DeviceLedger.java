@@ -56,7 +56,7 @@ final class DeviceLedger {
     }
   }
 
-  private record Held(NodeBook book, long mask, TracePod pod) {}
+  private record Held(NodeBook book, DeviceSet devices, TracePod pod) {}
 
   private final List<NodeBook> books = new ArrayList<>();
   private final List<String> models;
@@ -84,11 +84,11 @@ final class DeviceLedger {
     if (b == null) {
       throw new IllegalArgumentException(uid + " bound to unknown node " + node);
     }
-    long mask = 0;
+    DeviceSet mask = DeviceSet.EMPTY;
     if (pod.numGpu() > 0) {
       int want = pod.isShare() ? 1 : pod.numGpu();
-      mask = devices != null ? DeviceSet.parse(devices).mask() : pick(b, pod, want);
-      if (Long.bitCount(mask) != want) {
+      mask = devices != null ? DeviceSet.parse(devices) : pick(b, pod, want);
+      if (mask.size() != want) {
         violations.add(new Violation(Kind.DEVICE_COUNT, uid, node, "asked for " + want + " device(s), "
             + (devices == null ? "the node has " + b.used.length : "told \"" + devices + "\"")));
       }
@@ -108,9 +108,8 @@ final class DeviceLedger {
     held.put(uid, new Held(b, mask, pod));
   }
 
-  private void take(String uid, NodeBook b, long mask, TracePod pod) {
-    for (long m = mask; m != 0; m &= m - 1) {
-      int d = Long.numberOfTrailingZeros(m);
+  private void take(String uid, NodeBook b, DeviceSet mask, TracePod pod) {
+    for (int d = mask.first(); d >= 0; d = mask.next(d + 1)) {
       if (d >= b.used.length) {
         violations.add(new Violation(Kind.DEVICE_COUNT, uid, b.node.name(),
             "device " + d + " on a node with " + b.used.length));
@@ -134,22 +133,22 @@ final class DeviceLedger {
   }
 
   /** The devices a device plugin would give when nothing chose them. */
-  private static long pick(NodeBook b, TracePod pod, int want) {
+  private static DeviceSet pick(NodeBook b, TracePod pod, int want) {
     int need = pod.isShare() ? pod.gpuMilli() : 1000;
-    long mask = 0;
-    for (int d = 0; d < b.used.length && Long.bitCount(mask) < want; d++) {
+    DeviceSet mask = DeviceSet.EMPTY;
+    for (int d = 0; d < b.used.length && mask.size() < want; d++) {
       if (b.free(d) >= need && (pod.isShare() || b.used[d] == 0)) {
-        mask |= 1L << d;
+        mask = mask.with(d);
       }
     }
-    while (Long.bitCount(mask) < want && Long.bitCount(mask) < b.used.length) {
+    while (mask.size() < want && mask.size() < b.used.length) {
       int least = -1;
       for (int d = 0; d < b.used.length; d++) {
-        if ((mask & (1L << d)) == 0 && (least < 0 || b.used[d] < b.used[least])) {
+        if (!mask.contains(d) && (least < 0 || b.used[d] < b.used[least])) {
           least = d;
         }
       }
-      mask |= 1L << least;
+      mask = mask.with(least);
     }
     return mask;
   }
@@ -161,8 +160,8 @@ final class DeviceLedger {
       return;
     }
     NodeBook b = h.book();
-    for (long m = h.mask(); m != 0; m &= m - 1) {
-      int d = Long.numberOfTrailingZeros(m);
+    DeviceSet held = h.devices();
+    for (int d = held.first(); d >= 0; d = held.next(d + 1)) {
       if (d < b.used.length) {
         b.used[d] -= h.pod().isShare() ? h.pod().gpuMilli() : 1000;
         if (!h.pod().isShare()) {

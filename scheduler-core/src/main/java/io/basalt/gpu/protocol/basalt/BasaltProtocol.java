@@ -67,7 +67,7 @@ public final class BasaltProtocol implements DeviceProtocol {
         + pod.request().get(GpuResources.NVIDIA_CORES));
     long gib = Math.min(pod.request().get(GpuResources.METAX_VMEMORY_GIB), Long.MAX_VALUE / 2048);
     long memory = gib * 1024 + Math.min(pod.request().get(GpuResources.NVIDIA_MEMORY_MIB), Long.MAX_VALUE / 2);
-    return List.of(DeviceClaim.share(Long.numberOfTrailingZeros(devices.mask()), cores, memory));
+    return List.of(DeviceClaim.share(devices.first(), cores, memory));
   }
 
   /** {@value GpuAnnotations#DEVICES}, and {@value GpuAnnotations#UUIDS} when every chosen GPU has a UUID. */
@@ -78,8 +78,8 @@ public final class BasaltProtocol implements DeviceProtocol {
     Map<String, String> out = new LinkedHashMap<>();
     out.put(GpuAnnotations.DEVICES, d.format());
     StringBuilder uuids = new StringBuilder();
-    for (long m = d.mask(); m != 0 && t != null; m &= m - 1) {
-      String uuid = t.device(Long.numberOfTrailingZeros(m)).uuid();
+    for (int i = d.first(); i >= 0 && t != null; i = d.next(i + 1)) {
+      String uuid = t.device(i).uuid();
       if (uuid.isEmpty()) {
         uuids.setLength(0);
         break;

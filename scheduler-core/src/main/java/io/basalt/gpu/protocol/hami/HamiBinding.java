@@ -149,11 +149,6 @@ public final class HamiBinding {
   }
 
   private static int[] indices(DeviceSet set) {
-    int[] out = new int[set.size()];
-    int i = 0;
-    for (long m = set.mask(); m != 0; m &= m - 1) {
-      out[i++] = Long.numberOfTrailingZeros(m);
-    }
-    return out;
+    return set.toArray();
   }
 }

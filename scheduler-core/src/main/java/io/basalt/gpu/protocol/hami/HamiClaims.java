@@ -42,7 +42,7 @@ public final class HamiClaims {
    */
   public static List<DeviceClaim> of(Map<String, String> podAnnotations, GpuTopology t, String node,
       int initContainers) {
-    long whole = 0;
+    DeviceSet whole = DeviceSet.EMPTY;
     Map<Integer, long[]> shares = new LinkedHashMap<>();
     List<String> read = new ArrayList<>();
     for (HamiVendor v : VENDORS) {
@@ -62,7 +62,7 @@ public final class HamiClaims {
           }
           long memory = t.device(d).memoryMiB();
           if (v == HamiVendor.METAX_GPU || e.cores() >= 100 || memory > 0 && e.memoryMiB() >= memory) {
-            whole |= 1L << d;
+            whole = whole.with(d);
           } else {
             long[] s = shares.computeIfAbsent(d, k -> new long[2]);
             s[0] += e.cores();
@@ -71,12 +71,12 @@ public final class HamiClaims {
         }
       }
     }
-    if (whole == 0 && shares.isEmpty()) {
+    if (whole.isEmpty() && shares.isEmpty()) {
       throw new IllegalArgumentException("annotation " + String.join(", ", read) + ": lists no devices");
     }
     List<DeviceClaim> out = new ArrayList<>();
-    if (whole != 0) {
-      out.add(DeviceClaim.whole(new DeviceSet(whole)));
+    if (!whole.isEmpty()) {
+      out.add(DeviceClaim.whole(whole));
     }
     shares.forEach((d, s) -> out.add(DeviceClaim.share(d, (int) s[0], s[1])));
     return out;

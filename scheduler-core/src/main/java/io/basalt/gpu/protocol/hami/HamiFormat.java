@@ -1,6 +1,7 @@
 package io.basalt.gpu.protocol.hami;
 
 import io.basalt.gpu.GpuAnnotations;
+import io.basalt.gpu.DeviceSet;
 import io.basalt.gpu.GpuDevice;
 import io.basalt.gpu.GpuTopology;
 import com.google.gson.JsonArray;
@@ -199,18 +200,15 @@ public final class HamiFormat {
   /** A topology from HAMi's inventory: devices known, links not (every pair scored as PCIe). */
   static GpuTopology topology(List<Registered> devices) {
     List<GpuDevice> list = new ArrayList<>();
-    long unhealthy = 0;
-    int n = devices.size();
-    int[][] scores = new int[n][n];
-    for (int i = 0; i < n; i++) {
+    DeviceSet unhealthy = DeviceSet.EMPTY;
+    for (int i = 0; i < devices.size(); i++) {
       Registered r = devices.get(i);
       list.add(new GpuDevice(i, r.id(), r.type(), r.memoryMiB()));
-      unhealthy |= r.healthy() ? 0 : 1L << i;
-      for (int j = 0; j < n; j++) {
-        scores[i][j] = i == j ? 0 : GpuTopology.pairScore(GpuAnnotations.PCIE);
+      if (!r.healthy()) {
+        unhealthy = unhealthy.with(i);
       }
     }
-    return new GpuTopology(list, scores, false, unhealthy);
+    return GpuTopology.unlinked(list, GpuTopology.pairScore(GpuAnnotations.PCIE), unhealthy);
   }
 
   /** The lock value for a pod taking it at {@code now}. */
