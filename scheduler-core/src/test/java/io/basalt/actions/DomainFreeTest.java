@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.api.TaskStatus;
-import io.basalt.fabric.DomainSpec;
 import io.basalt.fabric.Fabric;
-import io.basalt.fabric.FabricBuilder;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.PluginRegistry;
@@ -19,6 +17,7 @@ import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
 import io.basalt.session.Session;
 import io.basalt.session.Statement;
+import io.basalt.testing.TestFabrics;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;
@@ -54,17 +53,7 @@ class DomainFreeTest {
   private static Session open(long seed) {
     SplittableRandom r = new SplittableRandom(seed);
     TestSessions cluster = TestSessions.cluster();
-    List<String> names = new ArrayList<>();
-    List<DomainSpec> specs = new ArrayList<>();
-    String[][] dragonflies = {{"df1", "a"}, {"df2", "b"}, {"df3", "c"}};
-    for (String[] df : dragonflies) {
-      List<String> nodes = List.of(df[1] + "1", df[1] + "2", df[1] + "3");
-      names.addAll(nodes);
-      specs.add(new DomainSpec(df[0], 1, "dragonfly", List.of(), nodes));
-    }
-    specs.add(new DomainSpec("sb1", 2, "switchbox", List.of("df1", "df2"), List.of()));
-    specs.add(new DomainSpec("sb2", 2, "switchbox", List.of("df3"), List.of()));
-    names.add("loose");
+    List<String> names = TestFabrics.NODES;
     for (String n : names) {
       TestNodes node = TestNodes.node(n).cpu(String.valueOf(r.nextInt(0, 33))).memory(r.nextInt(0, 129) + "Gi");
       cluster.node((r.nextBoolean() ? node.gpu(8) : node).build());
@@ -84,7 +73,7 @@ class DomainFreeTest {
     for (int p = 0; p < 5; p++) {
       cluster.cache().nominate(pending.get(p).uid(), names.get(r.nextInt(names.size())));
     }
-    cluster.cache().setFabric(FabricBuilder.build("domain", specs, names, List.of("c3")).fabric());
+    cluster.cache().setFabric(TestFabrics.twoSwitchboxes());
     return cluster.open(PluginRegistry.of(PluginDescriptor.of("nothing", Nothing::new)),
         "actions: allocate\ntiers:\n- plugins:\n  - name: nothing\n");
   }

@@ -7,12 +7,11 @@ import io.basalt.api.JobInfo;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.api.TaskStatus;
-import io.basalt.fabric.DomainSpec;
-import io.basalt.fabric.FabricBuilder;
 import io.basalt.framework.PluginRegistry;
 import io.basalt.model.ResourceNames;
 import io.basalt.session.Session;
 import io.basalt.session.Statement;
+import io.basalt.testing.TestFabrics;
 import io.basalt.testing.TestNodes;
 import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;
@@ -32,16 +31,7 @@ class DomainRankTest {
   private static Session open(long seed) {
     SplittableRandom r = new SplittableRandom(seed);
     TestSessions cluster = TestSessions.cluster();
-    List<String> names = new ArrayList<>();
-    List<DomainSpec> specs = new ArrayList<>();
-    for (String[] df : new String[][] {{"df1", "a"}, {"df2", "b"}, {"df3", "c"}}) {
-      List<String> nodes = List.of(df[1] + "1", df[1] + "2", df[1] + "3");
-      names.addAll(nodes);
-      specs.add(new DomainSpec(df[0], 1, "dragonfly", List.of(), nodes));
-    }
-    specs.add(new DomainSpec("sb1", 2, "switchbox", List.of("df1", "df2"), List.of()));
-    specs.add(new DomainSpec("sb2", 2, "switchbox", List.of("df3"), List.of()));
-    names.add("loose");
+    List<String> names = TestFabrics.NODES;
     for (String n : names) {
       TestNodes node = TestNodes.node(n).cpu(String.valueOf(r.nextInt(1, 33))).memory(r.nextInt(1, 129) + "Gi");
       cluster.node((r.nextBoolean() ? node.gpu(8) : node).build());
@@ -54,7 +44,7 @@ class DomainRankTest {
       TestPods pod = TestPods.pod("p" + p).cpu(r.nextInt(0, 12000) + "m").memory(r.nextInt(0, 40) + "Gi");
       cluster.pod((p % 3 == 0 ? pod.gpu(1 + r.nextInt(8)) : pod).build());
     }
-    cluster.cache().setFabric(FabricBuilder.build("domain", specs, names, List.of("c3")).fabric());
+    cluster.cache().setFabric(TestFabrics.twoSwitchboxes());
     return cluster.open(PluginRegistry.of(NetworkTopologyPlugin.metaxDescriptor()),
         TestSessions.singlePlugin(NetworkTopologyPlugin.METAX_NAME, ""));
   }
