@@ -37,7 +37,8 @@ public record Pod(
     Instant creationTimestamp,
     String group,
     OwnerReference controller,
-    List<ContainerRequest> containers) {
+    List<ContainerRequest> containers,
+    PodConstraints constraints) {
 
   /** Volcano's annotation naming the PodGroup a pod belongs to. */
   public static final String GROUP_NAME_ANNOTATION = "scheduling.k8s.io/group-name";
@@ -53,7 +54,18 @@ public record Pod(
       List<NodeSelectorTerm> requiredNodeAffinity, List<Toleration> tolerations, Instant creationTimestamp) {
     this(uid, namespace, name, schedulerName, nodeName, phase, terminating, priority, priorityClassName,
         preemptionPolicy, request, labels, annotations, nodeSelector, requiredNodeAffinity, tolerations,
-        creationTimestamp, emptyToNull(annotations.get(GROUP_NAME_ANNOTATION)), null, List.of());
+        creationTimestamp, emptyToNull(annotations.get(GROUP_NAME_ANNOTATION)), null, List.of(), PodConstraints.NONE);
+  }
+
+  /** A pod with no {@link PodConstraints}. */
+  public Pod(String uid, String namespace, String name, String schedulerName, String nodeName, String phase,
+      boolean terminating, Integer priority, String priorityClassName, String preemptionPolicy, ResourceVector request,
+      Map<String, String> labels, Map<String, String> annotations, Map<String, String> nodeSelector,
+      List<NodeSelectorTerm> requiredNodeAffinity, List<Toleration> tolerations, Instant creationTimestamp,
+      String group, OwnerReference controller, List<ContainerRequest> containers) {
+    this(uid, namespace, name, schedulerName, nodeName, phase, terminating, priority, priorityClassName,
+        preemptionPolicy, request, labels, annotations, nodeSelector, requiredNodeAffinity, tolerations,
+        creationTimestamp, group, controller, containers, PodConstraints.NONE);
   }
 
   public Pod {
@@ -64,6 +76,12 @@ public record Pod(
     requiredNodeAffinity = List.copyOf(requiredNodeAffinity);
     tolerations = List.copyOf(tolerations);
     containers = containers == null ? List.of() : List.copyOf(containers);
+    constraints = constraints == null ? PodConstraints.NONE : constraints;
+  }
+
+  /** Whether {@code spec.schedulingGates} still holds the pod back. */
+  public boolean isGated() {
+    return constraints.isGated();
   }
 
   /** {@code namespace/name}, the key users and logs know a pod by. */
@@ -92,19 +110,25 @@ public record Pod(
   public Pod withNodeName(String node) {
     return new Pod(uid, namespace, name, schedulerName, node, node == null ? phase : "Running", terminating, priority,
         priorityClassName, preemptionPolicy, request, labels, annotations, nodeSelector, requiredNodeAffinity,
-        tolerations, creationTimestamp, group, controller, containers);
+        tolerations, creationTimestamp, group, controller, containers, constraints);
   }
 
   public Pod withTerminating(boolean value) {
     return new Pod(uid, namespace, name, schedulerName, nodeName, phase, value, priority, priorityClassName,
         preemptionPolicy, request, labels, annotations, nodeSelector, requiredNodeAffinity, tolerations,
-        creationTimestamp, group, controller, containers);
+        creationTimestamp, group, controller, containers, constraints);
   }
 
   public Pod withAnnotations(Map<String, String> newAnnotations) {
     return new Pod(uid, namespace, name, schedulerName, nodeName, phase, terminating, priority, priorityClassName,
         preemptionPolicy, request, labels, newAnnotations, nodeSelector, requiredNodeAffinity, tolerations,
-        creationTimestamp, group, controller, containers);
+        creationTimestamp, group, controller, containers, constraints);
+  }
+
+  public Pod withConstraints(PodConstraints value) {
+    return new Pod(uid, namespace, name, schedulerName, nodeName, phase, terminating, priority, priorityClassName,
+        preemptionPolicy, request, labels, annotations, nodeSelector, requiredNodeAffinity, tolerations,
+        creationTimestamp, group, controller, containers, value);
   }
 
   private static String emptyToNull(String s) {

@@ -5,6 +5,7 @@ import io.basalt.api.TaskInfo;
 import io.basalt.framework.FilterResult;
 import io.basalt.model.NodeSelectorTerm;
 import io.basalt.model.Pod;
+import io.basalt.model.PodConstraints;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
 import io.basalt.model.Toleration;
@@ -28,7 +29,8 @@ import java.util.TreeMap;
 final class Diagnosis {
   /** What filters see of a pod; the group-name annotation is left out (no filter reads it). */
   record Key(String namespace, ResourceVector request, Map<String, String> nodeSelector,
-      List<NodeSelectorTerm> affinity, List<Toleration> tolerations, Map<String, String> annotations) {
+      List<NodeSelectorTerm> affinity, List<Toleration> tolerations, Map<String, String> annotations,
+      PodConstraints constraints) {
     /** The key of {@code task}'s kind; kept by its {@link TaskShape}, so worked out once per shape. */
     static Key of(TaskInfo task) {
       return TaskShape.of(task).diagnosisKey();
@@ -41,7 +43,7 @@ final class Diagnosis {
         annotations.remove(Pod.GROUP_NAME_ANNOTATION);
       }
       return new Key(p.namespace(), p.request(), p.nodeSelector(), p.requiredNodeAffinity(), p.tolerations(),
-          annotations);
+          annotations, p.constraints());
     }
   }
 

@@ -4,6 +4,7 @@ import io.basalt.api.CycleState;
 import io.basalt.api.TaskInfo;
 import io.basalt.model.NodeSelectorTerm;
 import io.basalt.model.Pod;
+import io.basalt.model.PodConstraints;
 import io.basalt.model.ResourceVector;
 import io.basalt.model.Toleration;
 import java.util.List;
@@ -23,6 +24,7 @@ final class TaskShape {
   private final List<Toleration> tolerations;
   private final Map<String, String> labels;
   private final Map<String, String> annotations;
+  private final PodConstraints constraints;
   private final int hash;
   private final Pod pod;
   private Diagnosis.Key diagnosisKey;
@@ -36,7 +38,9 @@ final class TaskShape {
     this.tolerations = p.tolerations();
     this.labels = p.labels();
     this.annotations = p.annotations();
-    this.hash = Objects.hash(namespace, request, nodeSelector, affinity, tolerations, labels, annotations);
+    this.constraints = p.constraints();
+    this.hash = Objects.hash(namespace, request, nodeSelector, affinity, tolerations, labels, annotations,
+        constraints);
   }
 
   private static final CycleState.Key<TaskShape> KEY = CycleState.key("task shape");
@@ -58,7 +62,8 @@ final class TaskShape {
     return o == this || o instanceof TaskShape s && hash == s.hash && Objects.equals(namespace, s.namespace)
         && Objects.equals(request, s.request) && Objects.equals(nodeSelector, s.nodeSelector)
         && Objects.equals(affinity, s.affinity) && Objects.equals(tolerations, s.tolerations)
-        && Objects.equals(labels, s.labels) && Objects.equals(annotations, s.annotations);
+        && Objects.equals(labels, s.labels) && Objects.equals(annotations, s.annotations)
+        && Objects.equals(constraints, s.constraints);
   }
 
   @Override

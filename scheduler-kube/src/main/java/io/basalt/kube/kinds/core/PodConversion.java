@@ -83,7 +83,8 @@ public final class PodConversion {
         instant(meta.getCreationTimestamp()),
         group == null ? null : group.name(),
         controller,
-        containers(spec, ctx));
+        containers(spec, ctx),
+        PodConstraintsConversion.of(spec, ctx));
   }
 
   /** Each container's own request, init containers first, as HAMi's per-container device annotations order them. */

@@ -1,0 +1,57 @@
+package io.basalt.model;
+
+import java.util.List;
+
+/**
+ * What else of a pod's spec kube-scheduler honours beyond its request, node selector, required node affinity and
+ * tolerations: scheduling gates, host ports, preferred node affinity, inter-pod (anti-)affinity, topology spread and
+ * the images (for image locality). Most pods carry none of it, and share {@link #NONE}.
+ *
+ * @param schedulingGates {@code spec.schedulingGates} names: while any remains the pod is not scheduled
+ */
+public record PodConstraints(
+    List<String> schedulingGates,
+    List<HostPort> hostPorts,
+    List<PreferredSchedulingTerm> preferredNodeAffinity,
+    List<PodAffinityTerm> requiredAffinity,
+    List<WeightedPodAffinityTerm> preferredAffinity,
+    List<PodAffinityTerm> requiredAntiAffinity,
+    List<WeightedPodAffinityTerm> preferredAntiAffinity,
+    List<TopologySpreadConstraint> topologySpread,
+    List<String> images) {
+  public static final PodConstraints NONE =
+      new PodConstraints(List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
+          List.of());
+
+  public PodConstraints {
+    schedulingGates = copy(schedulingGates);
+    hostPorts = copy(hostPorts);
+    preferredNodeAffinity = copy(preferredNodeAffinity);
+    requiredAffinity = copy(requiredAffinity);
+    preferredAffinity = copy(preferredAffinity);
+    requiredAntiAffinity = copy(requiredAntiAffinity);
+    preferredAntiAffinity = copy(preferredAntiAffinity);
+    topologySpread = copy(topologySpread);
+    images = copy(images);
+  }
+
+  public boolean isGated() {
+    return !schedulingGates.isEmpty();
+  }
+
+  /** Whether the pod names any pod (anti-)affinity term, required or preferred. */
+  public boolean hasPodAffinity() {
+    return !requiredAffinity.isEmpty() || !preferredAffinity.isEmpty() || !requiredAntiAffinity.isEmpty()
+        || !preferredAntiAffinity.isEmpty();
+  }
+
+  /** The same constraints without scheduling gates (the pod once ungated). */
+  public PodConstraints withoutGates() {
+    return new PodConstraints(List.of(), hostPorts, preferredNodeAffinity, requiredAffinity, preferredAffinity,
+        requiredAntiAffinity, preferredAntiAffinity, topologySpread, images);
+  }
+
+  private static <T> List<T> copy(List<T> list) {
+    return list == null ? List.of() : List.copyOf(list);
+  }
+}
