@@ -19,6 +19,8 @@ import java.util.Map;
  * @param totals what the nodes offer and use together; summed here from {@code nodes} when null
  * @param positions each node's position in {@code nodes} by name; worked out here when null. The cache hands the same
  *     map to every snapshot until a node comes or goes, so a session does not index the nodes itself
+ * @param nodePods node name to the pods assigned there (every scheduler's, finished ones left out), for the filters
+ *     that read other pods (host ports, inter-pod affinity, topology spread); a node without pods is absent
  */
 public record ClusterSnapshot(
     List<NodeInfo> nodes,
@@ -31,12 +33,19 @@ public record ClusterSnapshot(
     Fabric fabric,
     DeviceProtocols deviceProtocol,
     ClusterTotals totals,
-    Map<String, Integer> positions) {
+    Map<String, Integer> positions,
+    Map<String, List<Pod>> nodePods) {
   public ClusterSnapshot {
+    nodePods = nodePods == null ? Map.of() : nodePods;
     fabric = fabric == null ? Fabric.EMPTY : fabric;
     deviceProtocol = deviceProtocol == null ? DeviceProtocols.AUTO : deviceProtocol;
     totals = totals == null ? ClusterTotals.of(nodes, io.basalt.model.ResourceNames.count()) : totals;
     positions = positions == null ? positionsOf(nodes) : positions;
+  }
+
+  /** The pods assigned to {@code node} when the snapshot was taken, every scheduler's; empty when none. */
+  public List<Pod> podsOn(String node) {
+    return nodePods.getOrDefault(node, List.of());
   }
 
   private static Map<String, Integer> positionsOf(List<NodeInfo> nodes) {

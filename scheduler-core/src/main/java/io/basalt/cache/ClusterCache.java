@@ -13,6 +13,7 @@ import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -46,6 +47,8 @@ public final class ClusterCache {
    * were copied every cycle although a quiet cycle changes none.
    */
   private List<Pod> ownPodsCopy;
+  /** The snapshot's pods per node, dropped when an assigned pod comes, changes or goes. */
+  private Map<String, List<Pod>> nodePodsCopy;
   private final Map<String, PodGroup> podGroups = new LinkedHashMap<>();
   /** Groups inferred from owners and labels; a PodGroup object of the same key wins over one of these. */
   private final Map<String, PodGroup> inferredGroups = new LinkedHashMap<>();
@@ -99,6 +102,7 @@ public final class ClusterCache {
     CachedNode c = nodes.computeIfAbsent(node.name(), CachedNode::new);
     if (c.node == null) {
       copies.reorder();
+      nodePodsCopy = null;
     } else {
       totals.node(c.node, c.used, -1);
     }
@@ -117,6 +121,7 @@ public final class ClusterCache {
       c.node = null;
       c.generation = ++generation;
       copies.reorder();
+      nodePodsCopy = null;
     }
   }
 
@@ -429,6 +434,7 @@ public final class ClusterCache {
       return;
     }
     CachedNode c = nodes.computeIfAbsent(pod.nodeName(), CachedNode::new);
+    nodePodsCopy = null;
     if (sign > 0) {
       c.pods.put(pod.uid(), pod);
     } else {
@@ -471,6 +477,19 @@ public final class ClusterCache {
     }
     return new ClusterSnapshot(list, ownPodsCopy, Map.copyOf(groups),
         new TreeMap<>(queues), Map.copyOf(priorityClasses), defaultQueue, Map.copyOf(liveNominations()), fabric,
-        deviceProtocol, totals.totals(), copies.positions());
+        deviceProtocol, totals.totals(), copies.positions(), nodePods());
+  }
+
+  private Map<String, List<Pod>> nodePods() {
+    if (nodePodsCopy == null) {
+      Map<String, List<Pod>> byNode = new HashMap<>();
+      for (CachedNode c : nodes.values()) {
+        if (c.node != null && !c.pods.isEmpty()) {
+          byNode.put(c.name, List.copyOf(c.pods.values()));
+        }
+      }
+      nodePodsCopy = Collections.unmodifiableMap(byNode);
+    }
+    return nodePodsCopy;
   }
 }

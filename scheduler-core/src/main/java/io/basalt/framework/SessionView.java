@@ -36,6 +36,13 @@ public interface SessionView {
 
   NodeInfo node(String name);
 
+  /**
+   * The pods assigned to {@code node} when the session opened, every scheduler's (finished ones left out): what host
+   * ports, inter-pod affinity and topology spread count. Placements and evictions made since are told to
+   * {@link AllocationListener}s instead.
+   */
+  List<io.basalt.model.Pod> podsOn(NodeInfo node);
+
   Map<String, PriorityClass> priorityClasses();
 
   /** What all nodes offer together, per resource slot (a fresh array). */

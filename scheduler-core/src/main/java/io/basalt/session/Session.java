@@ -46,6 +46,7 @@ public final class Session implements SessionView {
   private JobsAtOpen jobsAtOpen;
   private final Map<String, QueueInfo> queues = new LinkedHashMap<>();
   private final Map<String, PriorityClass> priorityClasses;
+  private final Map<String, List<io.basalt.model.Pod>> nodePods;
   private final Fabric fabric;
   private final DeviceProtocols deviceProtocol;
   private final Map<String, String> invalidJobs = new HashMap<>();
@@ -73,6 +74,7 @@ public final class Session implements SessionView {
     this.nodeChanges = new NodeChanges(nodes);
     this.totals = snapshot.totals();
     this.priorityClasses = snapshot.priorityClasses();
+    this.nodePods = snapshot.nodePods();
     this.fabric = snapshot.fabric();
     this.deviceProtocol = protocol(snapshot.deviceProtocol(), conf);
   }
@@ -218,6 +220,11 @@ public final class Session implements SessionView {
       }
     }
     return Collections.unmodifiableList(out);
+  }
+
+  @Override
+  public List<io.basalt.model.Pod> podsOn(NodeInfo node) {
+    return nodePods.getOrDefault(node.name(), List.of());
   }
 
   @Override

@@ -36,6 +36,28 @@ class ClusterCacheTest {
   }
 
   @Test
+  void snapshotListsEverySchedulersAssignedPodsPerNodeButNotFinishedOnes() {
+    cache.putNode(TestNodes.node("n1").cpu("8").build());
+    cache.putNode(TestNodes.node("n2").cpu("8").build());
+    cache.putPod(TestPods.pod("ns/theirs").cpu("1").scheduler("default-scheduler").onNode("n1").build());
+    cache.putPod(TestPods.pod("ns/ours").cpu("1").onNode("n1").build());
+    cache.putPod(TestPods.pod("ns/done").cpu("1").onNode("n1").phase("Succeeded").build());
+    cache.putPod(TestPods.pod("ns/pending").cpu("1").build());
+    ClusterSnapshot first = cache.snapshot();
+    assertEquals(List.of("ns/theirs", "ns/ours"), first.podsOn("n1").stream().map(Pod::key).toList());
+    assertEquals(List.of(), first.podsOn("n2"));
+    assertSame(first.nodePods(), cache.snapshot().nodePods(), "unchanged pods share one view");
+
+    cache.putPod(TestPods.pod("ns/pending").cpu("1").onNode("n2").build());
+    cache.removePod(TestPods.pod("ns/theirs").cpu("1").build().uid());
+    ClusterSnapshot second = cache.snapshot();
+    assertEquals(List.of("ns/ours"), second.podsOn("n1").stream().map(Pod::key).toList());
+    assertEquals(List.of("ns/pending"), second.podsOn("n2").stream().map(Pod::key).toList());
+    assertEquals(List.of("ns/theirs", "ns/ours"), first.podsOn("n1").stream().map(Pod::key).toList(),
+        "an earlier snapshot keeps what it saw");
+  }
+
+  @Test
   void terminatingPodsAreUsedAndReleasing() {
     cache.putNode(TestNodes.node("n1").cpu("8").build());
     cache.putPod(TestPods.pod("ns/t").cpu("3").onNode("n1").terminating().build());
