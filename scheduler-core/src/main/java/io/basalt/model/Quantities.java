@@ -8,19 +8,55 @@ import java.math.RoundingMode;
  * the kubelet does), everything else in base units (bytes, devices).
  */
 public final class Quantities {
+  /**
+   * Most significant digits a quantity may carry: a stored amount has at most 19, and a tenant's 100,000-digit
+   * number must be refused, not worked through.
+   */
+  static final int MAX_DIGITS = 40;
+
   private Quantities() {}
 
   /**
-   * Parses {@code quantity} for resource {@code name}.
+   * Parses {@code quantity} for resource {@code name}, rounding up (what a pod asks for).
    *
    * @throws IllegalArgumentException naming the resource and the text when it is not a Kubernetes quantity
+   * @throws ArithmeticException when it is one but does not fit the model's units
    */
   public static long parse(String name, String quantity) {
-    BigDecimal value = parseDecimal(name, quantity);
-    if (ResourceNames.CPU_NAME.equals(name)) {
-      value = value.multiply(BigDecimal.valueOf(1000));
+    return toUnits(name, parseDecimal(name, quantity), true);
+  }
+
+  /**
+   * An exact decimal in base units to the model's units: millicores for CPU, base units otherwise. A request rounds
+   * up (the pod holds at least what it asks); a capacity rounds down (a node never offers more than it has). Works
+   * from the number's precision and scale, so {@code 1e999999999} or {@code 1e-999999999} cost nothing: the first is
+   * out of range, the second a fraction of a unit.
+   *
+   * @throws ArithmeticException when the amount does not fit the model's units or carries more than
+   *     {@value #MAX_DIGITS} significant digits
+   * @throws IllegalArgumentException when it is negative
+   */
+  public static long toUnits(String name, BigDecimal value, boolean roundUp) {
+    if (value.signum() < 0) {
+      throw new IllegalArgumentException("resource " + name + ": negative quantity");
     }
-    return value.setScale(0, RoundingMode.CEILING).longValueExact();
+    if (value.signum() == 0) {
+      return 0;
+    }
+    if (ResourceNames.CPU_NAME.equals(name)) {
+      value = value.movePointRight(3);
+    }
+    long digitsBeforePoint = (long) value.precision() - value.scale();
+    if (digitsBeforePoint > 19) {
+      throw new ArithmeticException("resource " + name + ": quantity out of range");
+    }
+    if (digitsBeforePoint < -MAX_DIGITS) {
+      return roundUp ? 1 : 0;
+    }
+    if (value.precision() > MAX_DIGITS) {
+      throw new ArithmeticException("resource " + name + ": more than " + MAX_DIGITS + " significant digits");
+    }
+    return value.setScale(0, roundUp ? RoundingMode.CEILING : RoundingMode.FLOOR).longValueExact();
   }
 
   /** Parses a quantity to its exact decimal value in base units. */
@@ -28,6 +64,14 @@ public final class Quantities {
     String q = quantity == null ? "" : quantity.trim();
     if (q.isEmpty()) {
       throw new IllegalArgumentException("resource " + name + ": empty quantity");
+    }
+    if (q.length() > MAX_DIGITS + 16) {
+      throw new IllegalArgumentException("resource " + name + ": quantity of " + q.length() + " characters is too long");
+    }
+    for (int i = 0; i < q.length(); i++) {
+      if (q.charAt(i) > 127) {
+        throw bad(name, quantity); // BigDecimal would read full-width digits; Kubernetes reads ASCII only
+      }
     }
     int end = q.length();
     while (end > 0 && Character.isLetter(q.charAt(end - 1))) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigDecimal;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -30,6 +31,31 @@ class QuantitiesTest {
     assertTrue(e.getMessage().contains("resource cpu: 'two'"), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> Quantities.parse("memory", "4Gb"));
     assertThrows(IllegalArgumentException.class, () -> Quantities.parse("memory", "-1"));
+  }
+
+  /** Hardening II: such quantities were expanded digit by digit until the heap ran out. */
+  @Test
+  void hugeExponentsAreOutOfRangeWithoutBeingExpanded() {
+    assertThrows(ArithmeticException.class, () -> Quantities.parse("memory", "1e999999999"));
+    assertThrows(ArithmeticException.class, () -> Quantities.parse("cpu", "1e17"), "1e20 millicores");
+    assertEquals(1, Quantities.parse("memory", "1e-999999999"), "a request of a sliver holds one unit");
+    assertEquals(0, Quantities.toUnits("memory", new BigDecimal("1e-999999999"), false), "a capacity of a sliver");
+    assertEquals(Long.MAX_VALUE, Quantities.parse("memory", Long.toString(Long.MAX_VALUE)));
+  }
+
+  @Test
+  void tooManyDigitsAndNonAsciiDigitsAreRefused() {
+    assertThrows(IllegalArgumentException.class, () -> Quantities.parse("memory", "9".repeat(100_000)));
+    assertThrows(ArithmeticException.class, () -> Quantities.parse("memory", "1." + "1".repeat(45)));
+    assertThrows(IllegalArgumentException.class, () -> Quantities.parse("nvidia.com/gpu", "\uFF11"));
+  }
+
+  @Test
+  void capacitiesRoundDownAndRequestsUp() {
+    assertEquals(0, Quantities.toUnits("nvidia.com/gpu", new BigDecimal("0.001"), false));
+    assertEquals(1, Quantities.toUnits("nvidia.com/gpu", new BigDecimal("0.001"), true));
+    assertEquals(0, Quantities.toUnits("pods", new BigDecimal("0.5"), false));
+    assertEquals(1, Quantities.toUnits("cpu", new BigDecimal("0.0015"), false), "1.5 millicores offer 1");
   }
 
   @Test

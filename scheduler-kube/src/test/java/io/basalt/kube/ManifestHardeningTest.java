@@ -40,6 +40,40 @@ class ManifestHardeningTest {
     assertEquals(1, o.nodes().size(), "the rest still loads");
   }
 
+  /** Hardening II: a tenant's PodGroup with such a quantity took every replica down with an OutOfMemoryError. */
+  @Test
+  void aQuantityWithAHugeExponentIsNamedNotExpanded() {
+    ClusterObjects o = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> reader.readString("q.yaml", NODE + """
+        ---
+        apiVersion: scheduling.volcano.sh/v1beta1
+        kind: PodGroup
+        metadata: {name: pg, namespace: t}
+        spec: {minMember: 1, minResources: {memory: "1e999999999"}}
+        ---
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: p, namespace: t}
+        spec: {containers: [{name: c, resources: {requests: {cpu: "1e-999999999"}}}]}
+        """).toModel());
+    assertEquals(1, o.errors().size(), o.errors().toString());
+    assertTrue(o.errors().get(0).contains("PodGroup t/pg: spec.minResources.memory: quantity '"), o.errors().get(0));
+    assertTrue(o.errors().get(0).contains("is out of range"), o.errors().get(0));
+    assertEquals(1, o.pods().get(0).request().get(io.basalt.model.ResourceNames.CPU), "a sliver of cpu asks 1m");
+  }
+
+  @Test
+  void aNodeOfferingAFractionOfAUnitOffersNone() {
+    ClusterObjects o = reader.readString("n.yaml", """
+        apiVersion: v1
+        kind: Node
+        metadata: {name: n1}
+        status: {allocatable: {cpu: "8", nvidia.com/gpu: "1m", pods: "0.5"}}
+        """).toModel();
+    io.basalt.model.ResourceVector a = o.nodes().get(0).allocatable();
+    assertEquals(0, a.get(io.basalt.model.ResourceNames.index("nvidia.com/gpu")));
+    assertEquals(0, a.get(io.basalt.model.ResourceNames.PODS));
+  }
+
   /** 25 KB of anchors each aliasing the last six times: 6^k values, which once ran for minutes. */
   @Test
   void aliasFanOutIsRefusedQuicklyWithItsLine() {

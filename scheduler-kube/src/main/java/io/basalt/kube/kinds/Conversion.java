@@ -36,15 +36,29 @@ public final class Conversion {
     return list == null || list.isEmpty() ? null : resources(list, field, ctx);
   }
 
-  /** A resource list as a vector; a bad entry fails naming {@code field.name}. */
+  /** A resource list as a vector of requests (rounded up); a bad entry fails naming {@code field.name}. */
   public static ResourceVector resources(Map<String, Quantity> list, String field, Ctx ctx) {
     ResourceVector.Builder b = ResourceVector.builder();
     list.forEach((name, q) -> b.add(name, amount(name, q, field + "." + name, ctx)));
     return b.build();
   }
 
-  /** One quantity in the model's units; missing, negative, out-of-range or malformed fails naming {@code field}. */
+  /**
+   * A node's resource list: as {@link #resources}, but a fraction of a unit rounds down, so a node advertising
+   * {@code nvidia.com/gpu: 1m} or {@code pods: 0.5} offers nothing of it rather than one.
+   */
+  public static ResourceVector capacities(Map<String, Quantity> list, String field, Ctx ctx) {
+    ResourceVector.Builder b = ResourceVector.builder();
+    list.forEach((name, q) -> b.add(name, amount(name, q, field + "." + name, false, ctx)));
+    return b.build();
+  }
+
+  /** One request in the model's units; missing, negative, out-of-range or malformed fails naming {@code field}. */
   public static long amount(String name, Quantity q, String field, Ctx ctx) {
+    return amount(name, q, field, true, ctx);
+  }
+
+  private static long amount(String name, Quantity q, String field, boolean roundUp, Ctx ctx) {
     if (q == null || q.getNumber() == null) {
       throw ctx.fail(field, "missing quantity");
     }
@@ -52,8 +66,8 @@ public final class Conversion {
       throw ctx.fail(field, "negative quantity '" + text(q) + "'");
     }
     try {
-      // The exact decimal, without the suffix round trip: Quantities applies the model's units and rounding.
-      return Quantities.parse(name, q.getNumber().toPlainString());
+      // The exact decimal, never expanded: Quantities bounds it by precision and scale first.
+      return Quantities.toUnits(name, q.getNumber(), roundUp);
     } catch (ArithmeticException e) {
       throw ctx.fail(field, "quantity '" + text(q) + "' is out of range", e);
     } catch (IllegalArgumentException e) {
@@ -61,12 +75,19 @@ public final class Conversion {
     }
   }
 
+  /** The quantity as a user wrote it, short, and without expanding a huge exponent into its digits. */
   private static String text(Quantity q) {
-    try {
-      return q.toSuffixedString();
-    } catch (RuntimeException e) {
-      return q.getNumber().toPlainString();
+    java.math.BigDecimal n = q.getNumber();
+    long digits = (long) n.precision() - n.scale();
+    if (n.precision() <= 40 && digits <= 40 && digits >= -40) {
+      try {
+        return q.toSuffixedString();
+      } catch (RuntimeException e) {
+        // fall through to the number's own form
+      }
     }
+    String plain = n.toString();
+    return plain.length() <= 60 ? plain : plain.substring(0, 30) + "...(" + plain.length() + " characters)";
   }
 
   public static String namespaceOf(V1ObjectMeta meta) {

@@ -2,7 +2,7 @@ package io.basalt.kube.kinds.core;
 
 
 import static io.basalt.kube.kinds.Conversion.isBlank;
-import static io.basalt.kube.kinds.Conversion.resources;
+import static io.basalt.kube.kinds.Conversion.capacities;
 import static io.basalt.kube.kinds.Conversion.strings;
 
 import io.basalt.kube.kinds.Conversion.Ctx;
@@ -39,9 +39,9 @@ public final class NodeConversion {
     V1NodeStatus status = node.getStatus();
     ResourceVector allocatable = ResourceVector.ZERO;
     if (status != null && status.getAllocatable() != null && !status.getAllocatable().isEmpty()) {
-      allocatable = resources(status.getAllocatable(), "status.allocatable", ctx);
+      allocatable = capacities(status.getAllocatable(), "status.allocatable", ctx);
     } else if (status != null && status.getCapacity() != null) {
-      allocatable = resources(status.getCapacity(), "status.capacity", ctx);
+      allocatable = capacities(status.getCapacity(), "status.capacity", ctx);
     }
     if (allocatable.get(ResourceNames.PODS) == 0 && !declaresPods(status)) {
       allocatable = allocatable.plus(ResourceVector.builder().add(ResourceNames.PODS, DEFAULT_MAX_PODS).build());
