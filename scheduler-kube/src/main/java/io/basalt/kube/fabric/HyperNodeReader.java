@@ -3,6 +3,8 @@ package io.basalt.kube.fabric;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
 import io.basalt.fabric.DomainSpec;
 import io.basalt.fabric.FabricBuilder;
 import io.basalt.model.Node;
@@ -13,8 +15,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * Volcano {@code topology.volcano.sh/v1alpha1 HyperNode} objects to a {@link io.basalt.fabric.Fabric}: each HyperNode
@@ -145,6 +145,7 @@ public final class HyperNodeReader {
       }
       Pattern p;
       try {
+        // RE2: Go's syntax, as Volcano reads it, and linear time, so no pattern can backtrack forever.
         p = Pattern.compile(text);
       } catch (PatternSyntaxException e) {
         throw new Json.Bad(sel + ".regexMatch.pattern", "'" + text + "' is not a regular expression: "

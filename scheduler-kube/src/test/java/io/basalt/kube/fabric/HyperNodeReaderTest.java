@@ -73,6 +73,16 @@ class HyperNodeReaderTest {
     assertEquals(List.of("a1", "b1", "c1"), r.fabric().nodesOf("s"));
   }
 
+  /** Hardening II: java.util.regex backtracked on this for as long as anyone waited. */
+  @Test
+  void aCatastrophicPatternMatchesInLinearTime() {
+    List<Node> nodes = List.of(node("a".repeat(5_000) + "b"), node("aaa"));
+    FabricBuilder.Result r = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+        java.time.Duration.ofSeconds(10), () -> HyperNodeReader.read(
+            List.of(hn("s", 1, "[" + member("{\"regexMatch\":{\"pattern\":\"^(a+)+$\"}}") + "]")), nodes));
+    assertEquals(List.of("aaa"), r.fabric().nodesOf("s"));
+  }
+
   @Test
   void aBadSelectorNamesTheObjectAndField() {
     FabricBuilder.Result r = HyperNodeReader.read(List.of(hn("s0", 1, "["
@@ -92,7 +102,7 @@ class HyperNodeReaderTest {
     assertEquals(List.of(
         "HyperNode s0: spec.members[1].selector: exactly one of exactMatch, regexMatch, labelMatch",
         "HyperNode s0: spec.members[2].selector: exactly one of exactMatch, regexMatch, labelMatch",
-        "HyperNode s0: spec.members[3].selector.regexMatch.pattern: '(' is not a regular expression: Unclosed group",
+        "HyperNode s0: spec.members[3].selector.regexMatch.pattern: '(' is not a regular expression: missing closing )",
         "HyperNode s0: spec.members[4].selector.regexMatch.pattern: '^zz' matches no node",
         "HyperNode s0: spec.members[5].selector.exactMatch.name: no node 'ghost'",
         "HyperNode s0: spec.members[6].selector.labelMatch.matchExpressions[0].operator: 'Gt' is not In, NotIn, Exists "
