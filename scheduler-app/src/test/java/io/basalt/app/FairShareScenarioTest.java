@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basalt.config.ConfLoader;
 import io.basalt.sim.SimulationReport;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -104,6 +107,25 @@ class FairShareScenarioTest {
     assertEquals(Map.of("cpu", "5"), r.queue("dev").allocated());
     assertEquals(Map.of("memory", "5Gi"), r.queue("prod").allocated());
     assertEquals(15, r.pending().size(), "the node is full: the other 15 pods wait");
+  }
+
+  /** Hardening II: "/" threw in every cycle and bound nothing while the probes said all was well. */
+  @Test
+  void aHierarchyNamingNoPlaceIsReadAsNoneAndSchedulingGoesOn(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws Exception {
+    String yaml = Files.readString(Scenarios.fixture("hierarchical-drf/cluster.yaml"))
+        .replace("volcano.sh/hierarchy: root/sci", "volcano.sh/hierarchy: \"/\"")
+        .replace("volcano.sh/hierarchy: root/eng/prod", "volcano.sh/hierarchy: root//prod");
+    Files.writeString(dir.resolve("cluster.yaml"), yaml);
+    io.basalt.sim.Simulator sim = new io.basalt.sim.Simulator(Scenarios.compile(Scenarios.parse("""
+        actions: "enqueue, allocate, backfill"
+        tiers:
+        - plugins: [{name: priority}, {name: gang}]
+        - plugins: [{name: drf, enableHierarchy: true}, {name: predicates}]
+        """)), Set.of("basalt-scheduler", "volcano"), false);
+    SimulationReport r = sim.run(io.basalt.sim.FixtureSource.fromPaths(List.of(dir)));
+    assertEquals(15, r.pending().size(), "the node still fills up: " + r.queues());
+    assertEquals(Map.of("cpu", "5"), r.queue("dev").allocated(), "dev keeps its place under root/eng");
   }
 
   @Test

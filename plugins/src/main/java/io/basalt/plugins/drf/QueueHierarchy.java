@@ -30,6 +30,10 @@ final class QueueHierarchy {
     }
   }
 
+  private static final System.Logger LOG = System.getLogger(QueueHierarchy.class.getName());
+  /** Values already warned about, so a bad annotation is one line, not one per cycle. */
+  private static final java.util.Set<String> REPORTED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   private final long[] total;
   private final Map<String, Level> levels = new HashMap<>();
   /** For each queue, its path prefixes from the first level below root down to the queue itself. */
@@ -38,7 +42,7 @@ final class QueueHierarchy {
   QueueHierarchy(long[] total, Iterable<QueueInfo> queues) {
     this.total = total;
     for (QueueInfo q : queues) {
-      String[] names = q.queue().annotations().getOrDefault(HIERARCHY, "root/" + q.name()).split("/");
+      String[] names = names(q);
       String[] weights = q.queue().annotations().getOrDefault(WEIGHTS, "").split("/");
       List<String> path = new ArrayList<>();
       StringBuilder prefix = new StringBuilder(names[0]);
@@ -50,6 +54,29 @@ final class QueueHierarchy {
       }
       paths.put(q.name(), path);
     }
+  }
+
+  /**
+   * The queue's path, root first. A value with an empty level ({@code "/"}, {@code "root//a"}) names no place in the
+   * tree: the queue is then placed as if unannotated, and the value reported once.
+   */
+  private static String[] names(QueueInfo q) {
+    String value = q.queue().annotations().get(HIERARCHY);
+    if (value != null) {
+      String[] names = value.split("/", -1);
+      boolean valid = names.length >= 2;
+      for (String n : names) {
+        valid &= !n.isBlank();
+      }
+      if (valid) {
+        return names;
+      }
+      if (REPORTED.size() < 10_000 && REPORTED.add(q.name() + "\0" + value)) {
+        LOG.log(System.Logger.Level.WARNING, "Queue " + q.name() + ": metadata.annotations[" + HIERARCHY + "]: '"
+            + value + "' is not a path such as root/eng/dev; the queue is placed under root");
+      }
+    }
+    return new String[] {"root", q.name()};
   }
 
   private static double weight(String[] weights, int i, double fallback) {
