@@ -23,7 +23,7 @@ final class BatchJobs {
     if (spec == null) {
       throw new Malformed("spec", "missing");
     }
-    Integer parallelism = Fields.count(spec, "parallelism", "spec.parallelism");
+    Integer parallelism = Fields.pods(spec, "parallelism", "spec.parallelism");
     Integer completions = Fields.count(spec, "completions", "spec.completions");
     String mode = VolcanoJobs.nonEmpty(Fields.string(spec, "completionMode"), "NonIndexed");
     if (!mode.equals("NonIndexed") && !mode.equals("Indexed")) {
@@ -59,7 +59,7 @@ final class BatchJobs {
         Docs.annotate(pod, "batch.kubernetes.io/job-completion-index", Integer.toString(i));
         Docs.specDefault(pod, "hostname", owner.name() + "-" + i);
       }
-      out.documents().add(pod);
+      out.add(pod);
     }
   }
 }

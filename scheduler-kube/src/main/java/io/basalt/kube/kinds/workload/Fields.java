@@ -68,12 +68,24 @@ final class Fields {
       throw new Malformed(path, "not a number (" + e + ")");
     }
     if (n.signum() < 0) {
-      throw new Malformed(path, "must not be negative (" + n.toPlainString() + ")");
+      throw new Malformed(path, "must not be negative (" + n + ")");
     }
     try {
       return n.intValueExact();
     } catch (ArithmeticException ex) {
-      throw new Malformed(path, "not a whole number of at most 2^31-1 (" + n.toPlainString() + ")");
+      throw new Malformed(path, "not a whole number of at most 2^31-1 (" + n + ")");
     }
+  }
+
+  /**
+   * A count of pods to create ({@code replicas}, {@code parallelism}): as {@link #count}, and at most
+   * {@link Sink#MAX_PODS}, so a workload asking for a billion pods is one error line, not a hang.
+   */
+  static Integer pods(JsonObject o, String key, String path) {
+    Integer n = count(o, key, path);
+    if (n != null && n > Sink.MAX_PODS) {
+      throw new Malformed(path, n + " pods: more than the " + Sink.MAX_PODS + " one workload is expanded to");
+    }
+    return n;
   }
 }

@@ -42,12 +42,18 @@ final class JobSets {
       if (!seen.add(rname)) {
         throw new Malformed(path + ".name", "duplicate replicated job name '" + rname + "'");
       }
-      Integer replicas = Fields.count(rjob, "replicas", path + ".replicas");
+      Integer replicas = Fields.pods(rjob, "replicas", path + ".replicas");
       int n = replicas == null ? 1 : replicas;
       JsonObject template = Fields.object(rjob, "template", path + ".template");
       JsonObject jobSpec = template == null ? null : Fields.object(template, "spec", path + ".template.spec");
       if (jobSpec == null) {
         throw new Malformed(path + ".template.spec", "missing");
+      }
+      Integer parallelism = Fields.count(jobSpec, "parallelism", path + ".template.spec.parallelism");
+      long perJob = parallelism == null ? 1 : parallelism;
+      if ((long) n * perJob > Sink.MAX_PODS) {
+        throw new Malformed(path + ".replicas", n + " Jobs of up to " + perJob + " pods: more than the "
+            + Sink.MAX_PODS + " one workload is expanded to");
       }
       for (int i = 0; i < n; i++) {
         JsonObject job = job(owner, rname, i, n, template, suspend);

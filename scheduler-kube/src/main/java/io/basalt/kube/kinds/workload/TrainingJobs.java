@@ -44,7 +44,7 @@ final class TrainingJobs {
       if (!e.getValue().isJsonObject()) {
         throw new Malformed(path, "expected a mapping");
       }
-      Integer n = Fields.count(e.getValue().getAsJsonObject(), "replicas", path + ".replicas");
+      Integer n = Fields.pods(e.getValue().getAsJsonObject(), "replicas", path + ".replicas");
       total += n == null ? 1 : n;
       JsonObject template = Fields.object(e.getValue().getAsJsonObject(), "template", path + ".template");
       String s = Fields.string(Fields.object(template, "spec", path + ".template.spec"), "schedulerName");
@@ -53,7 +53,7 @@ final class TrainingJobs {
       }
     }
     if (gangScheduler != null) {
-      out.documents().add(podGroup(owner, minAvailable == null ? total : minAvailable, policy));
+      out.add(podGroup(owner, minAvailable == null ? total : minAvailable, policy));
     } else if (policy != null) {
       out.warnings().add(owner.display() + ": spec.runPolicy.schedulingPolicy applies only when the training "
           + "operator runs with gang scheduling, and no replica template names a gang scheduler: no PodGroup");
@@ -63,7 +63,7 @@ final class TrainingJobs {
       String lower = type.toLowerCase(Locale.ROOT);
       String path = "spec." + field + "." + type;
       JsonObject replica = e.getValue().getAsJsonObject();
-      Integer n = Fields.count(replica, "replicas", path + ".replicas");
+      Integer n = Fields.pods(replica, "replicas", path + ".replicas");
       boolean master = lower.equals(mpi ? "launcher" : "master");
       for (int i = 0; i < (n == null ? 1 : n); i++) {
         String name = mpi && master ? owner.name() + "-launcher" : owner.name() + "-" + lower + "-" + i;
@@ -80,7 +80,7 @@ final class TrainingJobs {
           Docs.specDefault(pod, "schedulerName", gangScheduler);
           Docs.annotate(pod, "scheduling.k8s.io/group-name", owner.name());
         }
-        out.documents().add(pod);
+        out.add(pod);
       }
     }
   }

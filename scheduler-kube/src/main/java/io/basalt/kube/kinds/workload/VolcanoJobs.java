@@ -53,7 +53,7 @@ final class VolcanoJobs {
       if (templates.containsKey(name)) {
         throw new Malformed(path + ".name", "duplicate task name '" + name + "'");
       }
-      int n = orZero(Fields.count(task, "replicas", path + ".replicas"));
+      int n = orZero(Fields.pods(task, "replicas", path + ".replicas"));
       Integer min = Fields.count(task, "minAvailable", path + ".minAvailable");
       if (min != null && min > n) {
         throw new Malformed(path + ".minAvailable", min + " is greater than replicas " + n);
@@ -72,7 +72,7 @@ final class VolcanoJobs {
       throw new Malformed("spec.minAvailable", minMember + " is greater than the tasks' replicas " + total);
     }
 
-    out.documents().add(podGroup(spec, owner, group, minMember, minTaskMember, queue, priorityClass));
+    out.add(podGroup(spec, owner, group, minMember, minTaskMember, queue, priorityClass));
     int t = 0;
     for (Map.Entry<String, JsonObject> e : templates.entrySet()) {
       String task = e.getKey();
@@ -92,7 +92,7 @@ final class VolcanoJobs {
         Docs.label(pod, "volcano.sh/task-spec", task);
         Docs.label(pod, "volcano.sh/job-namespace", owner.namespace());
         Docs.label(pod, "volcano.sh/queue-name", queue);
-        out.documents().add(pod);
+        out.add(pod);
       }
       t++;
     }

@@ -39,6 +39,27 @@ class MalformedWorkloadTest {
         "Job ml/j: spec.tasks[1].replicas: not a whole number of at most 2^31-1 (1.5)");
   }
 
+  /** Hardening II: a billion replicas hung simulate or ran its heap out. */
+  @Test
+  void hugeCountsAreRefusedNamingTheFieldAndQuickly() {
+    org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), () -> {
+      assertError("{apiVersion: batch/v1, kind: Job, metadata: {name: j}, spec: {parallelism: 1000000000, "
+          + "template: {spec: {containers: [{name: c}]}}}}",
+          "Job default/j: spec.parallelism: 1000000000 pods: more than the 100000 one workload is expanded to");
+      assertError("{apiVersion: batch.volcano.sh/v1alpha1, kind: Job, metadata: {name: j, namespace: ml}, spec: "
+          + "{tasks: [{name: a, replicas: 200000, template: {spec: {containers: [{name: c}]}}}]}}",
+          "Job ml/j: spec.tasks[0].replicas: 200000 pods: more than the 100000 one workload is expanded to");
+      assertError("{apiVersion: batch/v1, kind: Job, metadata: {name: j}, spec: {parallelism: -1e999999999, "
+          + "template: {spec: {containers: [{name: c}]}}}}",
+          "Job default/j: spec.parallelism: must not be negative (-1E+999999999)");
+      assertError("{apiVersion: jobset.x-k8s.io/v1alpha2, kind: JobSet, metadata: {name: s}, spec: {replicatedJobs: "
+          + "[{name: w, replicas: 1000, template: {spec: {parallelism: 1000, completions: 1000, template: {spec: "
+          + "{containers: [{name: c}]}}}}}]}}",
+          "JobSet default/s: spec.replicatedJobs[0].replicas: 1000 Jobs of up to 1000 pods: more than the 100000 one "
+              + "workload is expanded to");
+    });
+  }
+
   @Test
   void aBadValueIsQuotedOnOneShortLine() {
     String nested = "[" + "[x, x], ".repeat(500) + "[x, x]]";
