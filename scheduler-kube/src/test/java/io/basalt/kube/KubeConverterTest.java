@@ -183,14 +183,12 @@ class KubeConverterTest {
   }
 
   @Test
-  void quantityTooLargeForTheModelIsAnError() {
+  void quantityTooLargeForTheModelIsClampedAboveAnyNodeNotDropped() {
     V1Pod pod = pod("team-a", "big", container(Map.of("cpu", "1E"), Map.of()));
 
-    KubeConversionException e = assertThrows(KubeConversionException.class, () -> KubeConverter.toPod(pod));
+    Pod p = KubeConverter.toPod(pod);
 
-    assertTrue(e.getMessage().startsWith("Pod team-a/big: spec.containers[0].resources.requests.cpu: quantity"),
-        e.getMessage());
-    assertTrue(e.getMessage().contains("out of range"), e.getMessage());
+    assertEquals(io.basalt.kube.kinds.Conversion.MAX_REQUEST, p.request().get(io.basalt.model.ResourceNames.CPU));
   }
 
   @Test

@@ -61,6 +61,25 @@ class ManifestHardeningTest {
     assertEquals(1, o.pods().get(0).request().get(io.basalt.model.ResourceNames.CPU), "a sliver of cpu asks 1m");
   }
 
+  /** Hardening II: such a pod was dropped with a warning, and its node's GPUs given to the next pod. */
+  @Test
+  void aRunningPodAskingMoreThanBasaltCanCountStaysInItsNodesAccounting() {
+    ClusterObjects o = reader.readString("big.yaml", NODE + """
+        ---
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: p, namespace: t}
+        spec:
+          nodeName: n1
+          containers: [{name: c, resources: {limits: {memory: 10E, nvidia.com/gpu: "8"}}}]
+        status: {phase: Running}
+        """).toModel();
+    assertEquals(List.of(), o.errors());
+    io.basalt.model.ResourceVector r = o.pods().get(0).request();
+    assertEquals(8, r.get(io.basalt.model.ResourceNames.index("nvidia.com/gpu")));
+    assertEquals(io.basalt.kube.kinds.Conversion.MAX_REQUEST, r.get(io.basalt.model.ResourceNames.MEMORY));
+  }
+
   @Test
   void aNodeOfferingAFractionOfAUnitOffersNone() {
     ClusterObjects o = reader.readString("n.yaml", """

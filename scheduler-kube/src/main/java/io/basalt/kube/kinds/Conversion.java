@@ -58,6 +58,36 @@ public final class Conversion {
     return amount(name, q, field, true, ctx);
   }
 
+  /**
+   * The most a pod's container is taken to ask of one resource: more than any node has, yet small enough that the
+   * requests of a thousand such pods still add up without overflowing.
+   */
+  public static final long MAX_REQUEST = Long.MAX_VALUE >> 10;
+
+  /**
+   * A container's request, as {@link #amount}, but a quantity too large for the model ({@code 10E} of memory, valid
+   * for the API server) is clamped to {@link #MAX_REQUEST} with a warning instead of failing: a running pod must
+   * never drop out of its node's accounting, and a pending one then fits nowhere, which is the truth.
+   */
+  public static long requestAmount(String name, Quantity q, String field, Ctx ctx) {
+    try {
+      return Math.min(amount(name, q, field, true, ctx), MAX_REQUEST);
+    } catch (KubeConversionException e) {
+      if (!(e.getCause() instanceof ArithmeticException)) {
+        throw e;
+      }
+      if (CLAMPED.size() < 10_000 && CLAMPED.add(ctx.key() + " " + field)) {
+        LOG.log(System.Logger.Level.WARNING, ctx.kind() + " " + ctx.key() + ": " + field + ": quantity '" + text(q)
+            + "' is beyond what Basalt can count; taken as more than any node has");
+      }
+      return MAX_REQUEST;
+    }
+  }
+
+  private static final System.Logger LOG = System.getLogger(Conversion.class.getName());
+  /** Fields already warned about, so a pod seen again on every update is one line. */
+  private static final java.util.Set<String> CLAMPED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   private static long amount(String name, Quantity q, String field, boolean roundUp, Ctx ctx) {
     if (q == null || q.getNumber() == null) {
       throw ctx.fail(field, "missing quantity");

@@ -1,10 +1,10 @@
 package io.basalt.kube.kinds.core;
 
 
-import static io.basalt.kube.kinds.Conversion.amount;
 import static io.basalt.kube.kinds.Conversion.emptyToNull;
 import static io.basalt.kube.kinds.Conversion.instant;
 import static io.basalt.kube.kinds.Conversion.isBlank;
+import static io.basalt.kube.kinds.Conversion.requestAmount;
 import static io.basalt.kube.kinds.Conversion.namespaceOf;
 import static io.basalt.kube.kinds.Conversion.resources;
 import static io.basalt.kube.kinds.Conversion.strings;
@@ -159,9 +159,9 @@ public final class PodConversion {
     Map<String, Quantity> requests = res.getRequests() == null ? Map.of() : res.getRequests();
     Map<String, Quantity> limits = res.getLimits() == null ? Map.of() : res.getLimits();
     ResourceVector.Builder b = ResourceVector.builder();
-    requests.forEach((name, q) -> b.add(name, amount(name, q, path + ".resources.requests." + name, ctx)));
+    requests.forEach((name, q) -> b.add(name, requestAmount(name, q, path + ".resources.requests." + name, ctx)));
     limits.forEach((name, q) -> {
-      long limit = amount(name, q, path + ".resources.limits." + name, ctx);
+      long limit = requestAmount(name, q, path + ".resources.limits." + name, ctx);
       if (!requests.containsKey(name)) {
         b.add(name, limit); // the API server defaults a missing request to the limit
       }
