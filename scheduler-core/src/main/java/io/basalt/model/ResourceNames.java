@@ -21,6 +21,12 @@ public final class ResourceNames {
   /** Pod count. */
   public static final int PODS = 2;
 
+  /**
+   * Most names interned: every vector and node copy has a slot per name, so names a tenant makes up must not grow
+   * them without bound. Real clusters use a few dozen.
+   */
+  public static final int MAX_NAMES = 256;
+
   private static final Map<String, Integer> INDEX = new ConcurrentHashMap<>();
   private static volatile String[] names = {CPU_NAME, MEMORY_NAME, PODS_NAME};
 
@@ -32,13 +38,26 @@ public final class ResourceNames {
 
   private ResourceNames() {}
 
-  /** The slot of {@code name}, interning it if new. */
+  /**
+   * The slot of {@code name}, interning it if new.
+   *
+   * @throws IllegalArgumentException naming the resource when {@link #MAX_NAMES} names are already in use
+   */
   public static int index(String name) {
+    return index(name, MAX_NAMES);
+  }
+
+  /** {@link #index} with a bound of {@code max} names; tests pass the current count to see the bound refuse. */
+  static int index(String name, int max) {
     Integer i = INDEX.get(name);
     if (i != null) {
       return i;
     }
     synchronized (ResourceNames.class) {
+      if (!INDEX.containsKey(name) && names.length >= max) {
+        throw new IllegalArgumentException("resource " + name + ": " + max
+            + " resource names are already in use; no more are counted");
+      }
       return INDEX.computeIfAbsent(name, n -> {
         String[] grown = Arrays.copyOf(names, names.length + 1);
         grown[grown.length - 1] = n;

@@ -246,7 +246,11 @@ public final class ResourceVector {
   public static final class Builder {
     private long[] values = new long[ResourceNames.count()];
 
+    /** Adds {@code amount} of {@code name}; a zero of a name never seen interns nothing. */
     public Builder add(String name, long amount) {
+      if (amount == 0 && ResourceNames.indexIfKnown(name) < 0) {
+        return this;
+      }
       return add(ResourceNames.index(name), amount);
     }
 

@@ -58,6 +58,19 @@ class QuantitiesTest {
     assertEquals(1, Quantities.toUnits("cpu", new BigDecimal("0.0015"), false), "1.5 millicores offer 1");
   }
 
+  /** Hardening II: every made-up name of a tenant's pods took a slot in every vector, until the heap ran out. */
+  @Test
+  void resourceNamesAreBoundedAndAZeroOfANewNameInternsNothing() {
+    int count = ResourceNames.count();
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> ResourceNames.index("example.com/made-up-" + count, count));
+    assertTrue(e.getMessage().startsWith("resource example.com/made-up-"), e.getMessage());
+    assertEquals(ResourceNames.CPU, ResourceNames.index("cpu", count), "names in use still resolve");
+    ResourceVector.builder().add("example.com/zero-only", 0).build();
+    assertEquals(-1, ResourceNames.indexIfKnown("example.com/zero-only"));
+    assertEquals(count, ResourceNames.count());
+  }
+
   @Test
   void vectorsAddCompareAndFormat() {
     ResourceVector a = ResourceVector.parse(Map.of("cpu", "2", "memory", "4Gi", "nvidia.com/gpu", "1"));

@@ -39,8 +39,17 @@ public final class Conversion {
   /** A resource list as a vector of requests (rounded up); a bad entry fails naming {@code field.name}. */
   public static ResourceVector resources(Map<String, Quantity> list, String field, Ctx ctx) {
     ResourceVector.Builder b = ResourceVector.builder();
-    list.forEach((name, q) -> b.add(name, amount(name, q, field + "." + name, ctx)));
+    list.forEach((name, q) -> add(b, name, amount(name, q, field + "." + name, ctx), field + "." + name, ctx));
     return b.build();
+  }
+
+  /** {@code b.add(name, amount)}, failing naming {@code field} when no more resource names can be counted. */
+  public static void add(ResourceVector.Builder b, String name, long amount, String field, Ctx ctx) {
+    try {
+      b.add(name, amount);
+    } catch (IllegalArgumentException e) {
+      throw ctx.fail(field, e.getMessage(), e);
+    }
   }
 
   /**
@@ -49,7 +58,7 @@ public final class Conversion {
    */
   public static ResourceVector capacities(Map<String, Quantity> list, String field, Ctx ctx) {
     ResourceVector.Builder b = ResourceVector.builder();
-    list.forEach((name, q) -> b.add(name, amount(name, q, field + "." + name, false, ctx)));
+    list.forEach((name, q) -> add(b, name, amount(name, q, field + "." + name, false, ctx), field + "." + name, ctx));
     return b.build();
   }
 

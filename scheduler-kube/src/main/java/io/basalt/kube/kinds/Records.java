@@ -20,6 +20,15 @@ public interface Records {
 
   void pod(Pod pod);
 
+  /**
+   * Whether a pod on no node yet that names {@code schedulerName} matters here. Another scheduler's pending pod holds
+   * nothing until it is bound, so live mode does not even convert it: a tenant's pods of made-up resource names
+   * cannot then fill the resource name table.
+   */
+  default boolean wantsPending(String schedulerName) {
+    return true;
+  }
+
   void priorityClass(PriorityClass priorityClass);
 
   /** A queue, whatever object stated it (a Volcano Queue today). */

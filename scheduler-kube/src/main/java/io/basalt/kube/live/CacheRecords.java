@@ -46,6 +46,11 @@ final class CacheRecords implements Records, Records.Removals {
     topology.removeNode(name);
   }
 
+  @Override
+  public boolean wantsPending(String schedulerName) {
+    return cache.schedulerNames().contains(schedulerName);
+  }
+
   /** Through {@link ClusterCache#observe}, which keeps an assumption whose bind is still in flight. */
   @Override
   public void pod(Pod pod) {

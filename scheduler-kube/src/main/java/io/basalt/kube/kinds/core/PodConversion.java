@@ -9,6 +9,7 @@ import static io.basalt.kube.kinds.Conversion.namespaceOf;
 import static io.basalt.kube.kinds.Conversion.resources;
 import static io.basalt.kube.kinds.Conversion.strings;
 
+import io.basalt.kube.kinds.Conversion;
 import io.basalt.kube.kinds.Conversion.Ctx;
 import io.basalt.kube.gang.GroupInference;
 import io.basalt.model.ContainerRequest;
@@ -159,11 +160,15 @@ public final class PodConversion {
     Map<String, Quantity> requests = res.getRequests() == null ? Map.of() : res.getRequests();
     Map<String, Quantity> limits = res.getLimits() == null ? Map.of() : res.getLimits();
     ResourceVector.Builder b = ResourceVector.builder();
-    requests.forEach((name, q) -> b.add(name, requestAmount(name, q, path + ".resources.requests." + name, ctx)));
+    requests.forEach((name, q) -> {
+      String field = path + ".resources.requests." + name;
+      Conversion.add(b, name, requestAmount(name, q, field, ctx), field, ctx);
+    });
     limits.forEach((name, q) -> {
-      long limit = requestAmount(name, q, path + ".resources.limits." + name, ctx);
+      String field = path + ".resources.limits." + name;
+      long limit = requestAmount(name, q, field, ctx);
       if (!requests.containsKey(name)) {
-        b.add(name, limit); // the API server defaults a missing request to the limit
+        Conversion.add(b, name, limit, field, ctx); // the API server defaults a missing request to the limit
       }
     });
     return b.build();

@@ -6,6 +6,7 @@ import io.basalt.kube.kinds.Records;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.util.CallGenerator;
 import java.io.IOException;
@@ -21,6 +22,12 @@ public final class PodKind extends KindAdapter<V1Pod> {
 
   @Override
   public void put(V1Pod pod, Records out) {
+    V1PodSpec spec = pod.getSpec();
+    if (spec != null && (spec.getNodeName() == null || spec.getNodeName().isEmpty())
+        && !out.wantsPending(spec.getSchedulerName() == null || spec.getSchedulerName().isEmpty()
+            ? PodConversion.DEFAULT_SCHEDULER_NAME : spec.getSchedulerName())) {
+      return;
+    }
     out.pod(PodConversion.toPod(pod));
   }
 
