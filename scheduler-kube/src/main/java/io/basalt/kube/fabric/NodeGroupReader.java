@@ -99,7 +99,7 @@ public final class NodeGroupReader {
             }
             continue;
           }
-          Integer tier = TIERS.get(kind);
+          Integer tier = kind == null ? null : TIERS.get(kind); // Map.of refuses a null key
           if (tier == null) {
             throw new Json.Bad(f + ".kind", kind == null ? "missing" : "unknown kind '" + kind + "' of '" + name
                 + "' (expected switchbox, dragonfly or node), left out with everything below it");

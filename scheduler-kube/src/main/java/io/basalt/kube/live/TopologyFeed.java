@@ -42,6 +42,8 @@ public final class TopologyFeed implements AutoCloseable {
   /** How long a change waits for others before the fabric is rebuilt. */
   static final Duration DEBOUNCE = Duration.ofMillis(100);
   private static final Duration HTTP_TIMEOUT = Duration.ofSeconds(30);
+  /** The largest node_group document read: far more than a 10,000-node fabric's. */
+  static final int MAX_BODY = 16 << 20;
   private static final System.Logger LOG = System.getLogger(TopologyFeed.class.getName());
 
   /** A node_group document's source. */
@@ -79,13 +81,36 @@ public final class TopologyFeed implements AutoCloseable {
     return new TopologyFeed(file.toString(), () -> Files.readString(file, StandardCharsets.UTF_8), poll, null);
   }
 
-  /** From a node_group document served at {@code url} (topo-master), fetched every {@code poll}. */
+  /**
+   * From a node_group document served at {@code url} (topo-master), fetched every {@code poll}. Each fetch is bounded
+   * as a whole, body included ({@link #HTTP_TIMEOUT}, {@link #MAX_BODY}): a server that sends its headers and then
+   * drips the body, or sends half a gigabyte, costs one failed fetch, not a stuck start or the heap.
+   */
   public static TopologyFeed nodeGroupUrl(URI url, Duration poll) {
-    HttpClient http = HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT)
+    return nodeGroupUrl(url, poll, HTTP_TIMEOUT, MAX_BODY);
+  }
+
+  static TopologyFeed nodeGroupUrl(URI url, Duration poll, Duration timeout, int maxBody) {
+    if ("http".equalsIgnoreCase(url.getScheme())) {
+      LOG.log(Level.WARNING, "Topology: {0} is plain http: anyone on the path can change the topology Basalt "
+          + "places gangs by; serve it over https", url);
+    }
+    HttpClient http = HttpClient.newBuilder().connectTimeout(timeout)
         .followRedirects(HttpClient.Redirect.NORMAL).build();
-    HttpRequest get = HttpRequest.newBuilder(url).timeout(HTTP_TIMEOUT).GET().build();
+    HttpRequest get = HttpRequest.newBuilder(url).timeout(timeout).GET().build();
     return new TopologyFeed(url.toString(), () -> {
-      HttpResponse<String> r = http.send(get, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      java.util.concurrent.CompletableFuture<HttpResponse<String>> sent =
+          http.sendAsync(get, info -> BoundedBody.of(maxBody));
+      HttpResponse<String> r;
+      try {
+        r = sent.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.TimeoutException e) {
+        sent.cancel(true);
+        throw new IOException("no whole answer within " + timeout.toSeconds() + " s");
+      } catch (java.util.concurrent.ExecutionException e) {
+        Throwable cause = e.getCause();
+        throw cause instanceof IOException io ? io : new IOException(String.valueOf(cause), cause);
+      }
       if (r.statusCode() != 200) {
         throw new IOException("HTTP " + r.statusCode());
       }
@@ -183,8 +208,19 @@ public final class TopologyFeed implements AutoCloseable {
     }
   }
 
-  /** Reads the document; a new one that builds replaces the one in use. */
+  /**
+   * Reads the document; a new one that builds replaces the one in use. Never throws: an exception escaping a periodic
+   * task would end the polling for good, without a word.
+   */
   private void fetchNow() {
+    try {
+      fetchOnce();
+    } catch (RuntimeException e) {
+      failed(source + ": cannot use the document: " + e + "; keeping the last good topology");
+    }
+  }
+
+  private void fetchOnce() {
     String text;
     try {
       text = fetch.get();

@@ -179,6 +179,70 @@ class TopologyFeedTest {
     Await.until("a deleted node leaves it", WAIT, () -> cache.fabric().nodesOf(Fabric.ROOT).contains("b2"), in -> !in);
   }
 
+  /**
+   * Hardening II: an entry without {@code kind} crashed start-up, or after a good start ended the polling silently;
+   * a server dripping its body held start-up forever; a huge body ran the heap out.
+   */
+  @Test
+  void aHostileFeedCostsOneFailedFetchAndPollingGoesOn() throws Exception {
+    AtomicReference<String> mode = new AtomicReference<>("good");
+    AtomicInteger fetches = new AtomicInteger();
+    http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    http.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+    http.createContext("/node_group", exchange -> {
+      fetches.incrementAndGet();
+      try (exchange) {
+        switch (mode.get()) {
+          case "drip" -> {
+            exchange.sendResponseHeaders(200, 0);
+            for (int i = 0; i < 100; i++) {
+              exchange.getResponseBody().write(' ');
+              exchange.getResponseBody().flush();
+              Thread.sleep(100);
+            }
+          }
+          case "huge" -> {
+            exchange.sendResponseHeaders(200, 0);
+            byte[] spaces = new byte[1 << 16];
+            java.util.Arrays.fill(spaces, (byte) ' ');
+            for (int i = 0; i < 64; i++) {
+              exchange.getResponseBody().write(spaces);
+            }
+          }
+          default -> {
+            String doc = mode.get().equals("nokind") ? "[{\"name\":\"df-x\",\"child\":[]}]"
+                : nodeGroup("df-a", "a1", "a2");
+            byte[] b = doc.getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, b.length);
+            exchange.getResponseBody().write(b);
+          }
+        }
+      } catch (InterruptedException | java.io.IOException e) {
+        // the client gave up: what the test wants
+      }
+    });
+    http.start();
+    URI url = URI.create("http://127.0.0.1:" + http.getAddress().getPort() + "/node_group");
+
+    mode.set("nokind");
+    TopologyFeed feed = TopologyFeed.nodeGroupUrl(url, Duration.ofMillis(50), Duration.ofSeconds(1), 1 << 20);
+    start(feed);
+    assertEquals(List.of(), domains(1), "nothing to build from, and no crash");
+
+    mode.set("good");
+    Await.until("polling survived the bad entry", WAIT, () -> domains(1), List.of("df-a")::equals);
+
+    mode.set("drip");
+    Await.until("a dripping body fails the fetch", WAIT, () -> source.warnings().toString(),
+        w -> w.contains("no whole answer within 1 s"));
+    mode.set("huge");
+    Await.until("a huge body fails the fetch", WAIT, () -> source.warnings().toString(),
+        w -> w.contains("body larger than 1 MiB"));
+    assertEquals(List.of("df-a"), domains(1), "the last good topology stays");
+    mode.set("good");
+    Await.until("and polling goes on", WAIT, () -> source.warnings(), List.of()::equals);
+  }
+
   /** Waits until the URL has been fetched twice more, so a poll surely saw the current answer. */
   private static void awaitFetches(AtomicInteger fetches) {
     int now = fetches.get();
