@@ -98,11 +98,13 @@ final class SchedulerMetrics implements CycleObserver {
   public void cycleDone(SessionResult result, long nanos) {
     cycle.observe(nanos / 1e9);
     attempts.labelValues("scheduled").inc(result.bindings().size());
-    attempts.labelValues("unschedulable").inc(result.pending().size());
     Map<String, Integer> perQueue = new HashMap<>();
+    int tried = 0;
     for (SessionResult.PendingPod p : result.pending()) {
       perQueue.merge(p.queue(), 1, Integer::sum);
+      tried += p.gated() ? 0 : 1; // a pod waiting on its scheduling gates was not attempted
     }
+    attempts.labelValues("unschedulable").inc(tried);
     for (SessionResult.QueueStatus q : result.queues()) {
       pending.labelValues(q.name()).set(perQueue.getOrDefault(q.name(), 0));
       q.allocated().toMap().forEach((r, v) -> allocated.labelValues(q.name(), r).set(v));

@@ -59,6 +59,9 @@ public final class JobInfo {
   private List<JobCondition> conditionsView = List.of();
   private NetworkTopology networkTopology;
   private String domain;
+  /** The group's pods held back by scheduling gates (no tasks), and what they request together; mostly none. */
+  private int gated;
+  private io.basalt.model.ResourceVector gatedRequest = io.basalt.model.ResourceVector.ZERO;
 
   public JobInfo(String key, PodGroup podGroup, boolean implicit, int priority) {
     this.key = key;
@@ -150,6 +153,36 @@ public final class JobInfo {
   /** Tasks placed or running: what counts toward minMember. */
   public int readyTaskNum() {
     return ready;
+  }
+
+  /**
+   * The group's pods that still have scheduling gates: they are not tasks of the job, so {@link #validTaskNum()}
+   * leaves them out; a gang that needs them to reach minMember is not valid until they are ungated.
+   */
+  public int gatedTaskNum() {
+    return gated;
+  }
+
+  /** Counts one more gated pod of the group, requesting {@code request}. */
+  public void addGated(io.basalt.model.ResourceVector request) {
+    gated++;
+    gatedRequest = gatedRequest.plus(request);
+  }
+
+  /**
+   * The PodGroup's minResources less what its gated pods request (never below zero), as Volcano deducts them, so a
+   * gang waiting on gates does not take admission room from others; null when the PodGroup declares none.
+   */
+  public io.basalt.model.ResourceVector minResources() {
+    io.basalt.model.ResourceVector min = podGroup.minResources();
+    if (gated == 0 || min == null) {
+      return min;
+    }
+    long[] left = new long[min.size()];
+    for (int i = 0; i < left.length; i++) {
+      left[i] = Math.max(0, min.get(i) - gatedRequest.get(i));
+    }
+    return io.basalt.model.ResourceVector.of(left);
   }
 
   /** Tasks reserved on nodes whose resources are still being released. */
@@ -271,6 +304,8 @@ public final class JobInfo {
     conditionsView = List.of();
     networkTopology = openTopology;
     domain = null;
+    gated = 0;
+    gatedRequest = io.basalt.model.ResourceVector.ZERO;
   }
 
   public void addTask(TaskInfo task) {

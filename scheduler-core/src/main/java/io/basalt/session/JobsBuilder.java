@@ -25,6 +25,10 @@ import java.util.function.ToIntFunction;
 /**
  * Turns a snapshot's pods into the session's jobs: pods of one PodGroup form a gang, a pod without one is a job of
  * its own. Also resolves priorities and re-reserves nodes for pods nominated to them by an earlier preemption.
+ *
+ * <p>A pod with scheduling gates is no task (kube-scheduler keeps it out of its queue until ungated): it is not
+ * searched for, admitted or counted, only reported as gated. Its gang learns how many of its pods are gated
+ * ({@link JobInfo#gatedTaskNum()}), so one that cannot reach minMember without them waits holding nothing.
  */
 final class JobsBuilder {
   private static final ResourceVector ONE_POD = ResourceVector.builder().add(ResourceNames.PODS, 1).build();
@@ -37,6 +41,11 @@ final class JobsBuilder {
   private final Map<String, PriorityClass> priorityClasses;
   private final KeptTasks kept;
   private JobsAtOpen atOpen;
+  /** Pods held back by scheduling gates, in snapshot order; usually none. */
+  private final List<GatedPod> gated = new ArrayList<>(0);
+
+  /** A pending pod with scheduling gates, and the queue it would count in once ungated. */
+  record GatedPod(Pod pod, String queue) {}
 
   JobsBuilder(ClusterSnapshot snapshot, Map<String, QueueInfo> queues, JobTable jobs,
       Map<String, String> invalidJobs,
@@ -57,6 +66,11 @@ final class JobsBuilder {
     buildJobs();
     kept.end();
     return atOpen;
+  }
+
+  /** The gated pods {@link #build} left out; valid once it returned. */
+  List<GatedPod> gated() {
+    return gated;
   }
 
   private void buildQueues() {
@@ -82,7 +96,15 @@ final class JobsBuilder {
     boolean irregular = false;
     ToIntFunction<Pod> priorityOf = this::podPriority;
     Predicate<String> queueExists = queues::containsKey;
+    List<Pod> gatedPods = null;
     for (Pod pod : snapshot.pods()) {
+      if (pod.isGated() && !pod.isAssigned()) {
+        if (!pod.isFinished()) {
+          gatedPods = gatedPods == null ? new ArrayList<>() : gatedPods;
+          gatedPods.add(pod);
+        }
+        continue; // not a task: never searched for, admitted or counted (a binding would be refused anyway)
+      }
       TaskInfo task = kept.task(pod, priorityOf);
       if (task == null) {
         continue; // finished before it was ever placed
@@ -138,6 +160,9 @@ final class JobsBuilder {
         reserveNominated(task);
       }
     }
+    if (gatedPods != null) {
+      sortOutGated(gatedPods, queueExists, defaultQueue);
+    }
     for (JobInfo job : loneInMissingQueue) {
       if (jobs.get(job.key()) == job) {
         invalidJobs.putIfAbsent(job.key(), "queue " + job.queue() + " not found");
@@ -165,6 +190,31 @@ final class JobsBuilder {
       }
     }
     atOpen = irregular ? JobsAtOpen.of(jobs.values()) : sorted.build();
+  }
+
+  /**
+   * Tells each gang how many of its pods are gated (and what they request), and notes each gated pod's queue: its
+   * gang's, its PodGroup's, or the one it asks for on its own.
+   */
+  private void sortOutGated(List<Pod> pods, Predicate<String> queueExists, String defaultQueue) {
+    for (Pod pod : pods) {
+      String group = pod.groupName();
+      String queue;
+      if (group != null) {
+        String key = pod.namespace() + "/" + group;
+        JobInfo job = jobs.get(key);
+        PodGroup pg = snapshot.podGroups().get(key);
+        if (job != null && !job.isImplicit()) {
+          job.addGated(pod.request());
+          queue = job.queue();
+        } else {
+          queue = pg != null ? pg.queue() : defaultQueue;
+        }
+      } else {
+        queue = io.basalt.model.QueueRequest.of(pod).resolve(queueExists, defaultQueue);
+      }
+      gated.add(new GatedPod(pod, queue));
+    }
   }
 
   /**

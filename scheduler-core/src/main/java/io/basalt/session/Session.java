@@ -59,6 +59,8 @@ public final class Session implements SessionView {
   private long[] futureIdle;
   private long futureIdleAt = -1;
   private Consumer<NodeInfo> nodeWatcher;
+  /** Pending pods held back by scheduling gates: no tasks, reported as gated when the session closes. */
+  private List<JobsBuilder.GatedPod> gated = List.of();
 
   private Session(SchedulerConf conf, ClusterSnapshot snapshot, ExplainRecorder explain) {
     this.conf = conf;
@@ -108,7 +110,9 @@ public final class Session implements SessionView {
   public static Session open(ClusterSnapshot snapshot, SessionProfile profile, ExplainRecorder explain,
       KeptTasks kept) {
     Session s = new Session(profile.conf(), snapshot, explain);
-    s.jobsAtOpen = new JobsBuilder(snapshot, s.queues, s.jobs, s.invalidJobs, s::node, kept).build();
+    JobsBuilder builder = new JobsBuilder(snapshot, s.queues, s.jobs, s.invalidJobs, s::node, kept);
+    s.jobsAtOpen = builder.build();
+    s.gated = builder.gated();
     for (ConfiguredPlugin<?> entry : profile.plugins()) {
       Plugin plugin = entry.newInstance();
       s.plugins.add(plugin);
@@ -313,6 +317,10 @@ public final class Session implements SessionView {
       futureIdleAt = version;
     }
     return futureIdle.clone();
+  }
+
+  List<JobsBuilder.GatedPod> gated() {
+    return gated;
   }
 
   void onPlaced(TaskInfo task) {

@@ -66,6 +66,10 @@ final class SessionOutcome {
       }
       tally.add(job, phase);
     }
+    for (JobsBuilder.GatedPod g : session.gated()) {
+      pending.add(new SessionResult.PendingPod(g.pod(), SessionResult.PendingPod.gatedReason(g.pod()), null,
+          g.queue()));
+    }
     return new SessionResult(bindings, List.copyOf(toEvict), pending, statuses, queueStatuses(session, tallies));
   }
 

@@ -26,8 +26,26 @@ public record SessionResult(
 
   public record Eviction(Pod pod, String reason) {}
 
-  /** A pod left pending, why, the node it is pipelined to (null if none), and its job's queue. */
-  public record PendingPod(Pod pod, String reason, String nominatedNode, String queue) {}
+  /**
+   * A pod left pending, why, the node it is pipelined to (null if none), and its job's queue. A pod with scheduling
+   * gates is pending too, with a reason starting {@link #SCHEDULING_GATED}: the API server gave it its condition
+   * ({@code PodScheduled=False}, reason {@code SchedulingGated}), which a status writer leaves as it is.
+   */
+  public record PendingPod(Pod pod, String reason, String nominatedNode, String queue) {
+    /** kube-scheduler's and the API server's reason for a pod held back by {@code spec.schedulingGates}. */
+    public static final String SCHEDULING_GATED = "SchedulingGated";
+
+    /** Whether the pod waits on its scheduling gates (it was never tried). */
+    public boolean gated() {
+      return pod.isGated();
+    }
+
+    /** "SchedulingGated: waiting for scheduling gates: [a b]", as kube-scheduler's SchedulingGates plugin says it. */
+    static String gatedReason(Pod pod) {
+      return SCHEDULING_GATED + ": waiting for scheduling gates: ["
+          + String.join(" ", pod.constraints().schedulingGates()) + "]";
+    }
+  }
 
   /**
    * A queue's status after the session: its share (null when no plugin divides the cluster), what it holds, and

@@ -34,7 +34,7 @@ class KeptTasksTest {
       "openTopology", "ready", "invalid", "phase",
       "fitError", "failedTask", "unschedulableSummary", "unschedulableMessage", "enqueueRejection", "conditions",
       "conditionsView",
-      "networkTopology", "domain");
+      "networkTopology", "domain", "gated", "gatedRequest");
 
   private static JobInfo newLoneJob(TaskInfo task, String queue) {
     Pod pod = task.pod();
@@ -74,6 +74,7 @@ class KeptTasksTest {
     job.setNetworkTopology(NetworkTopology.groupSize(2));
     job.setDomain("rack-1");
     job.rejectEnqueue("queue q1 is full");
+    job.addGated(io.basalt.model.ResourceVector.parse(java.util.Map.of("cpu", "1")));
   }
 
   @Test

@@ -46,8 +46,10 @@ public final class GangPlugin implements Plugin {
 
   static String invalidReason(JobInfo job) {
     if (job.validTaskNum() < job.minMember()) {
+      // Gated pods are no tasks: a gang that needs them waits whole, as coscheduling's PreFilter holds it.
       return "PodGroup " + job.key() + " has " + job.validTaskNum() + " valid pods, fewer than minMember "
-          + job.minMember();
+          + job.minMember() + (job.gatedTaskNum() == 0 ? ""
+          : " (" + job.gatedTaskNum() + " more waiting for their scheduling gates)");
     }
     if (!job.minTaskMember().isEmpty()) {
       Map<String, Integer> valid = new HashMap<>();

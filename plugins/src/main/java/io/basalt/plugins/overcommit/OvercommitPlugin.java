@@ -76,7 +76,7 @@ public final class OvercommitPlugin implements Plugin {
       if (job.isImplicit() && job.readyTaskNum() == job.tasks().size()) {
         continue; // a lone pod that holds its node: its minResources are its own request, all placed
       }
-      ResourceVector min = job.podGroup().minResources();
+      ResourceVector min = job.minResources();
       if (min == null) {
         continue;
       }
@@ -98,9 +98,12 @@ public final class OvercommitPlugin implements Plugin {
     return ResourceVector.of(sum);
   }
 
-  /** The part of the job's minResources its placed tasks do not cover yet. */
+  /**
+   * The part of the job's minResources its placed tasks do not cover yet; its gated pods' requests left out
+   * ({@link JobInfo#minResources()}), as Volcano leaves them out of what is in queue.
+   */
   static ResourceVector unplaced(JobInfo job) {
-    ResourceVector min = job.podGroup().minResources();
+    ResourceVector min = job.minResources();
     if (min == null) {
       return ResourceVector.ZERO;
     }

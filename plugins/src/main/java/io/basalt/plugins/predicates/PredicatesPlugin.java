@@ -24,19 +24,20 @@ import java.util.function.Function;
  * from resources (the core checks those first, on every resource, and reports "Insufficient ..." itself).
  *
  * <p>Checks, in order: node ready, node not cordoned (NodeUnschedulable), nodeSelector plus required node affinity
- * (NodeAffinity), NoSchedule/NoExecute taints (TaintToleration). Each failure is worded as kube-scheduler words it,
- * so the aggregated "0/8 nodes are available: ..." message reads the same as the default scheduler's.
+ * (NodeAffinity), NoSchedule/NoExecute taints (TaintToleration); then, as a filter of its own, host ports
+ * ({@link NodePorts}). Each failure is worded as kube-scheduler words it, so the aggregated "0/8 nodes are available:
+ * ..." message reads the same as the default scheduler's.
  *
- * <p>Arguments, as Volcano spells them: {@code predicate.NodeAffinityEnable} and
- * {@code predicate.TaintTolerationEnable} (both default true). Volcano's other {@code predicate.*Enable} keys switch
- * checks Basalt does not have (pod affinity, ports, volumes, topology spread) and are left unread, so the config
- * validator warns that they are not used.
+ * <p>Arguments, as Volcano spells them: {@code predicate.NodeAffinityEnable}, {@code predicate.TaintTolerationEnable}
+ * and {@code predicate.NodePortsEnable} (all default true). Volcano's other {@code predicate.*Enable} keys switch
+ * checks Basalt does not have (volumes) and are left unread, so the config validator warns that they are not used.
  */
 public final class PredicatesPlugin implements Plugin {
   public static final String NAME = "predicates";
 
   static final String NODE_AFFINITY_ENABLE = "predicate.NodeAffinityEnable";
   static final String TAINT_TOLERATION_ENABLE = "predicate.TaintTolerationEnable";
+  static final String NODE_PORTS_ENABLE = "predicate.NodePortsEnable";
 
   // kube-scheduler's reasons (nodeunschedulable, nodeaffinity, tainttoleration plugins); shared, so no allocation.
   static final FilterResult NOT_READY = FilterResult.unfit("node(s) were not ready");
@@ -48,17 +49,20 @@ public final class PredicatesPlugin implements Plugin {
 
   private final boolean nodeAffinity;
   private final boolean taintToleration;
+  private final boolean nodePorts;
 
   /** Which checks are switched on, read once per config. */
-  record Settings(boolean nodeAffinity, boolean taintToleration) {
+  record Settings(boolean nodeAffinity, boolean taintToleration, boolean nodePorts) {
     static Settings read(Arguments args) {
-      return new Settings(args.getBoolean(NODE_AFFINITY_ENABLE, true), args.getBoolean(TAINT_TOLERATION_ENABLE, true));
+      return new Settings(args.getBoolean(NODE_AFFINITY_ENABLE, true), args.getBoolean(TAINT_TOLERATION_ENABLE, true),
+          args.getBoolean(NODE_PORTS_ENABLE, true));
     }
   }
 
   PredicatesPlugin(Settings settings) {
     this.nodeAffinity = settings.nodeAffinity();
     this.taintToleration = settings.taintToleration();
+    this.nodePorts = settings.nodePorts();
   }
 
   public static PluginDescriptor<?> descriptor() {
@@ -73,6 +77,11 @@ public final class PredicatesPlugin implements Plugin {
   @Override
   public void onSessionOpen(SessionView session, Registrar registrar) {
     registrar.addFilter(new Filter());
+    if (nodePorts) {
+      NodePorts ports = new NodePorts(session); // one per session: it keeps the ports placements take
+      registrar.addFilter(ports);
+      registrar.addAllocationListener(ports);
+    }
   }
 
   /** The plugin's filter, prepared per task and signed. */

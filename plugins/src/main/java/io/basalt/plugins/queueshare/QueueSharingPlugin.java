@@ -61,9 +61,9 @@ public abstract class QueueSharingPlugin implements Plugin {
     });
     for (JobInfo job : open.admitted()) {
       QueueShare qs;
-      if (job.phase() == PodGroupPhase.INQUEUE && job.podGroup().minResources() != null
+      if (job.phase() == PodGroupPhase.INQUEUE && job.minResources() != null
           && (qs = queues.get(job.queue())) != null) {
-        QueueShare.add(qs.inqueue, job.podGroup().minResources(), 1);
+        QueueShare.add(qs.inqueue, job.minResources(), 1);
       }
     }
     open.pendingRequests().forEach((queue, requested) -> {
@@ -80,8 +80,8 @@ public abstract class QueueSharingPlugin implements Plugin {
     registrar.addJobEnqueueable(this::enqueueable);
     registrar.addJobEnqueued(job -> {
       QueueShare qs = queues.get(job.queue());
-      if (qs != null && job.podGroup().minResources() != null) {
-        QueueShare.add(qs.inqueue, job.podGroup().minResources(), 1);
+      if (qs != null && job.minResources() != null) {
+        QueueShare.add(qs.inqueue, job.minResources(), 1);
       }
     });
     registrar.addReclaimable(this::reclaimable);

@@ -153,6 +153,12 @@ public final class KubeBinder implements Binder, AutoCloseable {
     List<BindTask> tasks = new ArrayList<>();
     for (SessionResult.Binding b : bindings) {
       String uid = b.pod().uid();
+      if (b.pod().isGated()) {
+        // Sessions never place a gated pod and gates are never added back; the API server would answer 409.
+        LOG.log(System.Logger.Level.WARNING, "pod " + b.pod().key() + ": has scheduling gates, not bound");
+        outcomes.notBound(uid, false);
+        continue;
+      }
       if (!binding.add(uid)) {
         LOG.log(System.Logger.Level.DEBUG, "pod " + b.pod().key() + ": bind already in flight, ignored");
         outcomes.notBound(uid, false);

@@ -30,7 +30,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * Writes back what a session decided, as users know it from kube-scheduler and Volcano: a pending pod gets condition
  * {@code PodScheduled=False}, reason {@code Unschedulable}, with the reason as message (so Cluster Autoscaler and
- * Karpenter react) and a {@code FailedScheduling} Warning event; a bound pod a {@code Scheduled} event; a PodGroup
+ * Karpenter react) and a {@code FailedScheduling} Warning event, except a pod held back by scheduling gates, whose
+ * condition the API server set; a bound pod a {@code Scheduled} event; a PodGroup
  * its {@code status.phase}, {@code running} count and conditions; a Queue its {@code status.allocated} and PodGroup
  * counts.
  *
@@ -91,6 +92,9 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
   public synchronized void update(SessionResult result) {
     Set<String> pendingNow = new HashSet<>();
     for (SessionResult.PendingPod p : result.pending()) {
+      if (p.gated()) {
+        continue; // the API server set PodScheduled=False, SchedulingGated; kube-scheduler writes nothing either
+      }
       pendingNow.add(p.pod().uid());
       String before = lastReason.put(p.pod().uid(), p.reason());
       if (!p.reason().equals(before)) {

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Every {@code pods/binding} the server applied, and every one it refused because the pod was already on another
- * node. A real API server keeps no such record; a soak needs it to tell "bound once" from "placed twice and saved by
+ * Every {@code pods/binding} the server applied, every one it refused because the pod was already on another
+ * node, and every one it refused because the pod still had scheduling gates (a scheduler must never try those). A real API server keeps no such record; a soak needs it to tell "bound once" from "placed twice and saved by
  * the server's 409", which the objects alone cannot show. Thread-safe.
  */
 public final class BindLedger {
@@ -15,6 +15,7 @@ public final class BindLedger {
 
   private final List<Entry> applied = new ArrayList<>();
   private final List<Entry> refused = new ArrayList<>();
+  private final List<Entry> gated = new ArrayList<>();
 
   BindLedger() {
   }
@@ -27,6 +28,15 @@ public final class BindLedger {
     if (!node.equals(alreadyOn)) {
       refused.add(new Entry(pod, node, alreadyOn));
     }
+  }
+
+  synchronized void refusedGated(String pod, String node) {
+    gated.add(new Entry(pod, node, null));
+  }
+
+  /** Bindings refused (409) because the pod still had scheduling gates. */
+  public synchronized List<Entry> gatedRefusals() {
+    return List.copyOf(gated);
   }
 
   /** Bindings applied, in order. */

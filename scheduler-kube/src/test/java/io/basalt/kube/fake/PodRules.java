@@ -17,13 +17,18 @@ import java.util.TreeSet;
  * {@code PrepareForCreate}), the Priority admission plugin (priority from the PriorityClass, 403 for an unknown
  * class), spec immutability on update (pkg/apis/core/validation {@code ValidatePodUpdate}: only images,
  * activeDeadlineSeconds, tolerations, terminationGracePeriodSeconds and schedulingGates may change, so nodeName can
- * only be set through pods/binding), and graceful deletion of bound pods.
+ * only be set through pods/binding; scheduling gates may only be removed), the {@code PodScheduled=False} condition
+ * with reason {@code SchedulingGated} a pod created with scheduling gates gets ({@code applySchedulingGatedCondition}),
+ * and graceful deletion of bound pods.
  */
 final class PodRules {
   static final String IMMUTABLE_SPEC = "Forbidden: pod updates may not change fields other than"
       + " `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations`"
       + " (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it"
       + " was previously negative)";
+
+  static final String GATED_REASON = "SchedulingGated";
+  static final String GATED_MESSAGE = "Scheduling is blocked due to non-empty scheduling gates";
 
   private PodRules() {
   }
@@ -37,6 +42,36 @@ final class PodRules {
     if (!trusted && type.equals(Resources.PODS)) {
       admitPriority(obj, store);
     }
+    if (type.equals(Resources.PODS)) {
+      schedulingGatedCondition(obj);
+    }
+  }
+
+  /**
+   * A new pod with scheduling gates and no PodScheduled condition yet gets {@code PodScheduled=False}, reason
+   * {@code SchedulingGated}: the API server sets it, not the scheduler (which never sees the pod until ungated).
+   */
+  private static void schedulingGatedCondition(JsonObject pod) {
+    JsonElement gates = Json.childOrCreate(pod, "spec").get("schedulingGates");
+    if (gates == null || !gates.isJsonArray() || gates.getAsJsonArray().isEmpty()) {
+      return;
+    }
+    JsonObject status = Json.childOrCreate(pod, "status");
+    JsonElement list = status.get("conditions");
+    JsonArray conditions = list != null && list.isJsonArray() ? list.getAsJsonArray() : new JsonArray();
+    for (JsonElement c : conditions) {
+      if (c.isJsonObject() && Json.str(c.getAsJsonObject(), "type").equals("PodScheduled")) {
+        return;
+      }
+    }
+    JsonObject condition = new JsonObject();
+    condition.addProperty("type", "PodScheduled");
+    condition.addProperty("status", "False");
+    condition.addProperty("lastTransitionTime", Json.now());
+    condition.addProperty("reason", GATED_REASON);
+    condition.addProperty("message", GATED_MESSAGE);
+    conditions.add(condition);
+    status.add("conditions", conditions);
   }
 
   static void defaults(JsonObject pod, ObjectStore store) {
@@ -110,6 +145,7 @@ final class PodRules {
     if (!type.equals(Resources.PODS)) {
       return;
     }
+    onlyGatesRemoved(type, current, next);
     JsonObject before = mutableStripped(Json.child(current, "spec"));
     JsonObject after = mutableStripped(Json.child(next, "spec"));
     if (!before.equals(after)) {
@@ -122,6 +158,36 @@ final class PodRules {
       throw Statuses.invalid(type, Json.name(current), "spec", "FieldValueForbidden",
           IMMUTABLE_SPEC + "\n  changed: spec." + String.join(", spec.", changed));
     }
+  }
+
+  /** {@code validateOnlyDeletedSchedulingGates}: an update may remove scheduling gates, never add one. */
+  private static void onlyGatesRemoved(ResourceType type, JsonObject current, JsonObject next) {
+    Set<String> before = gateNames(Json.child(current, "spec"));
+    JsonElement after = Json.childOrCreate(next.deepCopy(), "spec").get("schedulingGates");
+    if (after == null || !after.isJsonArray()) {
+      return;
+    }
+    JsonArray gates = after.getAsJsonArray();
+    for (int i = 0; i < gates.size(); i++) {
+      String name = gates.get(i).isJsonObject() ? Json.str(gates.get(i).getAsJsonObject(), "name") : "";
+      if (!before.contains(name)) {
+        throw Statuses.invalid(type, Json.name(current), "spec.schedulingGates[" + i + "].name",
+            "FieldValueForbidden", "Forbidden: only deletion is allowed, but found new scheduling gate '" + name + "'");
+      }
+    }
+  }
+
+  private static Set<String> gateNames(JsonObject spec) {
+    Set<String> names = new TreeSet<>();
+    JsonElement gates = spec == null ? null : spec.get("schedulingGates");
+    if (gates != null && gates.isJsonArray()) {
+      for (JsonElement g : gates.getAsJsonArray()) {
+        if (g.isJsonObject()) {
+          names.add(Json.str(g.getAsJsonObject(), "name"));
+        }
+      }
+    }
+    return names;
   }
 
   private static Set<String> union(JsonObject a, JsonObject b) {

@@ -26,8 +26,8 @@ final class PodSubresources {
   /**
    * Binds {@code podName} (from the URL, or from the body for the legacy {@code namespaces/NS/bindings} POST) to
    * {@code target.name}: sets spec.nodeName, merges the binding's annotations, sets PodScheduled=True. A pod already
-   * bound or being deleted is a 409 on {@code pods/binding} with the registry's messages. The {@link BindLedger}
-   * records both.
+   * bound, being deleted or still carrying scheduling gates is a 409 on {@code pods/binding} with the registry's
+   * messages. The {@link BindLedger} records bindings applied and refused.
    */
   JsonObject bind(String namespace, String podName, String body) {
     JsonObject binding = Json.parseObject(body);
@@ -61,6 +61,12 @@ final class PodSubresources {
         ledger.refused(ObjectStore.key(namespace, name), node, bound);
         throw Statuses.conflict("", "pods/binding", name, "pod " + name + " is already assigned to node \""
             + bound + "\"");
+      }
+      JsonElement gates = spec.get("schedulingGates");
+      if (gates != null && gates.isJsonArray() && !gates.getAsJsonArray().isEmpty()) {
+        // The registry's check before any binding (setPodNodeAndMetadata): a scheduler must never have tried.
+        ledger.refusedGated(ObjectStore.key(namespace, name), node);
+        throw Statuses.conflict("", "pods/binding", name, "pod " + name + " has non-empty .spec.schedulingGates");
       }
       spec.addProperty("nodeName", node);
       if (annotations != null) {
