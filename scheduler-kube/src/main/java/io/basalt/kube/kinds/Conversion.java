@@ -80,7 +80,7 @@ public final class Conversion {
    */
   public static long requestAmount(String name, Quantity q, String field, Ctx ctx) {
     try {
-      return Math.min(amount(name, q, field, true, ctx), MAX_REQUEST);
+      return amount(name, q, field, true, ctx);
     } catch (KubeConversionException e) {
       if (!(e.getCause() instanceof ArithmeticException)) {
         throw e;

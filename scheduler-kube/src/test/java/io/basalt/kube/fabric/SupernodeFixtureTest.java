@@ -97,7 +97,7 @@ class SupernodeFixtureTest {
         "HyperNode s0: spec.members[1].selector: exactly one of exactMatch, regexMatch, labelMatch",
         "HyperNode s0: spec.members[2].selector: exactly one of exactMatch, regexMatch, labelMatch",
         "HyperNode s0: spec.members[3].selector.regexMatch.pattern: 'sb1-df1-n(3' is not a regular expression: "
-            + "Unclosed group",
+            + "missing closing )",
         "HyperNode s1: spec.members[1].selector.labelMatch: only for Node members"), c.errors());
     assertEquals("s1/s0", c.fabric().path("sb1-df1-n1"));
   }
