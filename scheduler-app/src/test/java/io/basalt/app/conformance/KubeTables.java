@@ -36,12 +36,6 @@ final class KubeTables {
   /** A node's room where the case does not size it: plenty, as kube's filter tests give nodes no sizes at all. */
   private static final Map<String, Object> ROOM = Map.of("cpu", "32", "memory", "64Gi", "pods", "110");
 
-  /**
-   * What an incoming pod kube's test gives no requests asks for here: Basalt, like Volcano, places pods requesting
-   * nothing in {@code backfill}, which neither scores nor explains; {@code req: {}} keeps a pod best-effort.
-   */
-  private static final Map<String, Object> TOKEN_REQUEST = Map.of("cpu", "1m");
-
   private KubeTables() {}
 
   static List<KubeCase> all() {
@@ -145,11 +139,7 @@ final class KubeTables {
       }
       docs.add(pod(key, p));
     });
-    Map<String, Object> incoming = new LinkedHashMap<>(map(c.get("pod")));
-    if (!incoming.containsKey("req") && !incoming.containsKey("containers") && !incoming.containsKey("images")) {
-      incoming.put("req", TOKEN_REQUEST);
-    }
-    docs.add(pod(INCOMING, incoming));
+    docs.add(pod(INCOMING, map(c.get("pod"))));
     return dump(docs);
   }
 
