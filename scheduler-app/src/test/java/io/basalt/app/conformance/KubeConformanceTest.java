@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -164,7 +165,7 @@ class KubeConformanceTest {
     Map<String, NodeVerdict> explain = bound != null ? bound.explain() : pending != null ? pending.explain() : null;
     Map<String, String> out = new TreeMap<>();
     out.put(KubeCase.POD, bound != null ? "bound" : pending == null ? "not scheduled"
-        : pending.reason() != null && pending.reason().contains("SchedulingGated") ? "gated" : "pending");
+        : pending.reason() != null && pending.reason().toLowerCase(Locale.ROOT).contains("gate") ? "gated" : "pending");
     for (String node : c.kube().keySet()) {
       if (node.equals(KubeCase.POD)) {
         continue;

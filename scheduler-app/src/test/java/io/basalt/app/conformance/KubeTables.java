@@ -173,8 +173,9 @@ final class KubeTables {
 
   /**
    * A pod: {@code req} is one container's requests, {@code containers} and {@code initContainers} lists of them
-   * (kube's tests build pods of several containers), {@code ports} its containers' host ports, {@code images} the
-   * images of its containers.
+   * (kube's tests build pods of several containers), {@code ports} its first container's host ports,
+   * {@code initPorts} an init container's ({@code sidecar: true} makes it one), {@code images} the images of its
+   * containers.
    */
   private static Map<String, Object> pod(String key, Map<String, Object> v) {
     Map<String, Object> spec = new LinkedHashMap<>();
@@ -211,6 +212,15 @@ final class KubeTables {
         inits.add(container("init" + i, reqs.get(i)));
       }
       spec.put("initContainers", inits);
+    }
+    if (v.get("initPorts") != null) {
+      // One init container holding these host ports; a sidecar (restartPolicy Always) keeps running beside the pod.
+      Map<String, Object> init = container("init-ports", Map.of());
+      init.put("ports", list(v.get("initPorts")).stream().map(p -> port(map(p))).toList());
+      if (Boolean.TRUE.equals(v.get("sidecar"))) {
+        init.put("restartPolicy", "Always");
+      }
+      spec.put("initContainers", List.of(init));
     }
     String phase = (String) v.getOrDefault("phase", v.get("node") == null ? "Pending" : "Running");
     return k8s("v1", "Pod", meta(key, map(v.get("labels"))), spec, Map.of("phase", phase));
