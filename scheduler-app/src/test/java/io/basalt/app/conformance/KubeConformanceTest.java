@@ -100,7 +100,8 @@ class KubeConformanceTest {
       int[] n = counts.computeIfAbsent(c.table(), t -> new int[4]);
       n[0]++;
       n[c.open() != null ? 3 : c.deliberate() != null ? 2 : 1]++;
-      sources.putIfAbsent(c.table(), c.source().substring(0, c.source().indexOf(' ')));
+      String file = "`" + c.source().substring(0, c.source().indexOf(' ')) + "`";
+      sources.merge(c.table(), file, (a, b) -> a.contains(b) ? a : a + "<br>" + b);
       Map<String, String> actual = run(c).verdicts();
       Map<String, String> shown = new TreeMap<>();
       c.kube().keySet().forEach(k -> shown.put(k, actual.get(k)));
@@ -120,7 +121,7 @@ class KubeConformanceTest {
         .append("| --- | --- | --- | --- | --- | --- |\n");
     int[] all = new int[4];
     counts.forEach((t, n) -> {
-      sb.append("| ").append(t).append(" | `").append(sources.get(t)).append("` | ").append(n[0]).append(" | ")
+      sb.append("| ").append(t).append(" | ").append(sources.get(t)).append(" | ").append(n[0]).append(" | ")
           .append(n[1]).append(" | ").append(n[2]).append(" | ").append(n[3]).append(" |\n");
       for (int i = 0; i < 4; i++) {
         all[i] += n[i];
