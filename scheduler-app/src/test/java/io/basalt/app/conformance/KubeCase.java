@@ -42,7 +42,8 @@ record KubeCase(String table, String source, String name, String conf, String cl
     for (Map.Entry<String, String> e : want.entrySet()) {
       String expected = wording.getOrDefault(e.getValue(), e.getValue());
       String got = actual.get(e.getKey());
-      boolean same = expected.endsWith("*") ? got != null && got.startsWith(expected.substring(0, expected.length() - 1))
+      boolean same = expected.endsWith("*")
+          ? got != null && got.startsWith(expected.substring(0, expected.length() - 1))
           : expected.equals(got);
       if (!same) {
         return false;

@@ -142,10 +142,6 @@ class KubeConformanceTest {
 
   private static Run simulate(KubeCase c) {
     try {
-      if (System.getenv("KUBECONF_DUMP") != null) {
-        Files.writeString(Path.of("/tmp/kc/case.yaml"), c.cluster());
-        Files.writeString(Path.of("/tmp/kc/case.conf"), c.conf());
-      }
       Simulator sim = new Simulator(Scenarios.compile(ConfLoader.parse(c.conf(), c.toString())),
           Set.of("basalt-scheduler"), true);
       SimulationReport r = sim.run(FixtureSource.fromText(c.toString(), c.cluster()));
@@ -166,7 +162,8 @@ class KubeConformanceTest {
     Map<String, NodeVerdict> explain = bound != null ? bound.explain() : pending != null ? pending.explain() : null;
     Map<String, String> out = new TreeMap<>();
     out.put(KubeCase.POD, bound != null ? "bound" : pending == null ? "not scheduled"
-        : pending.reason() != null && pending.reason().toLowerCase(Locale.ROOT).contains("gate") ? "gated" : "pending");
+        : pending.reason() != null && pending.reason().toLowerCase(Locale.ROOT).contains("gate") ? "gated"
+        : "pending");
     for (String node : c.kube().keySet()) {
       if (node.equals(KubeCase.POD)) {
         continue;
@@ -187,6 +184,6 @@ class KubeConformanceTest {
   }
 
   private static String number(double d) {
-    return d == Math.rint(d) ? Long.toString((long) d) : String.format("%.2f", d);
+    return d == Math.rint(d) ? Long.toString((long) d) : String.format(Locale.ROOT, "%.2f", d);
   }
 }
