@@ -92,21 +92,26 @@ final class PodConstraintsConversion {
     return out;
   }
 
-  /** Host ports of app and init containers (restartable init containers hold theirs, and kube-scheduler counts all). */
+  /**
+   * Host ports of app containers and of restartable ("sidecar") init containers, which keep running beside them; an
+   * ordinary init container has ended before the app containers bind theirs, so kube-scheduler does not count it.
+   */
   private static List<HostPort> hostPorts(V1PodSpec spec, Ctx ctx) {
     List<HostPort> out = new ArrayList<>();
-    addPorts(out, spec.getInitContainers(), "spec.initContainers", ctx);
-    addPorts(out, spec.getContainers(), "spec.containers", ctx);
+    addPorts(out, spec.getInitContainers(), true, "spec.initContainers", ctx);
+    addPorts(out, spec.getContainers(), false, "spec.containers", ctx);
     return out;
   }
 
-  private static void addPorts(List<HostPort> out, List<V1Container> containers, String path, Ctx ctx) {
+  private static void addPorts(List<HostPort> out, List<V1Container> containers, boolean sidecarsOnly, String path,
+      Ctx ctx) {
     if (containers == null) {
       return;
     }
     for (int c = 0; c < containers.size(); c++) {
       V1Container container = containers.get(c);
-      if (container == null || container.getPorts() == null) {
+      if (container == null || container.getPorts() == null
+          || sidecarsOnly && !"Always".equals(container.getRestartPolicy())) {
         continue;
       }
       for (int p = 0; p < container.getPorts().size(); p++) {
