@@ -15,6 +15,7 @@ import io.basalt.model.NodeSelectorTerm;
 import io.basalt.model.Pod;
 import io.basalt.model.Taint;
 import io.basalt.model.Toleration;
+import io.basalt.plugins.topologyspread.PodTopologySpread;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -27,16 +28,19 @@ import java.util.function.Function;
  * (NodeAffinity), NoSchedule/NoExecute taints (TaintToleration). Each failure is worded as kube-scheduler words it,
  * so the aggregated "0/8 nodes are available: ..." message reads the same as the default scheduler's.
  *
- * <p>Arguments, as Volcano spells them: {@code predicate.NodeAffinityEnable} and
- * {@code predicate.TaintTolerationEnable} (both default true). Volcano's other {@code predicate.*Enable} keys switch
- * checks Basalt does not have (pod affinity, ports, volumes, topology spread) and are left unread, so the config
- * validator warns that they are not used.
+ * <p>Then PodTopologySpread's DoNotSchedule constraints ({@code plugins.topologyspread}).
+ *
+ * <p>Arguments, as Volcano spells them: {@code predicate.NodeAffinityEnable}, {@code predicate.TaintTolerationEnable}
+ * and {@code predicate.PodTopologySpreadEnable} (all default true). Volcano's other {@code predicate.*Enable} keys
+ * switch checks Basalt does not have (pod affinity, ports, volumes) and are left unread, so the config validator
+ * warns that they are not used.
  */
 public final class PredicatesPlugin implements Plugin {
   public static final String NAME = "predicates";
 
   static final String NODE_AFFINITY_ENABLE = "predicate.NodeAffinityEnable";
   static final String TAINT_TOLERATION_ENABLE = "predicate.TaintTolerationEnable";
+  static final String POD_TOPOLOGY_SPREAD_ENABLE = "predicate.PodTopologySpreadEnable";
 
   // kube-scheduler's reasons (nodeunschedulable, nodeaffinity, tainttoleration plugins); shared, so no allocation.
   static final FilterResult NOT_READY = FilterResult.unfit("node(s) were not ready");
@@ -48,17 +52,20 @@ public final class PredicatesPlugin implements Plugin {
 
   private final boolean nodeAffinity;
   private final boolean taintToleration;
+  private final boolean topologySpread;
 
   /** Which checks are switched on, read once per config. */
-  record Settings(boolean nodeAffinity, boolean taintToleration) {
+  record Settings(boolean nodeAffinity, boolean taintToleration, boolean topologySpread) {
     static Settings read(Arguments args) {
-      return new Settings(args.getBoolean(NODE_AFFINITY_ENABLE, true), args.getBoolean(TAINT_TOLERATION_ENABLE, true));
+      return new Settings(args.getBoolean(NODE_AFFINITY_ENABLE, true), args.getBoolean(TAINT_TOLERATION_ENABLE, true),
+          args.getBoolean(POD_TOPOLOGY_SPREAD_ENABLE, true));
     }
   }
 
   PredicatesPlugin(Settings settings) {
     this.nodeAffinity = settings.nodeAffinity();
     this.taintToleration = settings.taintToleration();
+    this.topologySpread = settings.topologySpread();
   }
 
   public static PluginDescriptor<?> descriptor() {
@@ -73,6 +80,9 @@ public final class PredicatesPlugin implements Plugin {
   @Override
   public void onSessionOpen(SessionView session, Registrar registrar) {
     registrar.addFilter(new Filter());
+    if (topologySpread) {
+      PodTopologySpread.addFilter(session, registrar);
+    }
   }
 
   /** The plugin's filter, prepared per task and signed. */
