@@ -3,6 +3,9 @@ package io.basalt.plugins.topologyspread;
 import io.basalt.model.LabelSelector;
 import io.basalt.model.OwnerReference;
 import io.basalt.model.Pod;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /** Which existing pods a constraint counts (kube-scheduler's selector of a spread constraint), by value. */
@@ -29,11 +32,11 @@ sealed interface PodMatcher {
      * {@code selector} with the incoming pod's values of {@code keys} ANDed in ({@code matchLabelKeys}); keys the pod
      * lacks are left out, and an absent selector stays absent.
      */
-    static Selector merged(LabelSelector selector, java.util.List<String> keys, Map<String, String> labels) {
+    static Selector merged(LabelSelector selector, List<String> keys, Map<String, String> labels) {
       if (selector == null || keys.isEmpty()) {
         return new Selector(selector);
       }
-      Map<String, String> match = new java.util.HashMap<>(selector.matchLabels());
+      Map<String, String> match = new HashMap<>(selector.matchLabels());
       boolean added = false;
       for (String k : keys) {
         String v = labels.get(k);
@@ -46,12 +49,12 @@ sealed interface PodMatcher {
       if (!added) {
         return new Selector(selector);
       }
-      java.util.List<LabelSelector.Requirement> expressions = new java.util.ArrayList<>(selector.matchExpressions());
+      List<LabelSelector.Requirement> expressions = new ArrayList<>(selector.matchExpressions());
       for (Map.Entry<String, String> e : selector.matchLabels().entrySet()) {
         String mine = match.get(e.getKey());
         if (!mine.equals(e.getValue())) {
           // The selector asks another value of the same key: both must hold, so nothing matches.
-          expressions.add(new LabelSelector.Requirement(e.getKey(), "In", java.util.List.of(e.getValue())));
+          expressions.add(new LabelSelector.Requirement(e.getKey(), "In", List.of(e.getValue())));
         }
       }
       return new Selector(new LabelSelector(match, expressions));
