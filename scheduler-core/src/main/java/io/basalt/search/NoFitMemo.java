@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * The shapes that found no node this session, each forgotten only when a node that gave something back since now
  * takes it: filters and fit read one node at a time, so a node that did not change still refuses, and placing pods
- * never makes room. Freeing room on a few nodes (a discarded gang, an eviction) thus costs a check of those nodes,
+ * never makes room. That holds for signed filters only: a shape some filter signs nothing for (topology spread,
+ * inter-pod affinity read other pods) is forgotten at the next change of any node. Freeing room on a few nodes (a discarded gang, an eviction) thus costs a check of those nodes,
  * not a new search per shape.
  *
  * <p>A remembered failure's message is the one worked out after the session last gave something back (the counter of
@@ -22,6 +23,12 @@ final class NoFitMemo {
   private static final class Entry {
     /** A task of the shape, to try changed nodes with. */
     TaskInfo task;
+    /**
+     * Whether some filter signed nothing for the task (its answer may read other pods, as topology spread does): then
+     * any change to any node, a placement elsewhere too, may make a node take it, and the entry holds only while
+     * nothing changed.
+     */
+    boolean unsigned;
     int checked;
     String reason;
     long reasonFreed;
@@ -29,6 +36,7 @@ final class NoFitMemo {
     Entry copy() {
       Entry e = new Entry();
       e.task = task;
+      e.unsigned = unsigned;
       e.checked = checked;
       e.reason = reason;
       e.reasonFreed = reasonFreed;
@@ -72,26 +80,33 @@ final class NoFitMemo {
   String reason(Session session, Object shape, TaskInfo task, NodeSearch.Scope scope) {
     Entry e = entries.get(shape);
     if (e.reason == null || e.reasonFreed != session.resourcesFreed()) {
-      e.reason = diagnose(session, task, scope);
+      e.reason = diagnose(session, task, scope, e.unsigned);
       e.reasonFreed = session.resourcesFreed();
     }
     return e.reason;
   }
 
-  /** Remembers that {@code shape} found no node, with its message when the search worked it out (else null). */
-  void remember(Session session, Object shape, TaskInfo task, String reason) {
+  /**
+   * Remembers that {@code shape} found no node, with its message when the search worked it out (else null);
+   * {@code unsigned} when some filter signed nothing for the task.
+   */
+  void remember(Session session, Object shape, TaskInfo task, String reason, boolean unsigned) {
     Entry e = new Entry();
     e.task = task;
+    e.unsigned = unsigned;
     e.checked = CapacityIndex.of(session).changes();
     e.reason = reason;
     e.reasonFreed = session.resourcesFreed();
     entries.put(shape, e);
   }
 
-  /** Why no node takes {@code task}: from its kind's diagnosis for whole-cluster searches, else a pass. */
-  String diagnose(Session session, TaskInfo task, NodeSearch.Scope scope) {
-    if (scope != null) {
-      return NodeSearch.diagnose(session, task, scope.nodes());
+  /**
+   * Why no node takes {@code task}: from its kind's diagnosis for whole-cluster searches, else a pass; a pass too
+   * when some filter signed nothing for it ({@code unsigned}), since its answers may change on nodes that did not.
+   */
+  String diagnose(Session session, TaskInfo task, NodeSearch.Scope scope, boolean unsigned) {
+    if (scope != null || unsigned) {
+      return NodeSearch.diagnose(session, task, scope != null ? scope.nodes() : session.nodes());
     }
     Diagnosis.Key key = Diagnosis.Key.of(task);
     Diagnosis d = diagnoses.get(key);
@@ -136,6 +151,9 @@ final class NoFitMemo {
   private static boolean stillHolds(Session session, Entry e) {
     CapacityIndex index = CapacityIndex.of(session);
     int changes = index.changes();
+    if (e.unsigned && changes != e.checked) {
+      return false;
+    }
     boolean[] skip = session.callbacks().deviceManagedResources();
     for (int i = e.checked; i < changes; i++) {
       if (index.freedAt(i)) {

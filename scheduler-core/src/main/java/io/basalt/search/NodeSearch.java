@@ -242,9 +242,11 @@ public final class NodeSearch {
       }
       return new Result(chosen, bestNow == null, null);
     }
-    String reason = explainFailure ? scratch.noFit.diagnose(session, task, scope) : null;
+    // No key without explaining: some filter signed nothing, so its answers may move with other nodes' pods.
+    boolean unsigned = !explaining && key == null;
+    String reason = explainFailure ? scratch.noFit.diagnose(session, task, scope, unsigned) : null;
     if (!explaining) {
-      scratch.noFit.remember(session, shape != null ? shape : shapeOf(task, scope), task, reason);
+      scratch.noFit.remember(session, shape != null ? shape : shapeOf(task, scope), task, reason, unsigned);
     }
     return new Result(null, false, reason);
   }

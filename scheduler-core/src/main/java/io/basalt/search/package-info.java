@@ -20,9 +20,11 @@
  *       the session's {@link io.basalt.session.NodeChanges} before it answers (nodes know no index), and starts from
  *       an earlier session's trees where a position holds the same copy at the same version.</li>
  *   <li><b>"No node fits" memo</b> ({@code NoFitMemo}, per session): shapes ({@code TaskShape}) that found no node,
- *       each forgotten once a node the change log marks as having given something back takes it; trials (preempt,
- *       reclaim) checkpoint and restore it. {@code Diagnosis} keeps the "0/N nodes are available" counts per kind of
- *       pod, re-reading only changed nodes.</li>
+ *       each forgotten once a node the change log marks as having given something back takes it, or, for a task some
+ *       filter signs nothing for, at the next change of any node (a placement in another zone can make a spread
+ *       pod's node fit); trials (preempt, reclaim) checkpoint and restore it. {@code Diagnosis} keeps the "0/N nodes
+ *       are available" counts per kind of pod, re-reading only changed nodes; an unsigned task's message is a fresh
+ *       pass instead.</li>
  *   <li><b>Prepared checks</b> ({@code PreparedChecks}): filters and scorers prepared once per task
  *       ({@link io.basalt.framework.PreparedFilter}, {@link io.basalt.framework.PreparedScorer}), shared by the tasks of
  *       one fully signed key within a session.</li>

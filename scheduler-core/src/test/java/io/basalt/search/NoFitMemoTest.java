@@ -2,14 +2,17 @@ package io.basalt.search;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.framework.Plugin;
 import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.PluginRegistry;
+import io.basalt.framework.PodSigner;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
+import io.basalt.framework.TaskFilter;
 import io.basalt.session.Session;
 import io.basalt.session.Statement;
 import io.basalt.testing.CountingSelector;
@@ -27,8 +30,17 @@ import org.junit.jupiter.api.Test;
 class NoFitMemoTest {
   private final Map<String, Integer> filterCalls = new HashMap<>();
 
-  /** A nodeSelector filter counting its calls per pod. */
+  /**
+   * A nodeSelector filter counting its calls per pod; signed with the selector (it reads the node alone) unless
+   * {@code unsigned}, as a filter that reads other pods must be.
+   */
   private final class Selector implements Plugin {
+    private final boolean unsigned;
+
+    Selector(boolean unsigned) {
+      this.unsigned = unsigned;
+    }
+
     @Override
     public String name() {
       return "test";
@@ -36,13 +48,37 @@ class NoFitMemoTest {
 
     @Override
     public void onSessionOpen(SessionView session, Registrar registrar) {
-      registrar.addFilter(CountingSelector.counting(filterCalls));
+      TaskFilter counting = CountingSelector.counting(filterCalls);
+      registrar.addFilter(unsigned ? counting : PodSigner.signedFilter(counting, t -> t.pod().nodeSelector()));
     }
   }
 
   private Session open(TestSessions cluster) {
-    return cluster.open(PluginRegistry.of(PluginDescriptor.of("test", Selector::new)),
+    return open(cluster, false);
+  }
+
+  private Session open(TestSessions cluster, boolean unsigned) {
+    return cluster.open(PluginRegistry.of(PluginDescriptor.of("test", () -> new Selector(unsigned))),
         "actions: \"allocate\"\ntiers:\n- plugins:\n  - name: test\n");
+  }
+
+  /**
+   * A filter that signs nothing may read other nodes' pods (topology spread does): a placement elsewhere, though it
+   * gives no room back, may make a node take the shape, so the next search asks every node again.
+   */
+  @Test
+  void anUnsignedShapeIsForgottenAtAnyNodeChange() {
+    Session s = open(cluster(), true);
+    NodeSearch search = new NodeSearch(100);
+    s.newStatement().allocate(TestSessions.task(s, "ns/filler"), TestSessions.nodeInfo(s, "b1"));
+    assertNull(search.probe(s, TestSessions.task(s, "ns/wants-b")));
+    int quiet = filterCalls.getOrDefault("ns/wants-b-too", 0);
+    assertNull(search.probe(s, TestSessions.task(s, "ns/wants-b-too")));
+    assertEquals(quiet, filterCalls.getOrDefault("ns/wants-b-too", 0), "nothing changed: the memo answers");
+    s.newStatement().allocate(TestSessions.task(s, "ns/small"), TestSessions.nodeInfo(s, "a1"));
+    int before = filterCalls.getOrDefault("ns/wants-b-too", 0);
+    assertNull(search.probe(s, TestSessions.task(s, "ns/wants-b-too")));
+    assertTrue(filterCalls.getOrDefault("ns/wants-b-too", 0) - before >= 1, "asked again after a placement");
   }
 
   private static TestSessions cluster() {

@@ -13,6 +13,7 @@ import io.basalt.framework.SessionView;
 import io.basalt.gpu.DeviceFill;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
+import io.basalt.plugins.topologyspread.PodTopologySpread;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -39,7 +40,12 @@ import java.util.function.ToDoubleFunction;
  * <p>Also read, for Volcano configs, but not scored: {@code nodeaffinity.weight} (2; scores preferred node affinity,
  * which the pod model does not carry, so every node would get 0), {@code podaffinity.weight} (2),
  * {@code tainttoleration.weight} (3; normalized across nodes, which a per-node scorer cannot do),
- * {@code imagelocality.weight} (1) and {@code podtopologyspread.weight} (2).
+ * {@code imagelocality.weight} (1).
+ *
+ * <p>{@code podtopologyspread.weight} (2): kube-scheduler's PodTopologySpread score ({@code plugins.topologyspread}),
+ * normalised across the candidates. {@code podtopologyspread.defaultConstraints} (Basalt's, default false): spread
+ * pods without constraints of their own by kube-scheduler's system defaults (hostname 3, zone 5, ScheduleAnyway), as
+ * Volcano always does; off by default so a batch cluster's pods are not spread unasked.
  */
 public final class NodeOrderPlugin implements Plugin {
   public static final String NAME = "nodeorder";
@@ -52,6 +58,7 @@ public final class NodeOrderPlugin implements Plugin {
   static final String TAINT_TOLERATION_WEIGHT = "tainttoleration.weight";
   static final String IMAGE_LOCALITY_WEIGHT = "imagelocality.weight";
   static final String POD_TOPOLOGY_SPREAD_WEIGHT = "podtopologyspread.weight";
+  static final String POD_TOPOLOGY_SPREAD_DEFAULTS = "podtopologyspread.defaultConstraints";
 
   /** kube-scheduler's {@code DefaultMilliCPURequest}: 100m. */
   static final long DEFAULT_MILLI_CPU_REQUEST = 100;
@@ -63,18 +70,22 @@ public final class NodeOrderPlugin implements Plugin {
   private final int leastRequested;
   private final int mostRequested;
   private final int balancedResource;
+  private final int topologySpread;
+  private final boolean spreadDefaults;
 
   /** The weights that are scored, read once per config; the others are read (and so checked) but dropped. */
-  record Weights(int leastRequested, int mostRequested, int balancedResource) {
+  record Weights(int leastRequested, int mostRequested, int balancedResource, int topologySpread,
+      boolean spreadDefaults) {
     static Weights read(Arguments args) {
-      Weights w = new Weights(args.getWeight(LEAST_REQUESTED_WEIGHT, 1), args.getWeight(MOST_REQUESTED_WEIGHT, 0),
-          args.getWeight(BALANCED_RESOURCE_WEIGHT, 1));
+      int least = args.getWeight(LEAST_REQUESTED_WEIGHT, 1);
+      int most = args.getWeight(MOST_REQUESTED_WEIGHT, 0);
+      int balanced = args.getWeight(BALANCED_RESOURCE_WEIGHT, 1);
       args.getWeight(NODE_AFFINITY_WEIGHT, 2);
       args.getWeight(POD_AFFINITY_WEIGHT, 2);
       args.getWeight(TAINT_TOLERATION_WEIGHT, 3);
       args.getWeight(IMAGE_LOCALITY_WEIGHT, 1);
-      args.getWeight(POD_TOPOLOGY_SPREAD_WEIGHT, 2);
-      return w;
+      return new Weights(least, most, balanced, args.getWeight(POD_TOPOLOGY_SPREAD_WEIGHT, 2),
+          args.getBoolean(POD_TOPOLOGY_SPREAD_DEFAULTS, false));
     }
   }
 
@@ -82,6 +93,8 @@ public final class NodeOrderPlugin implements Plugin {
     this.leastRequested = weights.leastRequested();
     this.mostRequested = weights.mostRequested();
     this.balancedResource = weights.balancedResource();
+    this.topologySpread = weights.topologySpread();
+    this.spreadDefaults = weights.spreadDefaults();
   }
 
   public static PluginDescriptor<?> descriptor() {
@@ -96,11 +109,13 @@ public final class NodeOrderPlugin implements Plugin {
   @Override
   public void onSessionOpen(SessionView session, Registrar registrar) {
     if (leastRequested == 0 && mostRequested == 0 && balancedResource == 0) {
+      PodTopologySpread.addScorer(session, registrar, topologySpread, spreadDefaults);
       return;
     }
     // A GPU no pod or node of this session mentions has no slot, and then no pod requests it.
     registrar.addScorer(new Scorer(leastRequested, mostRequested, balancedResource,
         ResourceNames.indexIfKnown(BALANCED_GPU), DeviceFill.resolve()));
+    PodTopologySpread.addScorer(session, registrar, topologySpread, spreadDefaults);
   }
 
   /** The weighted sum; fields only, so scoring a node reads arrays and allocates nothing. */

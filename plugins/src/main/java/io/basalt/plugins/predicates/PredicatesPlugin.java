@@ -15,6 +15,7 @@ import io.basalt.model.NodeSelectorTerm;
 import io.basalt.model.Pod;
 import io.basalt.model.Taint;
 import io.basalt.model.Toleration;
+import io.basalt.plugins.topologyspread.PodTopologySpread;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -28,9 +29,12 @@ import java.util.function.Function;
  * ({@link NodePorts}). Each failure is worded as kube-scheduler words it, so the aggregated "0/8 nodes are available:
  * ..." message reads the same as the default scheduler's.
  *
- * <p>Arguments, as Volcano spells them: {@code predicate.NodeAffinityEnable}, {@code predicate.TaintTolerationEnable}
- * and {@code predicate.NodePortsEnable} (all default true). Volcano's other {@code predicate.*Enable} keys switch
- * checks Basalt does not have (volumes) and are left unread, so the config validator warns that they are not used.
+ * <p>Then PodTopologySpread's DoNotSchedule constraints ({@code plugins.topologyspread}).
+ *
+ * <p>Arguments, as Volcano spells them: {@code predicate.NodeAffinityEnable}, {@code predicate.TaintTolerationEnable},
+ * {@code predicate.NodePortsEnable} and {@code predicate.PodTopologySpreadEnable} (all default true). Volcano's other
+ * {@code predicate.*Enable} keys switch checks Basalt does not have (volumes) and are left unread, so the config
+ * validator warns that they are not used.
  */
 public final class PredicatesPlugin implements Plugin {
   public static final String NAME = "predicates";
@@ -38,6 +42,7 @@ public final class PredicatesPlugin implements Plugin {
   static final String NODE_AFFINITY_ENABLE = "predicate.NodeAffinityEnable";
   static final String TAINT_TOLERATION_ENABLE = "predicate.TaintTolerationEnable";
   static final String NODE_PORTS_ENABLE = "predicate.NodePortsEnable";
+  static final String POD_TOPOLOGY_SPREAD_ENABLE = "predicate.PodTopologySpreadEnable";
 
   // kube-scheduler's reasons (nodeunschedulable, nodeaffinity, tainttoleration plugins); shared, so no allocation.
   static final FilterResult NOT_READY = FilterResult.unfit("node(s) were not ready");
@@ -50,12 +55,13 @@ public final class PredicatesPlugin implements Plugin {
   private final boolean nodeAffinity;
   private final boolean taintToleration;
   private final boolean nodePorts;
+  private final boolean topologySpread;
 
   /** Which checks are switched on, read once per config. */
-  record Settings(boolean nodeAffinity, boolean taintToleration, boolean nodePorts) {
+  record Settings(boolean nodeAffinity, boolean taintToleration, boolean nodePorts, boolean topologySpread) {
     static Settings read(Arguments args) {
       return new Settings(args.getBoolean(NODE_AFFINITY_ENABLE, true), args.getBoolean(TAINT_TOLERATION_ENABLE, true),
-          args.getBoolean(NODE_PORTS_ENABLE, true));
+          args.getBoolean(NODE_PORTS_ENABLE, true), args.getBoolean(POD_TOPOLOGY_SPREAD_ENABLE, true));
     }
   }
 
@@ -63,6 +69,7 @@ public final class PredicatesPlugin implements Plugin {
     this.nodeAffinity = settings.nodeAffinity();
     this.taintToleration = settings.taintToleration();
     this.nodePorts = settings.nodePorts();
+    this.topologySpread = settings.topologySpread();
   }
 
   public static PluginDescriptor<?> descriptor() {
@@ -81,6 +88,9 @@ public final class PredicatesPlugin implements Plugin {
       NodePorts ports = new NodePorts(session); // one per session: it keeps the ports placements take
       registrar.addFilter(ports);
       registrar.addAllocationListener(ports);
+    }
+    if (topologySpread) {
+      PodTopologySpread.addFilter(session, registrar);
     }
   }
 
