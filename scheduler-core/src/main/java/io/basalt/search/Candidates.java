@@ -46,14 +46,20 @@ final class Candidates {
     if (all.length == 0) {
       return null;
     }
-    NormalizingScorer[] scorers = new NormalizingScorer[all.length];
-    ToDoubleFunction<NodeInfo>[] raw = new ToDoubleFunction[all.length];
-    String[] names = new String[all.length];
+    // Most tasks carry no preference at all: nothing is allocated until some scorer has something to say.
+    NormalizingScorer[] scorers = null;
+    ToDoubleFunction<NodeInfo>[] raw = null;
+    String[] names = null;
     int n = 0;
     for (int i = 0; i < all.length; i++) {
       NormalizingScorer s = all[i];
       ToDoubleFunction<NodeInfo> fn = s instanceof PreparedScorer p ? p.forTask(task) : node -> s.score(task, node);
       if (fn != null) {
+        if (scorers == null) {
+          scorers = new NormalizingScorer[all.length];
+          raw = new ToDoubleFunction[all.length];
+          names = new String[all.length];
+        }
         scorers[n] = s;
         raw[n] = fn;
         names[n++] = plugins.normalizerPlugins[i];
