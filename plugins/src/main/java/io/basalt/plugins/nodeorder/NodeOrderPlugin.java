@@ -47,7 +47,7 @@ import java.util.function.ToDoubleFunction;
  * two are the same for whole GPUs). With {@code gpuPacking: true} (Basalt's GPU configs set it; Volcano has no such
  * argument, so a Volcano config scores as Volcano does) least-requested adds nothing for such a pod: spreading GPU
  * pods leaves no node whole for eight-GPU jobs.
-  */
+ */
 public final class NodeOrderPlugin implements Plugin {
   public static final String NAME = "nodeorder";
 
