@@ -222,7 +222,9 @@ public final class NodeSearch {
       if (explaining) {
         scratch.nextStartNode = scanFrom(nodes, start, toFind, best);
       } else {
-        FeasibilityTree tree = kept != null && scoresKept && kept.wantsTree() ? cache.tree(kept, n) : null;
+        // A tree knows each window's best per-node sum, not its feasible nodes, which normalizing scorers need.
+        FeasibilityTree tree = kept != null && scoresKept && !best.normalizing() && kept.wantsTree()
+            ? cache.tree(kept, n) : null;
         if (tree != null) {
           tree.refresh(session, best);
           scratch.nextStartNode = tree.search(nodes, start, toFind, best);
@@ -233,6 +235,7 @@ public final class NodeSearch {
     } else {
       scanFrom(nodes, 0, toFind, best);
     }
+    best.finish();
     NodeInfo bestNow = best.now;
     NodeInfo bestLater = best.later;
     if (bestNow != null || bestLater != null) {

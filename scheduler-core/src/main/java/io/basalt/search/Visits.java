@@ -36,6 +36,11 @@ final class Visits implements FeasibilityTree.Evaluator, FeasibilityTree.NodeSea
   double laterScore = Double.NEGATIVE_INFINITY;
   int found;
   private double lastScore;
+  /**
+   * The feasible nodes gathered for the normalizing scorers that score this task, which choose the best once the
+   * visits are over ({@link #finish}); null for a task no normalizing scorer scores, whose best is kept as it goes.
+   */
+  final Candidates candidates;
 
   Visits(Session session, TaskInfo task, boolean[] skip, ExplainRecorder explain, SessionPlugins plugins,
       EquivalenceCache cache, EquivalenceCache.Table verdicts, boolean scoresKept) {
@@ -51,6 +56,19 @@ final class Visits implements FeasibilityTree.Evaluator, FeasibilityTree.NodeSea
     this.demand = p.demand();
     this.filtering = p.filtering();
     this.scoring = p.scoring();
+    this.candidates = Candidates.of(plugins, task);
+  }
+
+  /** Whether the best node is known only once every visit is over (a {@link FeasibilityTree} cannot find it). */
+  boolean normalizing() {
+    return candidates != null;
+  }
+
+  /** Ends the search: with {@link #candidates}, their normalized totals choose {@link #now} and {@link #later}. */
+  void finish() {
+    if (candidates != null) {
+      candidates.choose(this, explain);
+    }
   }
 
   void visit(NodeInfo node) {
@@ -119,6 +137,13 @@ final class Visits implements FeasibilityTree.Evaluator, FeasibilityTree.NodeSea
   }
 
   private void take(NodeInfo node, byte outcome, double score) {
+    if (candidates != null) {
+      if (outcome >= EquivalenceCache.NOW) {
+        found++;
+        candidates.add(node, score, outcome == EquivalenceCache.NOW);
+      }
+      return;
+    }
     if (outcome == EquivalenceCache.NOW) {
       found++;
       if (score > nowScore) {

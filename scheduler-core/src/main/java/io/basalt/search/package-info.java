@@ -31,6 +31,22 @@
  * </ul>
  * With {@code --explain} nothing is kept: every answer is asked and recorded.
  *
+ * <h2>Scores normalized across the nodes found</h2>
+ * A {@link io.basalt.framework.NormalizingScorer} (kube-scheduler's NormalizeScore: node affinity, taint toleration,
+ * inter-pod affinity, topology spread) scores a node only next to the other candidates. A search for a task some such
+ * scorer speaks for ({@code Candidates}; a scorer says it has nothing to say for a task by returning null from
+ * {@code forTask}) visits the same nodes as any search, in the same order, until {@code percentageOfNodesToScore}'s
+ * count of feasible nodes is found, with every shortcut for the rest: kept verdicts, kept per-node scores, the
+ * capacity index. Instead of keeping the best as it goes, it gathers the feasible nodes with their per-node sums;
+ * then each normalizing scorer is asked for its raw scores on all of them, normalizes them, and the normalized values
+ * are added before the best is chosen as a scan chooses (strictly higher wins; fits-now before pipelined). Normalizing
+ * scorers are never part of an {@code EquivalenceKey} and their answers are never kept, not even within a search's
+ * key table: a normalized score depends on which nodes were found. The {@code FeasibilityTree}, which knows a window's
+ * best per-node sum but not its feasible nodes, steps aside for such a task (its leaves stay current for the next
+ * task of the key without one). Tasks no normalizing scorer speaks for, and sessions without one, search exactly as
+ * before. {@code Callbacks.score}, which scores one node alone (preemption's node order), leaves normalizing scorers
+ * out; {@code --explain} records each normalized score under its plugin.
+ *
  * <h2>Filters that read other pods</h2>
  * Inter-pod affinity, anti-affinity and topology spread answer from the pods already on (or placed this cycle on)
  * the nodes of a topology domain, not from the node alone, so a node whose own version did not change may still

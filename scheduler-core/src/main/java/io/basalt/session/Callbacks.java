@@ -11,6 +11,7 @@ import io.basalt.framework.DomainScorer;
 import io.basalt.framework.FilterResult;
 import io.basalt.framework.JobValidator;
 import io.basalt.framework.NodeScorer;
+import io.basalt.framework.NormalizingScorer;
 import io.basalt.framework.PodSigner;
 import io.basalt.framework.PreparedFilter;
 import io.basalt.framework.Registrar;
@@ -67,6 +68,8 @@ public final class Callbacks {
   private String[] scorerNames = new String[0];
   private List<TaskFilter> filterChain = List.of();
   private List<NodeScorer> scorerList = List.of();
+  private List<NormalizingScorer> normalizingList = List.of();
+  private List<String> normalizingPlugins = List.of();
   private final Comparator<JobInfo> jobComparator = this::compareJobs;
   private final Comparator<TaskInfo> taskComparator = this::compareTasks;
   private final Comparator<QueueInfo> queueComparator = this::compareQueues;
@@ -84,8 +87,16 @@ public final class Callbacks {
   void seal() {
     devices.open();
     filterFns = filters.stream().map(Entry::fn).toArray(TaskFilter[]::new);
-    scorerFns = scorers.stream().map(Entry::fn).toArray(NodeScorer[]::new);
-    scorerNames = scorers.stream().map(Entry::plugin).toArray(String[]::new);
+    // A normalizing scorer's raw score means nothing on its own: only the node search, which has the candidates to
+    // normalize over, adds it.
+    scorerFns = scorers.stream().map(Entry::fn).filter(f -> !(f instanceof NormalizingScorer))
+        .toArray(NodeScorer[]::new);
+    scorerNames = scorers.stream().filter(e -> !(e.fn() instanceof NormalizingScorer)).map(Entry::plugin)
+        .toArray(String[]::new);
+    normalizingList = scorers.stream().filter(e -> e.fn() instanceof NormalizingScorer)
+        .map(e -> (NormalizingScorer) e.fn()).toList();
+    normalizingPlugins = scorers.stream().filter(e -> e.fn() instanceof NormalizingScorer).map(Entry::plugin)
+        .toList();
     List<TaskFilter> chain = new ArrayList<>(List.of(filterFns));
     chain.add(new DeviceCheck(devices));
     filterChain = List.copyOf(chain);
@@ -149,7 +160,10 @@ public final class Callbacks {
     return total;
   }
 
-  /** Sum of every scorer; recorded per plugin when explaining. */
+  /**
+   * Sum of every per-node scorer; recorded per plugin when explaining. {@link NormalizingScorer}s are left out: their
+   * scores exist only across a search's candidates ({@link #normalizingScorers}).
+   */
   public double score(TaskInfo task, NodeInfo node) {
     double total = 0;
     boolean record = explain.enabled();
@@ -171,13 +185,23 @@ public final class Callbacks {
     return filterChain;
   }
 
-  /** The scorers in tier order: what {@link #score} sums, for the node search. */
+  /** The per-node scorers in tier order: what {@link #score} sums, for the node search. */
   public List<NodeScorer> scorers() {
     return scorerList;
   }
 
+  /** The normalizing scorers in tier order, which the node search adds over the feasible nodes it found. */
+  public List<NormalizingScorer> normalizingScorers() {
+    return normalizingList;
+  }
+
+  /** The plugin that registered each of {@link #normalizingScorers}, for {@code --explain}. */
+  public List<String> normalizingPlugins() {
+    return normalizingPlugins;
+  }
+
   public boolean hasScorers() {
-    return scorerFns.length > 0;
+    return scorerFns.length > 0 || !normalizingList.isEmpty();
   }
 
   /** Every job-ready callback must agree (with none registered, any job is ready). */

@@ -32,18 +32,21 @@ import java.util.function.ToDoubleFunction;
  *
  * <p>Arguments, as Volcano spells them: {@code binpack.weight} (1; 0 turns the score off), {@code binpack.cpu} (1),
  * {@code binpack.memory} (1), {@code binpack.resources} (more resource names, comma-separated) and
- * {@code binpack.resources.<name>} (1). Unlike Volcano, {@value #NVIDIA_GPU} and {@value #METAX_GPU} are weighted
- * even when not listed, since packing GPUs is what a GPU cluster wants binpack for; their weight keys are read too.
+ * {@code binpack.resources.<name>} (1). A Volcano config scores exactly as in Volcano, but for GPUs by device (below).
  *
  * <p>GPUs by device, unlike Volcano: when a pod asks for GPUs (whole, or a share such as HAMi's {@code gpucores}) and
  * the node reports its devices, the GPU term is the fraction of the node's physical devices in use after the pod
  * ({@link DeviceFill}: {@code n} devices for {@code n} whole GPUs, a share its compute fraction of one), not of
  * {@code nvidia.com/gpu}, which a HAMi node advertises as GPUs x 10 vGPU slots (eight whole-GPU pods fill an 8-GPU node
- * but use 8 of its 80 slots). The GPU term then decides and the other weighted resources break ties: their weights
- * are scaled by {@value #TIE_BREAK}, so they only order nodes the pod leaves equally (to about a thousandth) full of
- * GPUs. A GPU pod goes to the node it leaves fullest in GPUs, not to one whose cpu it fills while GPUs stay unused
- * there (stranded once the cpu runs out). Overflow of any resource still scores 0. Pods without GPUs, and nodes
- * without a device inventory, score exactly as in Volcano.
+ * but use 8 of its 80 slots). On a node whose devices and {@code nvidia.com/gpu} agree, a whole-GPU pod's term is
+ * Volcano's. Overflow of any resource still scores 0.
+ *
+ * <p>Basalt's GPU packing, with {@code binpack.gpuPacking: true} (Basalt's GPU configs set it): {@value #NVIDIA_GPU}
+ * and {@value #METAX_GPU} are weighted even when not listed (their weight keys are read), and for a GPU pod on a node
+ * with devices the GPU term decides while the other weighted resources break ties: their weights are scaled by
+ * {@value #TIE_BREAK}, so they only order nodes the pod leaves equally (to about a thousandth) full of GPUs. A GPU pod
+ * then goes to the node it leaves fullest in GPUs, not to one whose cpu it fills while GPUs stay unused there
+ * (stranded once the cpu runs out). Pods without GPUs, and nodes without a device inventory, score as in Volcano.
  */
 public final class BinpackPlugin implements Plugin {
   public static final String NAME = "binpack";
@@ -53,6 +56,8 @@ public final class BinpackPlugin implements Plugin {
   static final String MEMORY = "binpack.memory";
   static final String RESOURCES = "binpack.resources";
   static final String RESOURCES_PREFIX = RESOURCES + ".";
+  /** Basalt's: GPUs weighted unlisted, and the GPU term deciding for GPU pods on nodes with devices. */
+  static final String GPU_PACKING = "binpack.gpuPacking";
 
   static final String NVIDIA_GPU = "nvidia.com/gpu";
   static final String METAX_GPU = "metax-tech.com/gpu";
@@ -67,9 +72,10 @@ public final class BinpackPlugin implements Plugin {
   private final int weight;
   /** Weighted resources by name, cpu and memory first; names resolve to slots when a session opens. */
   private final Map<String, Integer> resourceWeights;
+  private final boolean gpuPacking;
 
-  /** The plugin weight and the resource weights in order, read once per config. */
-  record Settings(int weight, Map<String, Integer> resourceWeights) {
+  /** The plugin weight, the resource weights in order and the GPU packing switch, read once per config. */
+  record Settings(int weight, Map<String, Integer> resourceWeights, boolean gpuPacking) {
     Settings {
       resourceWeights = Collections.unmodifiableMap(new LinkedHashMap<>(resourceWeights));
     }
@@ -78,6 +84,7 @@ public final class BinpackPlugin implements Plugin {
   BinpackPlugin(Settings settings) {
     this.weight = settings.weight();
     this.resourceWeights = settings.resourceWeights();
+    this.gpuPacking = settings.gpuPacking();
   }
 
   public static PluginDescriptor<?> descriptor() {
@@ -89,17 +96,23 @@ public final class BinpackPlugin implements Plugin {
     Map<String, Integer> weights = new LinkedHashMap<>();
     weights.put(ResourceNames.CPU_NAME, args.getWeight(CPU, 1));
     weights.put(ResourceNames.MEMORY_NAME, args.getWeight(MEMORY, 1));
+    boolean gpuPacking = args.getBoolean(GPU_PACKING, false);
+    List<String> listed = List.of(args.getString(RESOURCES, "").split(",")).stream().map(String::trim).toList();
     for (String gpu : DEFAULT_GPUS) {
-      weights.put(gpu, args.getWeight(RESOURCES_PREFIX + gpu, 1));
+      // Read either way, so a weight for a GPU left unlisted is not an unknown key; Volcano then ignores it.
+      int w = args.getWeight(RESOURCES_PREFIX + gpu, 1);
+      if (gpuPacking || listed.contains(gpu)) {
+        weights.put(gpu, w);
+      }
     }
-    for (String name : args.getString(RESOURCES, "").split(",")) {
+    for (String name : listed) {
       String r = name.trim();
       // cpu and memory have their own keys; a name listed twice keeps its one weight.
       if (!r.isEmpty() && !weights.containsKey(r)) {
         weights.put(r, args.getWeight(RESOURCES_PREFIX + r, 1));
       }
     }
-    return new Settings(weight, weights);
+    return new Settings(weight, weights, gpuPacking);
   }
 
   @Override
@@ -129,7 +142,7 @@ public final class BinpackPlugin implements Plugin {
       gpu[i] = GpuResources.DEFAULT.contains(ResourceNames.name(slots[i]));
     }
     registrar.addScorer(new Scorer(weight, Arrays.copyOf(slots, n), Arrays.copyOf(weights, n), gpu,
-        DeviceFill.resolve()));
+        DeviceFill.resolve(), gpuPacking ? TIE_BREAK : 1));
   }
 
   /**
@@ -145,8 +158,11 @@ public final class BinpackPlugin implements Plugin {
     /** The largest GPU weight: the device term's weight for a share that names no GPU resource (MetaX sgpu). */
     private final int maxGpuWeight;
     private final DeviceFill fill;
+    /** What the other weights count for next to the GPU term: {@link #TIE_BREAK} when packing GPUs, else 1. */
+    private final double others;
 
-    Scorer(int binpackWeight, int[] slots, int[] weights, boolean[] gpu, DeviceFill fill) {
+    Scorer(int binpackWeight, int[] slots, int[] weights, boolean[] gpu, DeviceFill fill, double others) {
+      this.others = others;
       this.scale = 100.0 * binpackWeight;
       this.slots = slots;
       this.weights = weights;
@@ -232,7 +248,7 @@ public final class BinpackPlugin implements Plugin {
           return 0;
         }
         double g = gpuWeight > 0 ? gpuWeight : maxGpuWeight;
-        return (g * devices + TIE_BREAK * sum) / (g + TIE_BREAK * weightSum) * scale;
+        return (g * devices + others * sum) / (g + others * weightSum) * scale;
       };
     }
 

@@ -32,20 +32,27 @@ import java.util.function.ToDoubleFunction;
  * the node's used amount is the plain sum of requests. Balanced allocation uses the plain requests and, as current
  * kube-scheduler does (kubernetes#130260), does not score a pod that requests none of its resources.
  *
- * <p>GPU nodes, unlike Volcano: for a pod asking for GPUs (whole or a share) on a node that reports its devices,
- * least-requested adds nothing (spreading GPU pods leaves no node whole for eight-GPU jobs), and balanced allocation's
- * GPU fraction is the node's physical devices in use after the pod ({@link DeviceFill}), not {@code nvidia.com/gpu},
- * which a HAMi node advertises as GPUs x 10 vGPU slots. Other pods and nodes score as in Volcano.
- *
- * <p>Also read, for Volcano configs, but not scored: {@code nodeaffinity.weight} (2; scores preferred node affinity,
- * which the pod model does not carry, so every node would get 0), {@code podaffinity.weight} (2),
- * {@code tainttoleration.weight} (3; normalized across nodes, which a per-node scorer cannot do),
- * {@code imagelocality.weight} (1).
+ * <p>Preferences normalized across the feasible nodes of a search (Volcano runs these in its batch node order, as
+ * kube-scheduler's Score and NormalizeScore; {@link PreferenceScores}), each 0..100 times its weight:
+ * <ul>
+ *   <li>{@code nodeaffinity.weight} (default 2): the pod's preferred node affinity terms the node matches.
+ *   <li>{@code tainttoleration.weight} (default 3): the node's PreferNoSchedule taints the pod does not tolerate,
+ *       fewer is better.
+ * </ul>
+ * Also read, with Volcano's defaults, and not scored here: {@code podaffinity.weight} (2) and
+ * {@code imagelocality.weight} (1; the node model carries no images).
  *
  * <p>{@code podtopologyspread.weight} (2): kube-scheduler's PodTopologySpread score ({@code plugins.topologyspread}),
  * normalised across the candidates. {@code podtopologyspread.defaultConstraints} (Basalt's, default false): spread
  * pods without constraints of their own by kube-scheduler's system defaults (hostname 3, zone 5, ScheduleAnyway), as
  * Volcano always does; off by default so a batch cluster's pods are not spread unasked.
+ *
+ * <p>GPU nodes: for a pod asking for GPUs (whole or a share) on a node that reports its devices, balanced allocation's
+ * GPU fraction is the node's physical devices in use after the pod ({@link DeviceFill}), not {@code nvidia.com/gpu},
+ * which a HAMi node advertises as GPUs x 10 vGPU slots (on a node whose devices and {@code nvidia.com/gpu} agree the
+ * two are the same for whole GPUs). With {@code gpuPacking: true} (Basalt's GPU configs set it; Volcano has no such
+ * argument, so a Volcano config scores as Volcano does) least-requested adds nothing for such a pod: spreading GPU
+ * pods leaves no node whole for eight-GPU jobs.
  */
 public final class NodeOrderPlugin implements Plugin {
   public static final String NAME = "nodeorder";
@@ -59,6 +66,8 @@ public final class NodeOrderPlugin implements Plugin {
   static final String IMAGE_LOCALITY_WEIGHT = "imagelocality.weight";
   static final String POD_TOPOLOGY_SPREAD_WEIGHT = "podtopologyspread.weight";
   static final String POD_TOPOLOGY_SPREAD_DEFAULTS = "podtopologyspread.defaultConstraints";
+  /** Basalt's: least-requested does not spread GPU pods over nodes that report their devices. */
+  static final String GPU_PACKING = "gpuPacking";
 
   /** kube-scheduler's {@code DefaultMilliCPURequest}: 100m. */
   static final long DEFAULT_MILLI_CPU_REQUEST = 100;
@@ -67,34 +76,22 @@ public final class NodeOrderPlugin implements Plugin {
   /** The scalar Volcano adds to balanced allocation. */
   static final String BALANCED_GPU = "nvidia.com/gpu";
 
-  private final int leastRequested;
-  private final int mostRequested;
-  private final int balancedResource;
-  private final int topologySpread;
-  private final boolean spreadDefaults;
+  private final Weights weights;
 
-  /** The weights that are scored, read once per config; the others are read (and so checked) but dropped. */
-  record Weights(int leastRequested, int mostRequested, int balancedResource, int topologySpread,
-      boolean spreadDefaults) {
+  /** The weights, with Volcano's defaults, read once per config. */
+  record Weights(int leastRequested, int mostRequested, int balancedResource, int nodeAffinity, int podAffinity,
+      int taintToleration, int imageLocality, int podTopologySpread, boolean gpuPacking, boolean spreadDefaults) {
     static Weights read(Arguments args) {
-      int least = args.getWeight(LEAST_REQUESTED_WEIGHT, 1);
-      int most = args.getWeight(MOST_REQUESTED_WEIGHT, 0);
-      int balanced = args.getWeight(BALANCED_RESOURCE_WEIGHT, 1);
-      args.getWeight(NODE_AFFINITY_WEIGHT, 2);
-      args.getWeight(POD_AFFINITY_WEIGHT, 2);
-      args.getWeight(TAINT_TOLERATION_WEIGHT, 3);
-      args.getWeight(IMAGE_LOCALITY_WEIGHT, 1);
-      return new Weights(least, most, balanced, args.getWeight(POD_TOPOLOGY_SPREAD_WEIGHT, 2),
-          args.getBoolean(POD_TOPOLOGY_SPREAD_DEFAULTS, false));
+      return new Weights(args.getWeight(LEAST_REQUESTED_WEIGHT, 1), args.getWeight(MOST_REQUESTED_WEIGHT, 0),
+          args.getWeight(BALANCED_RESOURCE_WEIGHT, 1), args.getWeight(NODE_AFFINITY_WEIGHT, 2),
+          args.getWeight(POD_AFFINITY_WEIGHT, 2), args.getWeight(TAINT_TOLERATION_WEIGHT, 3),
+          args.getWeight(IMAGE_LOCALITY_WEIGHT, 1), args.getWeight(POD_TOPOLOGY_SPREAD_WEIGHT, 2),
+          args.getBoolean(GPU_PACKING, false), args.getBoolean(POD_TOPOLOGY_SPREAD_DEFAULTS, false));
     }
   }
 
   NodeOrderPlugin(Weights weights) {
-    this.leastRequested = weights.leastRequested();
-    this.mostRequested = weights.mostRequested();
-    this.balancedResource = weights.balancedResource();
-    this.topologySpread = weights.topologySpread();
-    this.spreadDefaults = weights.spreadDefaults();
+    this.weights = weights;
   }
 
   public static PluginDescriptor<?> descriptor() {
@@ -106,16 +103,26 @@ public final class NodeOrderPlugin implements Plugin {
     return NAME;
   }
 
+  /** One registration per score; each scorer is left out when its weight is 0 (and so costs nothing). */
   @Override
   public void onSessionOpen(SessionView session, Registrar registrar) {
-    if (leastRequested == 0 && mostRequested == 0 && balancedResource == 0) {
-      PodTopologySpread.addScorer(session, registrar, topologySpread, spreadDefaults);
-      return;
+    Weights w = weights;
+    if (w.leastRequested() != 0 || w.mostRequested() != 0 || w.balancedResource() != 0) {
+      // A GPU no pod or node of this session mentions has no slot, and then no pod requests it.
+      registrar.addScorer(new Scorer(w.leastRequested(), w.mostRequested(), w.balancedResource(),
+          ResourceNames.indexIfKnown(BALANCED_GPU), DeviceFill.resolve(), w.gpuPacking()));
     }
-    // A GPU no pod or node of this session mentions has no slot, and then no pod requests it.
-    registrar.addScorer(new Scorer(leastRequested, mostRequested, balancedResource,
-        ResourceNames.indexIfKnown(BALANCED_GPU), DeviceFill.resolve()));
-    PodTopologySpread.addScorer(session, registrar, topologySpread, spreadDefaults);
+    if (w.nodeAffinity() != 0) {
+      registrar.addScorer(new PreferenceScores.NodeAffinity(w.nodeAffinity()));
+    }
+    if (w.taintToleration() != 0) {
+      PreferenceScores.TaintToleration taints = PreferenceScores.TaintToleration.of(w.taintToleration(),
+          session.nodes());
+      if (taints != null) {
+        registrar.addScorer(taints);
+      }
+    }
+    PodTopologySpread.addScorer(session, registrar, w.podTopologySpread(), w.spreadDefaults());
   }
 
   /** The weighted sum; fields only, so scoring a node reads arrays and allocates nothing. */
@@ -125,9 +132,12 @@ public final class NodeOrderPlugin implements Plugin {
     private final int balanced;
     private final int gpu;
     private final DeviceFill fill;
+    /** Whether least-requested leaves out GPU pods on nodes that report devices ({@link #GPU_PACKING}). */
+    private final boolean gpuPacking;
 
-    Scorer(int least, int most, int balanced, int gpu, DeviceFill fill) {
+    Scorer(int least, int most, int balanced, int gpu, DeviceFill fill, boolean gpuPacking) {
       this.fill = fill;
+      this.gpuPacking = gpuPacking;
       this.least = least;
       this.most = most;
       this.balanced = balanced;
@@ -171,10 +181,11 @@ public final class NodeOrderPlugin implements Plugin {
         return plain;
       }
       return node -> {
-        // A GPU pod on a node reporting devices: no spreading, and GPUs balanced by device.
-        boolean gpuPod = asksGpu && node.gpus() != null;
+        // A GPU pod on a node reporting devices: GPUs balanced by device, and no spreading when packing.
+        boolean byDevice = asksGpu && node.gpus() != null;
+        boolean gpuPod = byDevice && gpuPacking;
         double gpuFraction = !balances || gpuRequest <= 0 ? Double.NaN
-            : gpuPod ? Math.min(1.0, fill.after(request, node.gpus(), node.deviceUsage()))
+            : byDevice ? Math.min(1.0, fill.after(request, node.gpus(), node.deviceUsage()))
                 : KubeScores.fraction(node.used(gpu) + gpuRequest, node.allocatable(gpu));
         return sum(ask, node.allocatable(ResourceNames.CPU), node.used(ResourceNames.CPU),
             node.allocatable(ResourceNames.MEMORY), node.used(ResourceNames.MEMORY), gpuPod, gpuFraction);

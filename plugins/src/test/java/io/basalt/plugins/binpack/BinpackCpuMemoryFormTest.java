@@ -23,7 +23,7 @@ class BinpackCpuMemoryFormTest {
     int[] slots = {ResourceNames.CPU, ResourceNames.MEMORY, ResourceNames.indexIfKnown("nvidia.com/gpu")};
     for (int[] weights : new int[][] {{1, 1, 1}, {3, 1, 2}, {1, 5, 0}}) {
       BinpackPlugin.Scorer scorer = new BinpackPlugin.Scorer(2, slots, weights, new boolean[] {false, false, true},
-          DeviceFill.resolve());
+          DeviceFill.resolve(), BinpackPlugin.TIE_BREAK);
       for (int p = 0; p < 20; p++) {
         TaskInfo task = TestSessions.task(s, "default/p" + p);
         assertEquals(p % 4 != 3, scorer.forTask(task) instanceof CpuMemoryScore, "p" + p);

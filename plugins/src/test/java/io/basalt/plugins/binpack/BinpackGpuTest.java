@@ -15,7 +15,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** binpack on nodes in HAMi form (nvidia.com/gpu = GPUs x 10 slots): GPUs are counted by device, and they decide. */
+/**
+ * binpack on nodes in HAMi form (nvidia.com/gpu = GPUs x 10 slots): GPUs are counted by device, and with
+ * {@code binpack.gpuPacking} they decide.
+ */
 class BinpackGpuTest {
   private static final PluginRegistry REGISTRY = PluginRegistry.of(BinpackPlugin.descriptor());
   private static final double EXACT = 1e-9;
@@ -24,7 +27,7 @@ class BinpackGpuTest {
     TestSessions cluster = TestSessions.cluster();
     nodes.forEach(cluster::node);
     pods.forEach(cluster::pod);
-    return cluster.pod(pod).open(REGISTRY, TestSessions.singlePlugin(BinpackPlugin.NAME, ""));
+    return cluster.pod(pod).open(REGISTRY, TestSessions.singlePlugin(BinpackPlugin.NAME, "binpack.gpuPacking: true"));
   }
 
   private static double score(Session s, Pod pod, String node) {

@@ -20,6 +20,8 @@ import org.junit.jupiter.api.Test;
 class BinpackPluginTest {
   private static final PluginRegistry REGISTRY = PluginRegistry.of(BinpackPlugin.descriptor());
   private static final double EXACT = 1e-9;
+  /** Basalt's GPU packing, as its GPU configs set it. */
+  private static final String PACK = "binpack.gpuPacking: true\n";
 
   /** Session score of {@code pod} on {@code node}, with {@code running} pods already there. */
   private static double score(String args, Node node, Pod pod, Pod... running) {
@@ -65,14 +67,28 @@ class BinpackPluginTest {
   }
 
   @Test
-  void defaultsWeighTheNvidiaGpuEvenWhenNotListed() {
+  void packingWeighsTheNvidiaGpuEvenWhenNotListed() {
     // GPU 2/4 = 0.5 decides; cpu 0.5 and memory 0.625 add a tie-breaking trace.
-    assertEquals(gpuRule(1, 1, 1), score("", N2, POD), EXACT);
+    assertEquals(gpuRule(1, 1, 1), score(PACK, N2, POD), EXACT);
   }
 
   @Test
-  void gpuWeightKeyIsHonouredWithoutListingTheGpu() {
-    assertEquals(gpuRule(1, 1, 5), score("binpack.resources.nvidia.com/gpu: 5", N2, POD), EXACT);
+  void packingHonoursTheGpuWeightKeyWithoutListingTheGpu() {
+    assertEquals(gpuRule(1, 1, 5), score(PACK + "binpack.resources.nvidia.com/gpu: 5", N2, POD), EXACT);
+  }
+
+  @Test
+  void withoutPackingAnUnlistedGpuIsNotWeighted() {
+    // Volcano: cpu 2/4 and memory 10/16, (0.5 + 0.625) / 2 * 100.
+    assertEquals(56.25, score("", N2, POD), EXACT);
+    assertEquals(56.25, score("binpack.resources.nvidia.com/gpu: 5", N2, POD), EXACT);
+  }
+
+  @Test
+  void withoutPackingAListedGpuWeighsAsAnyResource() {
+    // Volcano: (1 * 0.5 + 1 * 0.625 + 2 * 2/4) / 4 * 100; by device here, which is the same on this node.
+    assertEquals(53.125, score("binpack.resources: nvidia.com/gpu\nbinpack.resources.nvidia.com/gpu: 2", N2, POD),
+        EXACT);
   }
 
   @Test
@@ -95,17 +111,17 @@ class BinpackPluginTest {
   void overflowOnAnyWeightedResourceZeroesTheWholeNode() {
     // 3 of 4 GPUs used; 3 + 2 > 4, so 0 even though cpu and memory fit.
     Pod running = TestPods.pod("r1").gpu(3).onNode("n2").build();
-    assertEquals(0, score("", N2, POD, running), EXACT);
+    assertEquals(0, score(PACK, N2, POD, running), EXACT);
     // Same for cpu: 3 + 2 > 4.
     Pod cpuHog = TestPods.pod("r2").cpu("3").onNode("n2").build();
-    assertEquals(0, score("binpack.weight: 10", N2, POD, cpuHog), EXACT);
+    assertEquals(0, score(PACK + "binpack.weight: 10", N2, POD, cpuHog), EXACT);
   }
 
   @Test
   void overflowOnAZeroWeightResourceDoesNotZeroTheNode() {
     // cpu weight 0 leaves cpu out entirely, overflow included: GPU 0.5 and memory 0.625 count.
     Pod cpuHog = TestPods.pod("r2").cpu("3").onNode("n2").build();
-    assertEquals(gpuRule(0, 1, 1), score("binpack.cpu: 0", N2, POD, cpuHog), EXACT);
+    assertEquals(gpuRule(0, 1, 1), score(PACK + "binpack.cpu: 0", N2, POD, cpuHog), EXACT);
   }
 
   @Test
@@ -113,15 +129,16 @@ class BinpackPluginTest {
     // Volcano: capacity 0 scores 0 for that resource but its weight stays in the sum.
     // Node 4 cpu without GPUs; pod 2 cpu / 1 GPU: cpu 1 * 0.5, gpu weight 1, score 0 -> 0.5 / 2 * 100 = 25.
     Node node = TestNodes.node("n1").cpu("4").build();
-    assertEquals(25, score("", node, TestPods.pod("p1").cpu("2").gpu(1).build()), EXACT);
+    assertEquals(25, score("binpack.resources: nvidia.com/gpu", node, TestPods.pod("p1").cpu("2").gpu(1).build()),
+        EXACT);
   }
 
   @Test
-  void metaxGpuIsWeightedByDefault() {
+  void packingWeighsTheMetaxGpu() {
     // 2 of 8 GPUs and nothing else requested: 2/8 * 100 = 25.
     Node node = TestNodes.node("n1").cpu("4").resource("metax-tech.com/gpu", "8").build();
     Pod pod = TestPods.pod("p1").resource("metax-tech.com/gpu", "2").build();
-    assertEquals(25, score("", node, pod), EXACT);
+    assertEquals(25, score(PACK, node, pod), EXACT);
   }
 
   @Test
@@ -139,7 +156,7 @@ class BinpackPluginTest {
 
   @Test
   void binpackWeightScalesAndZeroTurnsTheScorerOff() {
-    assertEquals(10 * gpuRule(1, 1, 1), score("binpack.weight: 10", N2, POD), EXACT);
+    assertEquals(10 * gpuRule(1, 1, 1), score(PACK + "binpack.weight: 10", N2, POD), EXACT);
     Session off = TestSessions.cluster().node(N2).pod(POD)
         .open(REGISTRY, TestSessions.singlePlugin(BinpackPlugin.NAME, "binpack.weight: 0"));
     assertFalse(off.callbacks().hasScorers());
@@ -153,7 +170,7 @@ class BinpackPluginTest {
     assertEquals(3, args.problems().size(), () -> "problems: " + args.problems());
     assertTrue(args.problems().get(0).contains("'binpack.weight'"), args.problems().get(0));
     // binpack.cpu falls back to 1: same as the defaults.
-    assertEquals(gpuRule(1, 1, 1), score("binpack.cpu: -2", N2, POD), EXACT);
+    assertEquals(gpuRule(1, 1, 1), score(PACK + "binpack.cpu: -2", N2, POD), EXACT);
   }
 
   @Test

@@ -25,7 +25,7 @@ class NodeOrderCpuMemoryFormTest {
     int plain = 0;
     for (int[] w : List.of(new int[] {1, 0, 1}, new int[] {2, 0, 0}, new int[] {0, 1, 3}, new int[] {1, 1, 1})) {
       NodeOrderPlugin.Scorer scorer = new NodeOrderPlugin.Scorer(w[0], w[1], w[2],
-          ResourceNames.indexIfKnown(NodeOrderPlugin.BALANCED_GPU), DeviceFill.resolve());
+          ResourceNames.indexIfKnown(NodeOrderPlugin.BALANCED_GPU), DeviceFill.resolve(), true);
       for (int p = 0; p < 20; p++) {
         TaskInfo task = TestSessions.task(s, "default/p" + p);
         boolean form = scorer.forTask(task) instanceof CpuMemoryScore;

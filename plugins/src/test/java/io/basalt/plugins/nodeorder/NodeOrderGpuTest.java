@@ -13,10 +13,14 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** nodeorder on GPU nodes in HAMi form: no spreading of GPU pods, and GPUs balanced by device, not vGPU slot. */
+/**
+ * nodeorder on GPU nodes in HAMi form: GPUs balanced by device, not vGPU slot; with {@code gpuPacking} no spreading of
+ * GPU pods, without it least-requested as in Volcano.
+ */
 class NodeOrderGpuTest {
   private static final PluginRegistry REGISTRY = PluginRegistry.of(NodeOrderPlugin.descriptor());
-  private static final String LEAST_ONLY = "leastrequested.weight: 1\nbalancedresource.weight: 0";
+  private static final String LEAST_ONLY = "leastrequested.weight: 1\nbalancedresource.weight: 0\ngpuPacking: true";
+  private static final String LEAST_VOLCANO = "leastrequested.weight: 1\nbalancedresource.weight: 0";
   private static final String BALANCED_ONLY = "leastrequested.weight: 0\nbalancedresource.weight: 1";
 
   private static double score(String args, Node node, Pod pod, List<Pod> running) {
@@ -43,6 +47,13 @@ class NodeOrderGpuTest {
     assertEquals(0, score(LEAST_ONLY, node, share, List.of()));
     // The same pod without GPUs still spreads: cpu 6000 * 100 / 8000 = 75, memory 50 -> 62.
     assertEquals(62, score(LEAST_ONLY, node, TestPods.pod("p3").cpu("2").memory("16Gi").build(), List.of()));
+  }
+
+  @Test
+  void withoutGpuPackingGpuPodsSpreadAsInVolcano() {
+    // A Volcano config names no gpuPacking: cpu 6000 * 100 / 8000 = 75, memory 50 -> 62 for the GPU pod too.
+    Node node = TestNodes.node("n1").cpu("8").memory("32Gi").hamiGpus(4).build();
+    assertEquals(62, score(LEAST_VOLCANO, node, TestPods.pod("p1").cpu("2").memory("16Gi").gpu(1).build(), List.of()));
   }
 
   @Test

@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
 public class BenchCommand implements Callable<Integer> {
   /**
    * Used when no --config is given: the MetaX guide's regular GPU cluster tiers (Volcano's default tiers plus
-   * binpack), without the GPU topology plugin.
+   * binpack), without the GPU topology plugin, nodeorder and binpack packing GPUs as Basalt's GPU configs do.
    */
   static final String DEFAULT_CONF = """
       actions: "enqueue, allocate, preempt, reclaim, backfill"
@@ -50,7 +50,11 @@ public class BenchCommand implements Callable<Integer> {
         - name: predicates
         - name: proportion
         - name: nodeorder
+          arguments:
+            gpuPacking: true
         - name: binpack
+          arguments:
+            binpack.gpuPacking: true
       """;
 
   /** The supernode bench's topology run: the default tiers with MetaX's plugin where MetaX's config puts it. */

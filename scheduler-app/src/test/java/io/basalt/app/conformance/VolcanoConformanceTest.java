@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.basalt.app.Scenarios;
 import io.basalt.config.ConfLoader;
 import io.basalt.sim.FixtureSource;
+import io.basalt.sim.NodeVerdict;
 import io.basalt.sim.SimulationReport;
 import io.basalt.sim.Simulator;
 import java.nio.file.Files;
@@ -108,21 +109,45 @@ class VolcanoConformanceTest {
     return s.replace("|", "\\|").replace("\n", " ");
   }
 
+  /** The total score of {@code pod} on each node its last search found feasible, for pods the case scores. */
+  private static void scores(Set<String> scored, String pod, Map<String, NodeVerdict> explain,
+      Map<String, Map<String, Double>> into) {
+    if (!scored.contains(pod) || explain == null) {
+      return;
+    }
+    Map<String, Double> byNode = new LinkedHashMap<>();
+    explain.forEach((node, verdict) -> {
+      if (verdict.filter().equals("ok")) {
+        byNode.put(node, verdict.total());
+      }
+    });
+    into.put(pod, byNode);
+  }
+
   private static Run run(VolcanoCase c) {
     return RUNS.computeIfAbsent(c, VolcanoConformanceTest::simulate);
   }
 
   private static Run simulate(VolcanoCase c) {
     try {
+      // Scores are read from --explain's record of each pod's last search, so only cases asserting them explain.
+      Set<String> scored = c.volcano().scores().keySet();
       Simulator sim = new Simulator(Scenarios.compile(ConfLoader.parse(c.conf(), c.toString())),
-          Set.of("basalt-scheduler"), false);
+          Set.of("basalt-scheduler"), !scored.isEmpty());
       SimulationReport r = sim.run(FixtureSource.fromText(c.toString(), c.cluster()));
       Map<String, String> binds = new LinkedHashMap<>();
-      r.bindings().forEach(b -> binds.put(b.pod(), b.node()));
+      Map<String, Map<String, Double>> scores = new LinkedHashMap<>();
+      r.bindings().forEach(b -> {
+        binds.put(b.pod(), b.node());
+        scores(scored, b.pod(), b.explain(), scores);
+      });
       StringBuilder pending = new StringBuilder();
-      r.pending().forEach(p -> pending.append("\n    ").append(p.pod()).append(": ").append(p.reason()));
-      return new Run(new VolcanoCase.Outcome(binds, r.evicted().stream().map(SimulationReport.Evicted::pod).toList()),
-          r.warnings(), pending.toString());
+      r.pending().forEach(p -> {
+        pending.append("\n    ").append(p.pod()).append(": ").append(p.reason());
+        scores(scored, p.pod(), p.explain(), scores);
+      });
+      return new Run(new VolcanoCase.Outcome(binds, r.evicted().stream().map(SimulationReport.Evicted::pod).toList(),
+          scores), r.warnings(), pending.toString());
     } catch (Exception e) {
       throw new IllegalStateException(c + ": " + e.getMessage() + "\nconf:\n" + c.conf(), e);
     }

@@ -262,7 +262,13 @@ final class VolcanoTables {
     Map<String, Object> m = map(o);
     Map<String, String> binds = new LinkedHashMap<>();
     map(m.get("binds")).forEach((pod, node) -> binds.put(pod, str(node)));
-    return new VolcanoCase.Outcome(binds, list(m.get("evicted")).stream().map(VolcanoTables::str).toList());
+    Map<String, Map<String, Double>> scores = new LinkedHashMap<>();
+    map(m.get("scores")).forEach((pod, byNode) -> {
+      Map<String, Double> s = new LinkedHashMap<>();
+      map(byNode).forEach((node, score) -> s.put(node, ((Number) score).doubleValue()));
+      scores.put(pod, s);
+    });
+    return new VolcanoCase.Outcome(binds, list(m.get("evicted")).stream().map(VolcanoTables::str).toList(), scores);
   }
 
   // ---- YAML plumbing --------------------------------------------------------------------------------------------
