@@ -204,15 +204,18 @@ public final class NodeSearch {
       }
       session.dropReservation(task);
     }
+    // Verdicts with scores when every scorer names a key; else verdicts alone, the scores asked on feasible nodes.
+    EquivalenceKey key = explaining ? null : EquivalenceKey.of(scratch.plugins, task);
+    // A filter that signs nothing for this task may answer from other pods (inter-pod affinity), which placements
+    // and evictions anywhere change: its failures are neither remembered nor diagnosed from kept verdicts.
+    boolean remembered = !explaining && key != null;
     // The shape hashes the pod's labels and annotations: worked out only when the memo has answers to ask, or to
     // remember a failure (most searches of a cluster with room find a node and remember nothing).
-    Object shape = explaining || scratch.noFit.isEmpty() ? null : shapeOf(task, scope);
+    Object shape = !remembered || scratch.noFit.isEmpty() ? null : shapeOf(task, scope);
     if (shape != null && scratch.noFit.knows(session, shape, task)) {
       return new Result(null, false, explainFailure ? scratch.noFit.reason(session, shape, task, scope) : null);
     }
     int toFind = feasibleNodesToFind(n);
-    // Verdicts with scores when every scorer names a key; else verdicts alone, the scores asked on feasible nodes.
-    EquivalenceKey key = explaining ? null : EquivalenceKey.of(scratch.plugins, task);
     boolean scoresKept = key != null && key.scoresKept();
     EquivalenceCache.Table kept = key == null ? null : cache.of(session, key);
     Visits best = new Visits(session, task, skip, explaining ? explain : null, scratch.plugins, cache, kept,
@@ -242,8 +245,9 @@ public final class NodeSearch {
       }
       return new Result(chosen, bestNow == null, null);
     }
-    String reason = explainFailure ? scratch.noFit.diagnose(session, task, scope) : null;
-    if (!explaining) {
+    String reason = !explainFailure ? null
+        : explaining || remembered ? scratch.noFit.diagnose(session, task, scope) : diagnose(session, task, nodes);
+    if (remembered) {
       scratch.noFit.remember(session, shape != null ? shape : shapeOf(task, scope), task, reason);
     }
     return new Result(null, false, reason);

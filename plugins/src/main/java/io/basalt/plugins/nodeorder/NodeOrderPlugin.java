@@ -13,6 +13,7 @@ import io.basalt.framework.SessionView;
 import io.basalt.gpu.DeviceFill;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
+import io.basalt.plugins.podaffinity.PodAffinity;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -36,8 +37,11 @@ import java.util.function.ToDoubleFunction;
  * GPU fraction is the node's physical devices in use after the pod ({@link DeviceFill}), not {@code nvidia.com/gpu},
  * which a HAMi node advertises as GPUs x 10 vGPU slots. Other pods and nodes score as in Volcano.
  *
+ * <p>{@code podaffinity.weight} (default 2): kube-scheduler's InterPodAffinity score, normalised, times the weight
+ * ({@code plugins.podaffinity}).
+ *
  * <p>Also read, for Volcano configs, but not scored: {@code nodeaffinity.weight} (2; scores preferred node affinity,
- * which the pod model does not carry, so every node would get 0), {@code podaffinity.weight} (2),
+ * which the pod model does not carry, so every node would get 0),
  * {@code tainttoleration.weight} (3; normalized across nodes, which a per-node scorer cannot do),
  * {@code imagelocality.weight} (1) and {@code podtopologyspread.weight} (2).
  */
@@ -63,14 +67,14 @@ public final class NodeOrderPlugin implements Plugin {
   private final int leastRequested;
   private final int mostRequested;
   private final int balancedResource;
+  private final int podAffinity;
 
   /** The weights that are scored, read once per config; the others are read (and so checked) but dropped. */
-  record Weights(int leastRequested, int mostRequested, int balancedResource) {
+  record Weights(int leastRequested, int mostRequested, int balancedResource, int podAffinity) {
     static Weights read(Arguments args) {
       Weights w = new Weights(args.getWeight(LEAST_REQUESTED_WEIGHT, 1), args.getWeight(MOST_REQUESTED_WEIGHT, 0),
-          args.getWeight(BALANCED_RESOURCE_WEIGHT, 1));
+          args.getWeight(BALANCED_RESOURCE_WEIGHT, 1), args.getWeight(POD_AFFINITY_WEIGHT, 2));
       args.getWeight(NODE_AFFINITY_WEIGHT, 2);
-      args.getWeight(POD_AFFINITY_WEIGHT, 2);
       args.getWeight(TAINT_TOLERATION_WEIGHT, 3);
       args.getWeight(IMAGE_LOCALITY_WEIGHT, 1);
       args.getWeight(POD_TOPOLOGY_SPREAD_WEIGHT, 2);
@@ -82,6 +86,7 @@ public final class NodeOrderPlugin implements Plugin {
     this.leastRequested = weights.leastRequested();
     this.mostRequested = weights.mostRequested();
     this.balancedResource = weights.balancedResource();
+    this.podAffinity = weights.podAffinity();
   }
 
   public static PluginDescriptor<?> descriptor() {
@@ -95,6 +100,9 @@ public final class NodeOrderPlugin implements Plugin {
 
   @Override
   public void onSessionOpen(SessionView session, Registrar registrar) {
+    if (podAffinity != 0) {
+      registrar.addScorer(PodAffinity.scorer(session, registrar, podAffinity));
+    }
     if (leastRequested == 0 && mostRequested == 0 && balancedResource == 0) {
       return;
     }

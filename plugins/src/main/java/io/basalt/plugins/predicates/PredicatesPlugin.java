@@ -15,6 +15,7 @@ import io.basalt.model.NodeSelectorTerm;
 import io.basalt.model.Pod;
 import io.basalt.model.Taint;
 import io.basalt.model.Toleration;
+import io.basalt.plugins.podaffinity.PodAffinity;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -37,6 +38,7 @@ public final class PredicatesPlugin implements Plugin {
 
   static final String NODE_AFFINITY_ENABLE = "predicate.NodeAffinityEnable";
   static final String TAINT_TOLERATION_ENABLE = "predicate.TaintTolerationEnable";
+  static final String POD_AFFINITY_ENABLE = "predicate.PodAffinityEnable";
 
   // kube-scheduler's reasons (nodeunschedulable, nodeaffinity, tainttoleration plugins); shared, so no allocation.
   static final FilterResult NOT_READY = FilterResult.unfit("node(s) were not ready");
@@ -48,17 +50,20 @@ public final class PredicatesPlugin implements Plugin {
 
   private final boolean nodeAffinity;
   private final boolean taintToleration;
+  private final boolean podAffinity;
 
   /** Which checks are switched on, read once per config. */
-  record Settings(boolean nodeAffinity, boolean taintToleration) {
+  record Settings(boolean nodeAffinity, boolean taintToleration, boolean podAffinity) {
     static Settings read(Arguments args) {
-      return new Settings(args.getBoolean(NODE_AFFINITY_ENABLE, true), args.getBoolean(TAINT_TOLERATION_ENABLE, true));
+      return new Settings(args.getBoolean(NODE_AFFINITY_ENABLE, true), args.getBoolean(TAINT_TOLERATION_ENABLE, true),
+          args.getBoolean(POD_AFFINITY_ENABLE, true));
     }
   }
 
   PredicatesPlugin(Settings settings) {
     this.nodeAffinity = settings.nodeAffinity();
     this.taintToleration = settings.taintToleration();
+    this.podAffinity = settings.podAffinity();
   }
 
   public static PluginDescriptor<?> descriptor() {
@@ -73,6 +78,9 @@ public final class PredicatesPlugin implements Plugin {
   @Override
   public void onSessionOpen(SessionView session, Registrar registrar) {
     registrar.addFilter(new Filter());
+    if (podAffinity) {
+      registrar.addFilter(PodAffinity.filter(session, registrar));
+    }
   }
 
   /** The plugin's filter, prepared per task and signed. */
