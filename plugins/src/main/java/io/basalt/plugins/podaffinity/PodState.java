@@ -266,11 +266,8 @@ final class PodState implements AllocationListener {
     }
   }
 
-  /**
-   * The labels of a namespace: the engine keeps no Namespace objects, so those Kubernetes always sets (its name),
-   * which is what a {@code namespaceSelector} on {@value Term#NAMESPACE_NAME_LABEL} reads.
-   */
+  /** A namespace's labels, read once per session (see {@link SessionView#namespaceLabels}). */
   Map<String, String> namespaceLabels(String namespace) {
-    return namespaceLabels.computeIfAbsent(namespace, Term::implicitNamespaceLabels);
+    return namespaceLabels.computeIfAbsent(namespace, session::namespaceLabels);
   }
 }

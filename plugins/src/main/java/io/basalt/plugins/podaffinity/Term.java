@@ -22,9 +22,6 @@ import java.util.Set;
  * @param namespaceSelector null when absent; an empty one matches every namespace
  */
 record Term(LabelSelector selector, Set<String> namespaces, LabelSelector namespaceSelector, String topologyKey) {
-  /** The label every namespace carries (since Kubernetes 1.21), set to its name. */
-  static final String NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
-
   static Term of(PodAffinityTerm t, Pod owner) {
     Set<String> namespaces = t.namespaces().isEmpty() && t.namespaceSelector() == null
         ? Set.of(owner.namespace()) : Set.copyOf(t.namespaces());
@@ -70,10 +67,5 @@ record Term(LabelSelector selector, Set<String> namespaces, LabelSelector namesp
       return false;
     }
     return selector.matches(pod.labels());
-  }
-
-  /** The labels of a namespace the cluster state does not describe: the one label Kubernetes always sets. */
-  static Map<String, String> implicitNamespaceLabels(String namespace) {
-    return Map.of(NAMESPACE_NAME_LABEL, namespace);
   }
 }

@@ -16,6 +16,7 @@ import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.framework.FilterResult;
 import io.basalt.model.LabelSelector;
+import io.basalt.model.Namespace;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
 import io.basalt.session.Session;
@@ -24,6 +25,7 @@ import io.basalt.testing.TestPods;
 import io.basalt.testing.TestSessions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -183,6 +185,21 @@ class AffinityFilterTest {
         .on(incoming())), "an empty namespace selector: every namespace");
     assertEquals(OK, verdict(List.of(e), terms().affinity(inNamespaces("region", sel, List.of("team-a"), null))
         .on(incoming())), "listed by name");
+  }
+
+  @Test
+  void namespaceSelectorReadsTheNamespacesOwnLabels() {
+    Pod e = existing("team-a/e", "security", "securityscan");
+    Pod pod = terms().affinity(inNamespaces("region", labels("security", "securityscan"), List.of(),
+        labels("team", "ml"))).on(incoming());
+    TestSessions cluster = TestSessions.cluster().node(NODE1).pod(e).pod(pod);
+    Session before = cluster.open(Affinities.REGISTRY, Affinities.CONF);
+    assertEquals(AFFINITY, before.callbacks().filter(TestSessions.task(before, pod.key()),
+        TestSessions.nodeInfo(before, "node1")).reason(), "no Namespace object: team-a has only its name label");
+    cluster.cache().putNamespace(new Namespace("team-a", Map.of("team", "ml")));
+    Session s = cluster.open(Affinities.REGISTRY, Affinities.CONF);
+    assertEquals(OK, s.callbacks().filter(TestSessions.task(s, pod.key()), TestSessions.nodeInfo(s, "node1"))
+        .reason());
   }
 
   @Test
