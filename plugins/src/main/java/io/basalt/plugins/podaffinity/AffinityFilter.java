@@ -33,6 +33,10 @@ final class AffinityFilter implements PreparedFilter, PodSigner {
   static final String FITS = "pod affinity: fits everywhere";
 
   private final PodState state;
+  /** The check last prepared, for asks one node at a time (diagnoses, trial placements): kept until a change. */
+  private TaskInfo lastTask;
+  private int lastChanges = -1;
+  private Function<NodeInfo, FilterResult> lastCheck;
 
   AffinityFilter(PodState state) {
     this.state = state;
@@ -53,8 +57,12 @@ final class AffinityFilter implements PreparedFilter, PodSigner {
 
   @Override
   public FilterResult filter(TaskInfo task, NodeInfo node) {
-    Function<NodeInfo, FilterResult> check = forTask(task);
-    return check == null ? FilterResult.OK : check.apply(node);
+    if (task != lastTask || lastChanges != state.changes()) {
+      lastCheck = forTask(task);
+      lastTask = task;
+      lastChanges = state.changes();
+    }
+    return lastCheck == null ? FilterResult.OK : lastCheck.apply(node);
   }
 
   @Override

@@ -137,6 +137,11 @@ final class PodState implements AllocationListener {
     }
   }
 
+  /** How many placements and evictions the session made so far: counts read at one value hold until it moves. */
+  int changes() {
+    return log.size();
+  }
+
   /** Whether no pod carries a term of any kind now. */
   boolean noTermPods() {
     open();
