@@ -61,14 +61,14 @@ final class AffinityScorer implements PreparedScorer, NormalizingScorer, PodSign
     List<TopologyCounts> parts = new ArrayList<>(2);
     PodConstraints c = pod.constraints();
     if (hasPreferredTerms(c)) {
-      PodState.PodAt own = new PodState.PodAt(pod, null, PodState.Terms.of(pod));
-      List<Term> terms = new ArrayList<>(own.terms().preferredAffinity());
-      terms.addAll(own.terms().preferredAnti());
+      PodState.Terms own = PodState.Terms.of(pod);
+      List<Term> terms = new ArrayList<>(own.preferredAffinity());
+      terms.addAll(own.preferredAnti());
       List<Integer> weights = new ArrayList<>(terms.size());
-      for (int w : own.terms().preferredAffinityWeights()) {
+      for (int w : own.preferredAffinityWeights()) {
         weights.add(w);
       }
-      for (int w : own.terms().preferredAntiWeights()) {
+      for (int w : own.preferredAntiWeights()) {
         weights.add(-w);
       }
       TopologyCounts preferred = state.counts(new PodState.Tally(List.copyOf(terms), List.copyOf(weights), false));
