@@ -46,6 +46,19 @@ final class EquivalenceKey {
     return new EquivalenceKey(keys, true);
   }
 
+  /**
+   * Whether some filter is a {@link PodSigner} that declines to sign {@code task}: its answer for the task reads more
+   * than the node (other pods, for inter-pod affinity), so it may change while the node does not.
+   */
+  static boolean declined(SessionPlugins plugins, TaskInfo task) {
+    for (TaskFilter f : plugins.filters) {
+      if (f instanceof PodSigner s && s.sign(task) == null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** What {@code plugin} signs of {@code task} ({@link PodSigner}); null for a plugin that signs nothing. */
   static Object signature(Object plugin, TaskInfo task) {
     return plugin instanceof PodSigner s ? s.sign(task) : null;

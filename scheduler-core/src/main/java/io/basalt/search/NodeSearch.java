@@ -206,9 +206,10 @@ public final class NodeSearch {
     }
     // Verdicts with scores when every scorer names a key; else verdicts alone, the scores asked on feasible nodes.
     EquivalenceKey key = explaining ? null : EquivalenceKey.of(scratch.plugins, task);
-    // A filter that signs nothing for this task may answer from other pods (inter-pod affinity), which placements
-    // and evictions anywhere change: its failures are neither remembered nor diagnosed from kept verdicts.
-    boolean remembered = !explaining && key != null;
+    // A filter that declines to sign this task answers from more than the node (other pods, for inter-pod affinity),
+    // which placements and evictions anywhere change: its failures are neither remembered nor diagnosed from kept
+    // verdicts. (Filters that sign nothing at all are held, as ever, to answers that change only with the node.)
+    boolean remembered = !explaining && (key != null || !EquivalenceKey.declined(scratch.plugins, task));
     // The shape hashes the pod's labels and annotations: worked out only when the memo has answers to ask, or to
     // remember a failure (most searches of a cluster with room find a node and remember nothing).
     Object shape = !remembered || scratch.noFit.isEmpty() ? null : shapeOf(task, scope);

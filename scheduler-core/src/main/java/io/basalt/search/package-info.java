@@ -22,9 +22,9 @@
  *   <li><b>"No node fits" memo</b> ({@code NoFitMemo}, per session): shapes ({@code TaskShape}) that found no node,
  *       each forgotten once a node the change log marks as having given something back takes it; trials (preempt,
  *       reclaim) checkpoint and restore it. {@code Diagnosis} keeps the "0/N nodes are available" counts per kind of
- *       pod, re-reading only changed nodes. Both hold only for tasks every filter signs: a filter that signs nothing
- *       for a task may answer from other pods, which a placement or eviction anywhere changes, so such a task's
- *       failure is not remembered and its message is worked out afresh.</li>
+ *       pod, re-reading only changed nodes. Neither holds a task some filter declines to sign
+ *       ({@link io.basalt.framework.PodSigner} answering null): its answer may read other pods, which a placement
+ *       or eviction anywhere changes, so its failure is not remembered and its message is worked out afresh.</li>
  *   <li><b>Prepared checks</b> ({@code PreparedChecks}): filters and scorers prepared once per task
  *       ({@link io.basalt.framework.PreparedFilter}, {@link io.basalt.framework.PreparedScorer}), shared by the tasks of
  *       one fully signed key within a session.</li>
