@@ -21,6 +21,8 @@ import java.util.Map;
  *     map to every snapshot until a node comes or goes, so a session does not index the nodes itself
  * @param nodePods node name to the pods assigned there (every scheduler's, finished ones left out), for the filters
  *     that read other pods (host ports, inter-pod affinity, topology spread); a node without pods is absent
+ * @param namespaceLabels namespace name to its labels, for pod affinity's namespace selectors; only those the
+ *     cluster state describes
  */
 public record ClusterSnapshot(
     List<NodeInfo> nodes,
@@ -34,8 +36,10 @@ public record ClusterSnapshot(
     DeviceProtocols deviceProtocol,
     ClusterTotals totals,
     Map<String, Integer> positions,
-    Map<String, List<Pod>> nodePods) {
+    Map<String, List<Pod>> nodePods,
+    Map<String, Map<String, String>> namespaceLabels) {
   public ClusterSnapshot {
+    namespaceLabels = namespaceLabels == null ? Map.of() : namespaceLabels;
     nodePods = nodePods == null ? Map.of() : nodePods;
     fabric = fabric == null ? Fabric.EMPTY : fabric;
     deviceProtocol = deviceProtocol == null ? DeviceProtocols.AUTO : deviceProtocol;

@@ -54,6 +54,9 @@ public final class ClusterCache {
   private final Map<String, PodGroup> inferredGroups = new LinkedHashMap<>();
   private final Map<String, Queue> queues = new LinkedHashMap<>();
   private final Map<String, PriorityClass> priorityClasses = new HashMap<>();
+  /** Namespaces' labels, and the copy snapshots share until one changes. */
+  private final Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
+  private Map<String, Map<String, String>> namespaceLabelsCopy;
   /**
    * Pending pod uid to the node held for it (after a preemption, or a bind the API refused). A hold is dropped
    * {@link #NOMINATION_TTL_CYCLES} snapshots after it was made (not counting those while its node is releasing
@@ -408,6 +411,16 @@ public final class ClusterCache {
     priorityClasses.remove(name);
   }
 
+  public synchronized void putNamespace(io.basalt.model.Namespace namespace) {
+    namespaceLabels.put(namespace.name(), namespace.labels());
+    namespaceLabelsCopy = null;
+  }
+
+  public synchronized void removeNamespace(String name) {
+    namespaceLabels.remove(name);
+    namespaceLabelsCopy = null;
+  }
+
   /** The nodes, in no particular order. */
   public synchronized List<Node> nodes() {
     List<Node> r = new ArrayList<>();
@@ -477,7 +490,14 @@ public final class ClusterCache {
     }
     return new ClusterSnapshot(list, ownPodsCopy, Map.copyOf(groups),
         new TreeMap<>(queues), Map.copyOf(priorityClasses), defaultQueue, Map.copyOf(liveNominations()), fabric,
-        deviceProtocol, totals.totals(), copies.positions(), nodePods());
+        deviceProtocol, totals.totals(), copies.positions(), nodePods(), namespaceLabels());
+  }
+
+  private Map<String, Map<String, String>> namespaceLabels() {
+    if (namespaceLabelsCopy == null) {
+      namespaceLabelsCopy = Map.copyOf(namespaceLabels);
+    }
+    return namespaceLabelsCopy;
   }
 
   private Map<String, List<Pod>> nodePods() {

@@ -18,7 +18,8 @@ import java.util.function.ToDoubleFunction;
 public interface PodSigner {
   /**
    * What of {@code task} the answer depends on: equal signatures get equal answers on an unchanged node. Null when
-   * this task's answer cannot be signed (it is then asked every time).
+   * this task's answer cannot be signed (it is then asked every time, and a search that finds no node for the task
+   * does not remember so: its answer may change with no node changing, as when it reads other pods).
    */
   Object sign(TaskInfo task);
 

@@ -43,6 +43,13 @@ public interface SessionView {
    */
   List<io.basalt.model.Pod> podsOn(NodeInfo node);
 
+  /**
+   * {@code namespace}'s labels, for pod affinity's namespace selectors: as its Namespace states them, or, where the
+   * cluster state holds no Namespace object for it, the one label Kubernetes always sets
+   * ({@code kubernetes.io/metadata.name}).
+   */
+  Map<String, String> namespaceLabels(String namespace);
+
   Map<String, PriorityClass> priorityClasses();
 
   /** What all nodes offer together, per resource slot (a fresh array). */

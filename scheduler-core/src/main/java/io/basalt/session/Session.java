@@ -47,6 +47,7 @@ public final class Session implements SessionView {
   private final Map<String, QueueInfo> queues = new LinkedHashMap<>();
   private final Map<String, PriorityClass> priorityClasses;
   private final Map<String, List<io.basalt.model.Pod>> nodePods;
+  private final Map<String, Map<String, String>> namespaceLabels;
   private final Fabric fabric;
   private final DeviceProtocols deviceProtocol;
   private final Map<String, String> invalidJobs = new HashMap<>();
@@ -77,6 +78,7 @@ public final class Session implements SessionView {
     this.totals = snapshot.totals();
     this.priorityClasses = snapshot.priorityClasses();
     this.nodePods = snapshot.nodePods();
+    this.namespaceLabels = snapshot.namespaceLabels();
     this.fabric = snapshot.fabric();
     this.deviceProtocol = protocol(snapshot.deviceProtocol(), conf);
   }
@@ -229,6 +231,12 @@ public final class Session implements SessionView {
   @Override
   public List<io.basalt.model.Pod> podsOn(NodeInfo node) {
     return nodePods.getOrDefault(node.name(), List.of());
+  }
+
+  @Override
+  public Map<String, String> namespaceLabels(String namespace) {
+    Map<String, String> labels = namespaceLabels.get(namespace);
+    return labels != null ? labels : io.basalt.model.Namespace.implicitLabels(namespace);
   }
 
   @Override

@@ -9,6 +9,7 @@ import io.basalt.kube.gang.OwnerObject;
 import io.basalt.kube.kinds.KindAdapter;
 import io.basalt.kube.kinds.KubeConversionException;
 import io.basalt.kube.kinds.Records;
+import io.basalt.model.Namespace;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
@@ -35,7 +36,8 @@ public record ClusterObjects(
     List<CoschedulingGroup> coschedulingGroups,
     List<OwnerObject> owners,
     List<String> errors,
-    Fabric fabric) {
+    Fabric fabric,
+    List<Namespace> namespaces) {
 
   public ClusterObjects {
     nodes = List.copyOf(nodes);
@@ -47,6 +49,7 @@ public record ClusterObjects(
     owners = List.copyOf(owners);
     errors = List.copyOf(errors);
     fabric = fabric == null ? Fabric.EMPTY : fabric;
+    namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
   }
 
   /** Converts every object of {@code m}, the fabric from its HyperNodes; never throws for a bad object. */
@@ -73,7 +76,7 @@ public record ClusterObjects(
     List<OwnerObject> owners = new ArrayList<>(m.owners());
     owners.addAll(c.owners);
     return new ClusterObjects(c.nodes, c.pods, c.podGroups, c.queues, c.priorityClasses, c.coschedulingGroups, owners,
-        errors, fabric);
+        errors, fabric, c.namespaces);
   }
 
   /** Each object of {@code kind} through its adapter; one that fails is reported with its origin and left out. */
@@ -99,6 +102,12 @@ public record ClusterObjects(
     final List<CoschedulingGroup> coschedulingGroups = new ArrayList<>();
     final List<OwnerObject> owners = new ArrayList<>();
     final List<JsonObject> hyperNodes = new ArrayList<>();
+    final List<Namespace> namespaces = new ArrayList<>();
+
+    @Override
+    public void namespace(Namespace namespace) {
+      namespaces.add(namespace);
+    }
 
     @Override
     public void node(Node node) {

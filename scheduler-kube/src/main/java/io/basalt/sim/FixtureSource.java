@@ -93,6 +93,7 @@ public final class FixtureSource implements ClusterSource {
     for (PriorityClass pc : objects.priorityClasses()) {
       cache.putPriorityClass(pc);
     }
+    objects.namespaces().forEach(cache::putNamespace);
     for (Queue q : objects.queues()) {
       cache.putQueue(q);
     }

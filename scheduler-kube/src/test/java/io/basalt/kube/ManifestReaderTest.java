@@ -56,6 +56,13 @@ class ManifestReaderTest {
   }
 
   @Test
+  void namespacesKeepTheirLabelsAndTheNameLabelKubernetesSets() throws IOException {
+    ClusterObjects c = reader.readString("cluster.yaml", resource("cluster.yaml")).toModel();
+    assertEquals(List.of(new io.basalt.model.Namespace("ml-research", java.util.Map.of("team", "research",
+        "gpu-tier", "high-priority", "kubernetes.io/metadata.name", "ml-research"))), c.namespaces());
+  }
+
+  @Test
   void fixtureConvertsToTheEngineModel() throws IOException {
     ClusterObjects c = reader.readString("cluster.yaml", resource("cluster.yaml")).toModel();
 

@@ -13,6 +13,7 @@ import io.basalt.framework.SessionView;
 import io.basalt.gpu.DeviceFill;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
+import io.basalt.plugins.podaffinity.PodAffinity;
 import io.basalt.plugins.topologyspread.PodTopologySpread;
 import java.util.function.ToDoubleFunction;
 
@@ -39,8 +40,11 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code tainttoleration.weight} (default 3): the node's PreferNoSchedule taints the pod does not tolerate,
  *       fewer is better.
  * </ul>
- * Also read, with Volcano's defaults, and not scored here: {@code podaffinity.weight} (2) and
- * {@code imagelocality.weight} (1; the node model carries no images).
+ * Also read, with Volcano's default, and not scored: {@code imagelocality.weight} (1; the node model carries no
+ * images).
+ *
+ * <p>{@code podaffinity.weight} (2): kube-scheduler's InterPodAffinity score ({@code plugins.podaffinity}), normalised
+ * across the candidates.
  *
  * <p>{@code podtopologyspread.weight} (2): kube-scheduler's PodTopologySpread score ({@code plugins.topologyspread}),
  * normalised across the candidates. {@code podtopologyspread.defaultConstraints} (Basalt's, default false): spread
@@ -121,6 +125,9 @@ public final class NodeOrderPlugin implements Plugin {
       if (taints != null) {
         registrar.addScorer(taints);
       }
+    }
+    if (w.podAffinity() != 0) {
+      registrar.addScorer(PodAffinity.scorer(session, registrar, w.podAffinity()));
     }
     PodTopologySpread.addScorer(session, registrar, w.podTopologySpread(), w.spreadDefaults());
   }

@@ -15,6 +15,7 @@ import io.basalt.model.NodeSelectorTerm;
 import io.basalt.model.Pod;
 import io.basalt.model.Taint;
 import io.basalt.model.Toleration;
+import io.basalt.plugins.podaffinity.PodAffinity;
 import io.basalt.plugins.topologyspread.PodTopologySpread;
 import java.util.List;
 import java.util.Map;
@@ -25,14 +26,14 @@ import java.util.function.Function;
  * from resources (the core checks those first, on every resource, and reports "Insufficient ..." itself).
  *
  * <p>Checks, in order: node ready, node not cordoned (NodeUnschedulable), nodeSelector plus required node affinity
- * (NodeAffinity), NoSchedule/NoExecute taints (TaintToleration); then, as a filter of its own, host ports
- * ({@link NodePorts}). Each failure is worded as kube-scheduler words it, so the aggregated "0/8 nodes are available:
- * ..." message reads the same as the default scheduler's.
- *
- * <p>Then PodTopologySpread's DoNotSchedule constraints ({@code plugins.topologyspread}).
+ * (NodeAffinity), NoSchedule/NoExecute taints (TaintToleration); then, as filters of their own, host ports
+ * ({@link NodePorts}), inter-pod affinity ({@code plugins.podaffinity}) and PodTopologySpread's DoNotSchedule
+ * constraints ({@code plugins.topologyspread}). Each failure is worded as kube-scheduler words it, so the aggregated
+ * "0/8 nodes are available: ..." message reads the same as the default scheduler's.
  *
  * <p>Arguments, as Volcano spells them: {@code predicate.NodeAffinityEnable}, {@code predicate.TaintTolerationEnable},
- * {@code predicate.NodePortsEnable} and {@code predicate.PodTopologySpreadEnable} (all default true). Volcano's other
+ * {@code predicate.NodePortsEnable}, {@code predicate.PodAffinityEnable} and {@code predicate.PodTopologySpreadEnable}
+ * (all default true). Volcano's other
  * {@code predicate.*Enable} keys switch checks Basalt does not have (volumes) and are left unread, so the config
  * validator warns that they are not used.
  */
@@ -42,6 +43,7 @@ public final class PredicatesPlugin implements Plugin {
   static final String NODE_AFFINITY_ENABLE = "predicate.NodeAffinityEnable";
   static final String TAINT_TOLERATION_ENABLE = "predicate.TaintTolerationEnable";
   static final String NODE_PORTS_ENABLE = "predicate.NodePortsEnable";
+  static final String POD_AFFINITY_ENABLE = "predicate.PodAffinityEnable";
   static final String POD_TOPOLOGY_SPREAD_ENABLE = "predicate.PodTopologySpreadEnable";
 
   // kube-scheduler's reasons (nodeunschedulable, nodeaffinity, tainttoleration plugins); shared, so no allocation.
@@ -55,13 +57,16 @@ public final class PredicatesPlugin implements Plugin {
   private final boolean nodeAffinity;
   private final boolean taintToleration;
   private final boolean nodePorts;
+  private final boolean podAffinity;
   private final boolean topologySpread;
 
   /** Which checks are switched on, read once per config. */
-  record Settings(boolean nodeAffinity, boolean taintToleration, boolean nodePorts, boolean topologySpread) {
+  record Settings(boolean nodeAffinity, boolean taintToleration, boolean nodePorts, boolean podAffinity,
+      boolean topologySpread) {
     static Settings read(Arguments args) {
       return new Settings(args.getBoolean(NODE_AFFINITY_ENABLE, true), args.getBoolean(TAINT_TOLERATION_ENABLE, true),
-          args.getBoolean(NODE_PORTS_ENABLE, true), args.getBoolean(POD_TOPOLOGY_SPREAD_ENABLE, true));
+          args.getBoolean(NODE_PORTS_ENABLE, true), args.getBoolean(POD_AFFINITY_ENABLE, true),
+          args.getBoolean(POD_TOPOLOGY_SPREAD_ENABLE, true));
     }
   }
 
@@ -69,6 +74,7 @@ public final class PredicatesPlugin implements Plugin {
     this.nodeAffinity = settings.nodeAffinity();
     this.taintToleration = settings.taintToleration();
     this.nodePorts = settings.nodePorts();
+    this.podAffinity = settings.podAffinity();
     this.topologySpread = settings.topologySpread();
   }
 
@@ -88,6 +94,9 @@ public final class PredicatesPlugin implements Plugin {
       NodePorts ports = new NodePorts(session); // one per session: it keeps the ports placements take
       registrar.addFilter(ports);
       registrar.addAllocationListener(ports);
+    }
+    if (podAffinity) {
+      registrar.addFilter(PodAffinity.filter(session, registrar));
     }
     if (topologySpread) {
       PodTopologySpread.addFilter(session, registrar);

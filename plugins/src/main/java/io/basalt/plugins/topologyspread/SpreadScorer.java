@@ -53,14 +53,15 @@ final class SpreadScorer implements PreparedScorer, NormalizingScorer, PodSigner
 
   @Override
   public double score(TaskInfo task, NodeInfo node) {
-    return forTask(task).applyAsDouble(node);
+    ToDoubleFunction<NodeInfo> f = forTask(task);
+    return f == null ? 0 : f.applyAsDouble(node);
   }
 
   @Override
   public ToDoubleFunction<NodeInfo> forTask(TaskInfo task) {
     Constraints cs = constraints(task);
     if (cs.isEmpty()) {
-      return node -> 0;
+      return null; // nothing to say: the search skips this scorer for the task
     }
     return node -> {
       int p = counts.position(node);

@@ -131,7 +131,7 @@ class NodeOrderPluginTest {
   void allWeightsZeroRegistersNoScorer() {
     Session s = TestSessions.cluster().node(N1).pod(POD).open(REGISTRY, TestSessions.singlePlugin(
         NodeOrderPlugin.NAME, "leastrequested.weight: 0\nmostrequested.weight: 0\nbalancedresource.weight: 0\n"
-            + "nodeaffinity.weight: 0\npodtopologyspread.weight: 0"));
+            + "nodeaffinity.weight: 0\npodaffinity.weight: 0\npodtopologyspread.weight: 0"));
     assertFalse(s.callbacks().hasScorers());
     assertTrue(TestSessions.cluster().node(N1).pod(POD)
         .open(REGISTRY, TestSessions.singlePlugin(NodeOrderPlugin.NAME, "")).callbacks().hasScorers());

@@ -3,6 +3,7 @@ package io.basalt.kube.kinds;
 import com.google.gson.JsonObject;
 import io.basalt.kube.gang.CoschedulingGroup;
 import io.basalt.kube.gang.OwnerObject;
+import io.basalt.model.Namespace;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
@@ -31,6 +32,9 @@ public interface Records {
 
   void priorityClass(PriorityClass priorityClass);
 
+  /** A namespace's labels, which pod affinity's namespace selectors match. */
+  void namespace(Namespace namespace);
+
   /** A queue, whatever object stated it (a Volcano Queue today). */
   void queue(Queue queue);
 
@@ -56,6 +60,8 @@ public interface Records {
     void podGone(String key, String uid);
 
     void priorityClassGone(String name);
+
+    void namespaceGone(String name);
 
     void queueGone(String name);
 

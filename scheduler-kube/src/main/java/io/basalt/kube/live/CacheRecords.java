@@ -84,6 +84,16 @@ final class CacheRecords implements Records, Records.Removals {
   }
 
   @Override
+  public void namespace(io.basalt.model.Namespace namespace) {
+    cache.putNamespace(namespace);
+  }
+
+  @Override
+  public void namespaceGone(String name) {
+    cache.removeNamespace(name);
+  }
+
+  @Override
   public void queue(Queue queue) {
     cache.putQueue(queue);
     inferred.queuesChanged();

@@ -1,0 +1,278 @@
+package io.basalt.plugins.podaffinity;
+
+import io.basalt.api.NodeInfo;
+import io.basalt.api.TaskInfo;
+import io.basalt.framework.AllocationListener;
+import io.basalt.framework.SessionView;
+import io.basalt.model.Pod;
+import io.basalt.model.PodConstraints;
+import io.basalt.model.WeightedPodAffinityTerm;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The pods of one session as inter-pod affinity counts them: those on the nodes when it opened
+ * ({@link SessionView#podsOn}, every scheduler's) and every placement and eviction since, in the order the
+ * statements made them (a discarded gang's placements come back as removals, so it leaves nothing).
+ *
+ * <p>Counts are worked out on demand, as kube-scheduler's PreFilter and PreScore work them out per pod, but kept
+ * for the session: per {@link Tally} (an incoming pod's terms, read for it) the matching pods per topology pair, and
+ * per {@link View} (what an incoming pod's namespace and labels are to the pods that carry terms) the existing pods'
+ * required anti-affinity and the weights of their terms. Each is made once from the pods at open, then brought up to
+ * date from the change log when next asked, so a placement costs an append and a count is read in O(1) per node.
+ * The pods that carry terms at all, the few, are indexed apart: a pod's labels are checked against them, not against
+ * every pod.
+ */
+final class PodState implements AllocationListener {
+  /** One pod where it is, with its own terms read for it (null when it carries none). */
+  record PodAt(Pod pod, NodeInfo node, Terms terms) {
+    Map<String, String> nodeLabels() {
+      return node.node().labels();
+    }
+  }
+
+  /** A pod's own terms, read for it; weights of preferred terms aligned with them. */
+  record Terms(List<Term> requiredAffinity, List<Term> requiredAnti, List<Term> preferredAffinity,
+      int[] preferredAffinityWeights, List<Term> preferredAnti, int[] preferredAntiWeights) {
+    static Terms of(Pod pod) {
+      PodConstraints c = pod.constraints();
+      if (!c.hasPodAffinity()) {
+        return null;
+      }
+      return new Terms(Term.of(c.requiredAffinity(), pod), Term.of(c.requiredAntiAffinity(), pod),
+          weighted(c.preferredAffinity(), pod), weights(c.preferredAffinity()),
+          weighted(c.preferredAntiAffinity(), pod), weights(c.preferredAntiAffinity()));
+    }
+
+    private static List<Term> weighted(List<WeightedPodAffinityTerm> terms, Pod pod) {
+      List<Term> out = new ArrayList<>(terms.size());
+      for (WeightedPodAffinityTerm t : terms) {
+        out.add(Term.of(t.term(), pod));
+      }
+      return out;
+    }
+
+    private static int[] weights(List<WeightedPodAffinityTerm> terms) {
+      int[] w = new int[terms.size()];
+      for (int i = 0; i < w.length; i++) {
+        w[i] = terms.get(i).weight();
+      }
+      return w;
+    }
+  }
+
+  /**
+   * Terms of an incoming pod to count existing pods by: with {@code all}, a pod counts only when it matches every
+   * term, and then once for each term's pair (required affinity); else each term it matches counts it, by that
+   * term's weight (required anti-affinity with weights 1, preferred terms with their weights, negative for
+   * anti-affinity).
+   */
+  record Tally(List<Term> terms, List<Integer> weights, boolean all) {}
+
+  /** A tally's counts, current up to {@code seen} entries of the change log. */
+  static final class Counted {
+    final TopologyCounts counts = new TopologyCounts();
+    int seen;
+  }
+
+  /**
+   * What the pods carrying terms make of one kind of incoming pod (its namespace and labels): their required
+   * anti-affinity counted per pair, and the weights of their terms summed per pair (required affinity by the hard
+   * weight, preferred affinity added, preferred anti-affinity taken off).
+   */
+  static final class View {
+    final TopologyCounts anti = new TopologyCounts();
+    final TopologyCounts score = new TopologyCounts();
+    int seen;
+  }
+
+  private record Change(PodAt at, int delta) {}
+
+  private record PodKey(String namespace, Map<String, String> labels) {}
+
+  private final SessionView session;
+  private final long hardPodAffinityWeight;
+  private final List<Change> log = new ArrayList<>();
+  /** The log's changes of pods carrying terms. */
+  private final List<Change> termLog = new ArrayList<>();
+  private final Map<Tally, Counted> tallies = new HashMap<>();
+  private final Map<PodKey, View> views = new HashMap<>();
+  private final Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
+  /** Pods carrying terms when the session opened; null until first needed. */
+  private List<PodAt> termPodsAtOpen;
+  private int termPods;
+  private int requiredAntiPods;
+
+  PodState(SessionView session, long hardPodAffinityWeight) {
+    this.session = session;
+    this.hardPodAffinityWeight = hardPodAffinityWeight;
+  }
+
+  @Override
+  public void onAllocate(TaskInfo task) {
+    changed(task, 1);
+  }
+
+  @Override
+  public void onDeallocate(TaskInfo task) {
+    changed(task, -1);
+  }
+
+  private void changed(TaskInfo task, int delta) {
+    NodeInfo node = task.nodeName() == null ? null : session.node(task.nodeName());
+    if (node == null) {
+      return;
+    }
+    Pod pod = task.pod();
+    Change c = new Change(new PodAt(pod, node, Terms.of(pod)), delta);
+    log.add(c);
+    if (c.at().terms() != null) {
+      termLog.add(c);
+      if (termPodsAtOpen != null) {
+        termPods += delta;
+        requiredAntiPods += c.at().terms().requiredAnti().isEmpty() ? 0 : delta;
+      }
+    }
+  }
+
+  /** How many placements and evictions the session made so far: counts read at one value hold until it moves. */
+  int changes() {
+    return log.size();
+  }
+
+  /** Whether no pod carries a term of any kind now. */
+  boolean noTermPods() {
+    open();
+    return termPods == 0;
+  }
+
+  /** Whether no pod carries required anti-affinity now: then no existing pod refuses anyone. */
+  boolean noRequiredAnti() {
+    open();
+    return requiredAntiPods == 0;
+  }
+
+  private void open() {
+    if (termPodsAtOpen != null) {
+      return;
+    }
+    List<PodAt> found = new ArrayList<>();
+    for (NodeInfo node : session.nodes()) {
+      for (Pod pod : session.podsOn(node)) {
+        Terms terms = Terms.of(pod);
+        if (terms != null) {
+          found.add(new PodAt(pod, node, terms));
+        }
+      }
+    }
+    termPodsAtOpen = found;
+    List<Change> all = new ArrayList<>();
+    for (PodAt at : found) {
+      all.add(new Change(at, 1));
+    }
+    all.addAll(termLog);
+    for (Change c : all) {
+      termPods += c.delta();
+      requiredAntiPods += c.at().terms().requiredAnti().isEmpty() ? 0 : c.delta();
+    }
+  }
+
+  /** {@code tally}'s counts as the pods stand now. */
+  TopologyCounts counts(Tally tally) {
+    Counted c = tallies.get(tally);
+    if (c == null) {
+      c = new Counted();
+      tallies.put(tally, c);
+      for (NodeInfo node : session.nodes()) {
+        for (Pod pod : session.podsOn(node)) {
+          count(tally, c.counts, pod, node, 1);
+        }
+      }
+    }
+    for (int n = log.size(); c.seen < n; c.seen++) {
+      Change ch = log.get(c.seen);
+      count(tally, c.counts, ch.at().pod(), ch.at().node(), ch.delta());
+    }
+    return c.counts;
+  }
+
+  private void count(Tally tally, TopologyCounts counts, Pod pod, NodeInfo node, int delta) {
+    List<Term> terms = tally.terms();
+    Map<String, String> ns = namespaceLabels(pod.namespace());
+    Map<String, String> labels = node.node().labels();
+    if (tally.all()) {
+      for (int i = 0, n = terms.size(); i < n; i++) {
+        if (!terms.get(i).matches(pod, ns)) {
+          return;
+        }
+      }
+      for (int i = 0, n = terms.size(); i < n; i++) {
+        String key = terms.get(i).topologyKey();
+        counts.add(key, labels.get(key), (long) delta * tally.weights().get(i));
+      }
+      return;
+    }
+    for (int i = 0, n = terms.size(); i < n; i++) {
+      Term t = terms.get(i);
+      if (t.matches(pod, ns)) {
+        counts.add(t.topologyKey(), labels.get(t.topologyKey()), (long) delta * tally.weights().get(i));
+      }
+    }
+  }
+
+  /** What the pods carrying terms make of {@code pod}, as they stand now. */
+  View view(Pod pod) {
+    open();
+    PodKey key = new PodKey(pod.namespace(), pod.labels());
+    View v = views.get(key);
+    if (v == null) {
+      v = new View();
+      views.put(key, v);
+      for (PodAt at : termPodsAtOpen) {
+        see(v, at, pod, 1);
+      }
+    }
+    for (int n = termLog.size(); v.seen < n; v.seen++) {
+      Change ch = termLog.get(v.seen);
+      see(v, ch.at(), pod, ch.delta());
+    }
+    return v;
+  }
+
+  private void see(View v, PodAt existing, Pod incoming, int delta) {
+    Terms t = existing.terms();
+    Map<String, String> ns = namespaceLabels(incoming.namespace());
+    Map<String, String> labels = existing.nodeLabels();
+    for (Term term : t.requiredAnti()) {
+      if (term.matches(incoming, ns)) {
+        v.anti.add(term.topologyKey(), labels.get(term.topologyKey()), delta);
+      }
+    }
+    if (hardPodAffinityWeight > 0) {
+      for (Term term : t.requiredAffinity()) {
+        if (term.matches(incoming, ns)) {
+          v.score.add(term.topologyKey(), labels.get(term.topologyKey()), delta * hardPodAffinityWeight);
+        }
+      }
+    }
+    score(v.score, t.preferredAffinity(), t.preferredAffinityWeights(), 1, incoming, ns, labels, delta);
+    score(v.score, t.preferredAnti(), t.preferredAntiWeights(), -1, incoming, ns, labels, delta);
+  }
+
+  private static void score(TopologyCounts score, List<Term> terms, int[] weights, int sign, Pod incoming,
+      Map<String, String> ns, Map<String, String> nodeLabels, int delta) {
+    for (int i = 0; i < weights.length; i++) {
+      Term term = terms.get(i);
+      if (term.matches(incoming, ns)) {
+        score.add(term.topologyKey(), nodeLabels.get(term.topologyKey()), (long) delta * sign * weights[i]);
+      }
+    }
+  }
+
+  /** A namespace's labels, read once per session (see {@link SessionView#namespaceLabels}). */
+  Map<String, String> namespaceLabels(String namespace) {
+    return namespaceLabels.computeIfAbsent(namespace, session::namespaceLabels);
+  }
+}
