@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 class PreferenceScoresTest {
   private static final PluginRegistry REGISTRY = PluginRegistry.of(NodeOrderPlugin.descriptor());
   private static final String PREFERENCES_ONLY =
-      "leastrequested.weight: 0\nbalancedresource.weight: 0\nnodeaffinity.weight: 2\ntainttoleration.weight: 3";
+      "leastrequested.weight: 0\nbalancedresource.weight: 0\nnodeaffinity.weight: 2\ntainttoleration.weight: 3\n"
+          + "podaffinity.weight: 0\npodtopologyspread.weight: 0";
 
   @Test
   void defaultNormalizeScoreUsesIntegerArithmetic() {

@@ -101,7 +101,7 @@ class SpreadScorerTest {
   }
 
   static SpreadScorer scorer(Session s) {
-    for (NodeScorer f : s.callbacks().scorers()) {
+    for (NodeScorer f : s.callbacks().normalizingScorers()) {
       if (f instanceof SpreadScorer sc) {
         return sc;
       }
