@@ -155,7 +155,9 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
   private boolean nominationChanged(SessionResult.PendingPod p) {
     String want = p.nominatedNode();
     if (java.util.Objects.equals(want, p.pod().nominatedNodeName())) {
-      lastNominated.remove(p.pod().uid());
+      if (!lastNominated.isEmpty()) { // most cycles of a backlog: nothing nominated, nothing to look up
+        lastNominated.remove(p.pod().uid());
+      }
       return false;
     }
     String value = want == null ? "" : want;
