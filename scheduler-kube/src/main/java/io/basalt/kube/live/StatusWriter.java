@@ -106,12 +106,19 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
       pendingNow.add(p.pod().uid());
       String before = lastReason.put(p.pod().uid(), p.reason());
       boolean condition = !p.reason().equals(before);
-      boolean nomination = nominationChanged(p);
-      if (condition || nomination) {
+      int nomination = nomination(p);
+      if (condition || nomination != NOMINATION_KEPT) {
         PodWrite queued = pendingPods.get(p.pod().uid());
-        pendingPods.put(p.pod().uid(), new PodWrite(p, condition || queued != null && queued.condition(),
-            condition && before == null || queued != null && queued.first(),
-            nomination || queued != null && queued.nomination()));
+        boolean writeCondition = condition || queued != null && queued.condition();
+        // In step with the API again: a nomination still queued would undo that.
+        boolean writeNomination = nomination == NOMINATION_WRITE
+            || nomination == NOMINATION_KEPT && queued != null && queued.nomination();
+        if (writeCondition || writeNomination) {
+          pendingPods.put(p.pod().uid(), new PodWrite(p, writeCondition,
+              condition && before == null || queued != null && queued.first(), writeNomination));
+        } else if (queued != null) {
+          pendingPods.remove(p.pod().uid());
+        }
       }
     }
     // Forget pods no longer pending (bound or gone) and finished jobs, so memory follows the cluster, not history;
@@ -148,20 +155,25 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
     }
   }
 
+  /** {@link #nomination}: nothing to do; the API shows what was written (or always did); write it. */
+  private static final int NOMINATION_KEPT = 0;
+  private static final int NOMINATION_IN_STEP = 1;
+  private static final int NOMINATION_WRITE = 2;
+
   /**
-   * Whether {@code p}'s nominated node must be written: the cycle's differs from what the API last showed, and was not
-   * written already (the informer not having shown the write yet).
+   * Whether {@code p}'s nominated node must be written: the cycle's differs from what the API last showed and was not
+   * written already (the informer not having shown the write yet); or the API shows it again, so a write of another
+   * value still queued must not go out.
    */
-  private boolean nominationChanged(SessionResult.PendingPod p) {
+  private int nomination(SessionResult.PendingPod p) {
     String want = p.nominatedNode();
     if (java.util.Objects.equals(want, p.pod().nominatedNodeName())) {
-      if (!lastNominated.isEmpty()) { // most cycles of a backlog: nothing nominated, nothing to look up
-        lastNominated.remove(p.pod().uid());
-      }
-      return false;
+      // Most cycles of a backlog: nothing nominated, nothing to look up.
+      return !lastNominated.isEmpty() && lastNominated.remove(p.pod().uid()) != null ? NOMINATION_IN_STEP
+          : NOMINATION_KEPT;
     }
     String value = want == null ? "" : want;
-    return !value.equals(lastNominated.put(p.pod().uid(), value));
+    return value.equals(lastNominated.put(p.pod().uid(), value)) ? NOMINATION_KEPT : NOMINATION_WRITE;
   }
 
   /** Records {@code Scheduled} once the binder says the pod is bound. */

@@ -57,6 +57,30 @@ class StatusWriterNominationTest {
   }
 
   @Test
+  void aQueuedClearIsDroppedWhenTheCycleWantsWhatTheApiShowsAgain() throws Exception {
+    try (FakeApiServer server = FakeApiServer.start()) {
+      server.seed("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"namespace\":\"ml\"},"
+          + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"x\"}]},\"status\":{\"nominatedNodeName\":\"n1\"}}");
+      server.seed("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"q\",\"namespace\":\"ml\"},"
+          + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"x\"}]}}");
+      // q's write holds the writer thread, so p's writes wait in the queue while the next cycles come.
+      server.faults().delayNextMatching(1, Duration.ofSeconds(1),
+          r -> r.method().equals("PATCH") && r.path().endsWith("/pods/q/status"));
+      StatusWriter writer = new StatusWriter(server.apiClient());
+      Pod p = TestPods.pod("ml/p").build().withNominatedNodeName("n1");
+      writer.update(pending(TestPods.pod("ml/q").build(), REASON, null));
+      Thread.sleep(200);
+      writer.update(pending(p, REASON, null)); // the hold went: a clear is queued
+      writer.update(pending(p, REASON, "n1")); // held again before it went out
+      writer.close();
+      assertEquals("n1", nominated(server));
+      JsonObject sent = com.google.gson.JsonParser.parseString(
+          server.requests("PATCH", ".*/pods/p/status").get(0).body()).getAsJsonObject().getAsJsonObject("status");
+      assertFalse(sent.has("nominatedNodeName"), sent.toString());
+    }
+  }
+
+  @Test
   void aNominationLeftFromBeforeARestartIsClearedWhenNotHeldAndNothingIsWrittenWhenInStep() throws Exception {
     try (FakeApiServer server = FakeApiServer.start()) {
       server.seed("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"namespace\":\"ml\"},"
