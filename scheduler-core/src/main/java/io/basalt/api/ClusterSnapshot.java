@@ -13,7 +13,8 @@ import java.util.Map;
  * What a session starts from: node accounting copies and the scheduler's own pods (pending or placed; pods of other
  * schedulers only count in the nodes' usage).
  *
- * @param nominations pending pod uid to the node a preemption freed for it (kube's {@code status.nominatedNodeName})
+ * @param nominations this scheduler's pending pod uid to the node held for it (a preemption freed it, the pod was
+ *     pipelined there, or a bind was refused): written as the pod's {@code status.nominatedNodeName}
  * @param fabric the network domains over the nodes (HyperNodes, a MetaX node_group, node labels); empty without
  * @param deviceProtocol how chosen devices are told to nodes (the {@code --device-protocol} setting)
  * @param totals what the nodes offer and use together; summed here from {@code nodes} when null
@@ -23,6 +24,8 @@ import java.util.Map;
  *     that read other pods (host ports, inter-pod affinity, topology spread); a node without pods is absent
  * @param namespaceLabels namespace name to its labels, for pod affinity's namespace selectors; only those the
  *     cluster state describes
+ * @param othersNominated other schedulers' pending pods nominated to a node ({@code status.nominatedNodeName}): the
+ *     room they were promised is held for them, as kube-scheduler holds it for nominated pods
  */
 public record ClusterSnapshot(
     List<NodeInfo> nodes,
@@ -37,14 +40,25 @@ public record ClusterSnapshot(
     ClusterTotals totals,
     Map<String, Integer> positions,
     Map<String, List<Pod>> nodePods,
-    Map<String, Map<String, String>> namespaceLabels) {
+    Map<String, Map<String, String>> namespaceLabels,
+    List<Pod> othersNominated) {
   public ClusterSnapshot {
     namespaceLabels = namespaceLabels == null ? Map.of() : namespaceLabels;
     nodePods = nodePods == null ? Map.of() : nodePods;
+    othersNominated = othersNominated == null ? List.of() : othersNominated;
     fabric = fabric == null ? Fabric.EMPTY : fabric;
     deviceProtocol = deviceProtocol == null ? DeviceProtocols.AUTO : deviceProtocol;
     totals = totals == null ? ClusterTotals.of(nodes, io.basalt.model.ResourceNames.count()) : totals;
     positions = positions == null ? positionsOf(nodes) : positions;
+  }
+
+  /** A snapshot where no other scheduler's pod is nominated to a node. */
+  public ClusterSnapshot(List<NodeInfo> nodes, List<Pod> pods, Map<String, PodGroup> podGroups,
+      Map<String, Queue> queues, Map<String, PriorityClass> priorityClasses, String defaultQueue,
+      Map<String, String> nominations, Fabric fabric, DeviceProtocols deviceProtocol, ClusterTotals totals,
+      Map<String, Integer> positions, Map<String, List<Pod>> nodePods) {
+    this(nodes, pods, podGroups, queues, priorityClasses, defaultQueue, nominations, fabric, deviceProtocol, totals,
+        positions, nodePods, Map.of(), List.of());
   }
 
   /** The pods assigned to {@code node} when the snapshot was taken, every scheduler's; empty when none. */

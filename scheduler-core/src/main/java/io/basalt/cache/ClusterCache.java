@@ -63,6 +63,13 @@ public final class ClusterCache {
    * terminating pods), so a pod that stays unschedulable cannot reserve a node forever.
    */
   private final Map<String, Nomination> nominations = new HashMap<>();
+  /**
+   * Other schedulers' pending pods whose {@code status.nominatedNodeName} names a node, by uid: their room is held
+   * for them as long as the API says so (their scheduler owns the nomination, so no TTL here).
+   */
+  private final Map<String, Pod> othersNominated = new LinkedHashMap<>();
+  /** The snapshot's copy of {@link #othersNominated}, dropped when it changes. */
+  private List<Pod> othersNominatedCopy;
   /** Binds in flight, by pod uid: what {@link #forget} puts back, if the cache still holds what we placed. */
   private final Map<String, Assumption> assumed = new HashMap<>();
   /**
@@ -135,12 +142,29 @@ public final class ClusterCache {
       account(old, -1);
     }
     account(pod, 1);
+    boolean own = schedulerNames.contains(pod.schedulerName());
     if (pod.isAssigned()) {
       nominations.remove(pod.uid());
+    } else if (own && pod.nominatedNodeName() != null
+        && (old == null || !pod.nominatedNodeName().equals(old.nominatedNodeName()))) {
+      // The API names a node this cache does not hold yet: ours from before a restart, or one another component set.
+      // Only a change counts, so a hold that lapsed here is not brought back by the next report of the same value.
+      nominate(pod.uid(), pod.nominatedNodeName());
     }
-    if (schedulerNames.contains(pod.schedulerName())) {
+    if (own) {
       ownPods.put(pod.uid(), pod);
       ownPodsCopy = null;
+    } else {
+      othersNominated(pod);
+    }
+  }
+
+  /** Keeps {@link #othersNominated} current for another scheduler's pod. */
+  private void othersNominated(Pod pod) {
+    boolean held = !pod.isAssigned() && !pod.isFinished() && !pod.terminating() && pod.nominatedNodeName() != null;
+    Pod before = held ? othersNominated.put(pod.uid(), pod) : othersNominated.remove(pod.uid());
+    if (held || before != null) {
+      othersNominatedCopy = null;
     }
   }
 
@@ -154,6 +178,9 @@ public final class ClusterCache {
         ownPodsCopy = null;
       }
       nominations.remove(uid);
+      if (othersNominated.remove(uid) != null) {
+        othersNominatedCopy = null;
+      }
     }
   }
 
@@ -488,9 +515,12 @@ public final class ClusterCache {
     if (ownPodsCopy == null) {
       ownPodsCopy = List.copyOf(ownPods.values());
     }
+    if (othersNominatedCopy == null) {
+      othersNominatedCopy = List.copyOf(othersNominated.values());
+    }
     return new ClusterSnapshot(list, ownPodsCopy, Map.copyOf(groups),
         new TreeMap<>(queues), Map.copyOf(priorityClasses), defaultQueue, Map.copyOf(liveNominations()), fabric,
-        deviceProtocol, totals.totals(), copies.positions(), nodePods(), namespaceLabels());
+        deviceProtocol, totals.totals(), copies.positions(), nodePods(), namespaceLabels(), othersNominatedCopy);
   }
 
   private Map<String, Map<String, String>> namespaceLabels() {

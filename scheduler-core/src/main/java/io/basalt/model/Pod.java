@@ -38,7 +38,8 @@ public record Pod(
     String group,
     OwnerReference controller,
     List<ContainerRequest> containers,
-    PodConstraints constraints) {
+    PodConstraints constraints,
+    String nominatedNodeName) {
 
   /** Volcano's annotation naming the PodGroup a pod belongs to. */
   public static final String GROUP_NAME_ANNOTATION = "scheduling.k8s.io/group-name";
@@ -68,6 +69,17 @@ public record Pod(
         creationTimestamp, group, controller, containers, PodConstraints.NONE);
   }
 
+  /** A pod no scheduler has nominated to a node. */
+  public Pod(String uid, String namespace, String name, String schedulerName, String nodeName, String phase,
+      boolean terminating, Integer priority, String priorityClassName, String preemptionPolicy, ResourceVector request,
+      Map<String, String> labels, Map<String, String> annotations, Map<String, String> nodeSelector,
+      List<NodeSelectorTerm> requiredNodeAffinity, List<Toleration> tolerations, Instant creationTimestamp,
+      String group, OwnerReference controller, List<ContainerRequest> containers, PodConstraints constraints) {
+    this(uid, namespace, name, schedulerName, nodeName, phase, terminating, priority, priorityClassName,
+        preemptionPolicy, request, labels, annotations, nodeSelector, requiredNodeAffinity, tolerations,
+        creationTimestamp, group, controller, containers, constraints, null);
+  }
+
   public Pod {
     group = emptyToNull(group);
     labels = Map.copyOf(labels);
@@ -77,6 +89,7 @@ public record Pod(
     tolerations = List.copyOf(tolerations);
     containers = containers == null ? List.of() : List.copyOf(containers);
     constraints = constraints == null ? PodConstraints.NONE : constraints;
+    nominatedNodeName = emptyToNull(nominatedNodeName);
   }
 
   /** Whether {@code spec.schedulingGates} still holds the pod back. */
@@ -110,25 +123,31 @@ public record Pod(
   public Pod withNodeName(String node) {
     return new Pod(uid, namespace, name, schedulerName, node, node == null ? phase : "Running", terminating, priority,
         priorityClassName, preemptionPolicy, request, labels, annotations, nodeSelector, requiredNodeAffinity,
-        tolerations, creationTimestamp, group, controller, containers, constraints);
+        tolerations, creationTimestamp, group, controller, containers, constraints, nominatedNodeName);
   }
 
   public Pod withTerminating(boolean value) {
     return new Pod(uid, namespace, name, schedulerName, nodeName, phase, value, priority, priorityClassName,
         preemptionPolicy, request, labels, annotations, nodeSelector, requiredNodeAffinity, tolerations,
-        creationTimestamp, group, controller, containers, constraints);
+        creationTimestamp, group, controller, containers, constraints, nominatedNodeName);
   }
 
   public Pod withAnnotations(Map<String, String> newAnnotations) {
     return new Pod(uid, namespace, name, schedulerName, nodeName, phase, terminating, priority, priorityClassName,
         preemptionPolicy, request, labels, newAnnotations, nodeSelector, requiredNodeAffinity, tolerations,
-        creationTimestamp, group, controller, containers, constraints);
+        creationTimestamp, group, controller, containers, constraints, nominatedNodeName);
   }
 
   public Pod withConstraints(PodConstraints value) {
     return new Pod(uid, namespace, name, schedulerName, nodeName, phase, terminating, priority, priorityClassName,
         preemptionPolicy, request, labels, annotations, nodeSelector, requiredNodeAffinity, tolerations,
-        creationTimestamp, group, controller, containers, value);
+        creationTimestamp, group, controller, containers, value, nominatedNodeName);
+  }
+
+  public Pod withNominatedNodeName(String node) {
+    return new Pod(uid, namespace, name, schedulerName, nodeName, phase, terminating, priority, priorityClassName,
+        preemptionPolicy, request, labels, annotations, nodeSelector, requiredNodeAffinity, tolerations,
+        creationTimestamp, group, controller, containers, constraints, node);
   }
 
   private static String emptyToNull(String s) {

@@ -65,6 +65,7 @@ final class JobsBuilder {
     kept.begin();
     buildJobs();
     kept.end();
+    holdOthersNominated();
     return atOpen;
   }
 
@@ -277,6 +278,20 @@ final class JobsBuilder {
   private int jobPriority(PodGroup pg, Pod firstPod) {
     PriorityClass pc = pg.priorityClassName() == null ? null : priorityClasses.get(pg.priorityClassName());
     return pc != null ? pc.value() : podPriority(firstPod);
+  }
+
+  /**
+   * Room another scheduler nominated to its pending pod is held for it, as kube-scheduler adds nominated pods to a node
+   * before filtering: none of this scheduler's pods takes it, whatever its priority (stricter than kube-scheduler,
+   * which lets a pod of higher priority than the nominated one take it; Basalt's own holds are as strict).
+   */
+  private void holdOthersNominated() {
+    for (Pod pod : snapshot.othersNominated()) {
+      NodeInfo node = nodes.apply(pod.nominatedNodeName());
+      if (node != null) {
+        node.adjustPipelined(pod.request(), 1);
+      }
+    }
   }
 
   /**

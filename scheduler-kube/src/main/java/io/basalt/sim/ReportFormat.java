@@ -45,6 +45,9 @@ public final class ReportFormat {
       w.name("pending").beginArray();
       for (SimulationReport.Pending p : r.pending()) {
         w.beginObject().name("pod").value(p.pod()).name("reason").value(p.reason());
+        if (p.nominatedNode() != null) {
+          w.name("nominatedNodeName").value(p.nominatedNode());
+        }
         explain(w, p.explain());
         w.endObject();
       }

@@ -26,7 +26,7 @@ final class Reports {
     if (last != null) {
       for (SessionResult.PendingPod p : last.pending()) {
         pending.add(new SimulationReport.Pending(p.pod().key(), p.reason(),
-            explain == null ? null : explain.forPod(p.pod().key())));
+            explain == null ? null : explain.forPod(p.pod().key()), p.nominatedNode()));
       }
       for (SessionResult.QueueStatus q : last.queues()) {
         queues.add(new SimulationReport.QueueRow(q.name(), q.weight(),

@@ -21,7 +21,11 @@ public record SimulationReport(
   public record Bound(String pod, String node, List<String> devices, Map<String, NodeVerdict> explain,
       String domain, Map<String, String> annotations) {}
 
-  public record Pending(String pod, String reason, Map<String, NodeVerdict> explain) {}
+  /**
+   * @param nominatedNode where room is held for the pod (pipelined there, or its preemption's node), as live mode
+   *     writes it to {@code status.nominatedNodeName}; null when none
+   */
+  public record Pending(String pod, String reason, Map<String, NodeVerdict> explain, String nominatedNode) {}
 
   public record Evicted(String pod, String reason) {}
 

@@ -20,6 +20,26 @@ final class StatusPatches {
    * time it became False stays.
    */
   static String podUnschedulable(String reason, String transitionTime) {
+    return podStatus(reason, transitionTime, false, null);
+  }
+
+  /**
+   * A strategic merge patch of a pending pod's status: the {@link #podUnschedulable} condition unless {@code reason}
+   * is null, and with {@code nomination} its {@code nominatedNodeName}, null in the patch to clear it.
+   */
+  static String podStatus(String reason, String transitionTime, boolean nomination, String nominatedNode) {
+    JsonObject status = new JsonObject();
+    if (reason != null) {
+      status.add("conditions", unschedulable(reason, transitionTime));
+    }
+    if (nomination) {
+      status.add("nominatedNodeName",
+          nominatedNode == null ? JsonNull.INSTANCE : new com.google.gson.JsonPrimitive(nominatedNode));
+    }
+    return wrap(status);
+  }
+
+  private static JsonArray unschedulable(String reason, String transitionTime) {
     JsonObject c = new JsonObject();
     c.addProperty("type", "PodScheduled");
     c.addProperty("status", "False");
@@ -30,9 +50,7 @@ final class StatusPatches {
     }
     JsonArray conditions = new JsonArray();
     conditions.add(c);
-    JsonObject status = new JsonObject();
-    status.add("conditions", conditions);
-    return wrap(status);
+    return conditions;
   }
 
   /** Volcano's annotation naming the HyperNode a job was placed in. */

@@ -35,6 +35,13 @@ import java.util.concurrent.TimeoutException;
  * its {@code status.phase}, {@code running} count and conditions; a Queue its {@code status.allocated} and PodGroup
  * counts.
  *
+ * <p>A pending pod's {@code status.nominatedNodeName} says where room is held for it (a preemptor whose victims are
+ * leaving, a pod pipelined onto releasing room, a pod whose bind was refused), in the same status patch as its
+ * condition, as kube-scheduler writes it; it is cleared (patched to null) when the hold lapses or the cycle finds the
+ * node can no longer take the pod. A bind needs no write: the API server clears the field when it binds the pod
+ * (Kubernetes 1.34+, {@code ClearingNominatedNodeNameAfterBinding}); an older one leaves it on the bound pod, as
+ * kube-scheduler does.
+ *
  * <p>Only what changed since the last write is written. Writes go out on one background thread, coalesced: at most
  * one pending write per object, the newest, so a slow or hung API server costs memory per object, never per cycle.
  * Events go through an {@link EventSender} on their own client and rate limit, best effort.
@@ -51,6 +58,8 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
   });
   // What was last decided per object (guarded by this), to write only on change.
   private final Map<String, String> lastReason = new HashMap<>();
+  /** The nominatedNodeName written per pod ("" when cleared) until the API shows it, so it goes out once. */
+  private final Map<String, String> lastNominated = new HashMap<>();
   private final Map<String, String> lastPhase = new HashMap<>();
   private final Map<String, String> lastQueue = new HashMap<>();
   // What waits to be written (guarded by this), newest per object; drained by the writer thread.
@@ -72,8 +81,11 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
   private long subresourceMissingSince;
   static final Duration REPROBE = Duration.ofMinutes(10);
 
-  /** One pod condition to write; {@code first} when no condition was written for it before (sets the time). */
-  private record PodWrite(SessionResult.PendingPod pending, boolean first) {}
+  /**
+   * One pod status patch: its condition when {@code condition} ({@code first} when none was written for it before:
+   * that sets the time), its nominated node when {@code nomination}.
+   */
+  private record PodWrite(SessionResult.PendingPod pending, boolean condition, boolean first, boolean nomination) {}
 
   public StatusWriter(ApiClient client) {
     this(client, client);
@@ -97,14 +109,26 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
       }
       pendingNow.add(p.pod().uid());
       String before = lastReason.put(p.pod().uid(), p.reason());
-      if (!p.reason().equals(before)) {
+      boolean condition = !p.reason().equals(before);
+      int nomination = nomination(p);
+      if (condition || nomination != NOMINATION_KEPT) {
         PodWrite queued = pendingPods.get(p.pod().uid());
-        pendingPods.put(p.pod().uid(), new PodWrite(p, before == null || queued != null && queued.first()));
+        boolean writeCondition = condition || queued != null && queued.condition();
+        // In step with the API again: a nomination still queued would undo that.
+        boolean writeNomination = nomination == NOMINATION_WRITE
+            || nomination == NOMINATION_KEPT && queued != null && queued.nomination();
+        if (writeCondition || writeNomination) {
+          pendingPods.put(p.pod().uid(), new PodWrite(p, writeCondition,
+              condition && before == null || queued != null && queued.first(), writeNomination));
+        } else if (queued != null) {
+          pendingPods.remove(p.pod().uid());
+        }
       }
     }
     // Forget pods no longer pending (bound or gone) and finished jobs, so memory follows the cluster, not history;
     // a write still queued for a pod that has since been placed is dropped (it would mark a bound pod Unschedulable).
     lastReason.keySet().retainAll(pendingNow);
+    lastNominated.keySet().retainAll(pendingNow);
     pendingPods.keySet().retainAll(pendingNow);
     Set<String> jobsNow = new HashSet<>();
     for (SessionResult.JobStatus j : result.jobs()) {
@@ -133,6 +157,27 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
       drainQueued = true;
       writer.execute(this::drain);
     }
+  }
+
+  /** {@link #nomination}: nothing to do; the API shows what was written (or always did); write it. */
+  private static final int NOMINATION_KEPT = 0;
+  private static final int NOMINATION_IN_STEP = 1;
+  private static final int NOMINATION_WRITE = 2;
+
+  /**
+   * Whether {@code p}'s nominated node must be written: the cycle's differs from what the API last showed and was not
+   * written already (the informer not having shown the write yet); or the API shows it again, so a write of another
+   * value still queued must not go out.
+   */
+  private int nomination(SessionResult.PendingPod p) {
+    String want = p.nominatedNode();
+    if (java.util.Objects.equals(want, p.pod().nominatedNodeName())) {
+      // Most cycles of a backlog: nothing nominated, nothing to look up.
+      return !lastNominated.isEmpty() && lastNominated.remove(p.pod().uid()) != null ? NOMINATION_IN_STEP
+          : NOMINATION_KEPT;
+    }
+    String value = want == null ? "" : want;
+    return value.equals(lastNominated.put(p.pod().uid(), value)) ? NOMINATION_KEPT : NOMINATION_WRITE;
   }
 
   /** Records {@code Scheduled} once the binder says the pod is bound. */
@@ -203,13 +248,23 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
     for (PodWrite w : pods.values()) {
       Pod pod = w.pending().pod();
       String reason = w.pending().reason();
-      String body = StatusPatches.podUnschedulable(reason, w.first() ? now : null);
+      String nominated = w.pending().nominatedNode();
+      String body = StatusPatches.podStatus(w.condition() ? reason : null, w.first() ? now : null, w.nomination(),
+          nominated);
       try {
         PatchUtils.patch(V1Pod.class, () -> core.patchNamespacedPodStatus(pod.name(), pod.namespace(),
             new V1Patch(body)).buildCall(null), V1Patch.PATCH_FORMAT_STRATEGIC_MERGE_PATCH, client);
       } catch (ApiException e) {
-        forget(lastReason, pod.uid(), reason);
+        if (w.condition()) {
+          forget(lastReason, pod.uid(), reason);
+        }
+        if (w.nomination()) {
+          forget(lastNominated, pod.uid(), nominated == null ? "" : nominated);
+        }
         LOG.log(System.Logger.Level.WARNING, "pod " + pod.key() + ": status not written: HTTP " + e.getCode());
+        continue;
+      }
+      if (!w.condition()) {
         continue;
       }
       events.send("Pod", pod.namespace(), pod.name(), pod.uid(), "Warning", "FailedScheduling", reason);

@@ -25,9 +25,9 @@ final class PodSubresources {
 
   /**
    * Binds {@code podName} (from the URL, or from the body for the legacy {@code namespaces/NS/bindings} POST) to
-   * {@code target.name}: sets spec.nodeName, merges the binding's annotations, sets PodScheduled=True. A pod already
-   * bound, being deleted or still carrying scheduling gates is a 409 on {@code pods/binding} with the registry's
-   * messages. The {@link BindLedger} records bindings applied and refused.
+   * {@code target.name}: sets spec.nodeName, merges the binding's annotations, sets PodScheduled=True, clears
+   * status.nominatedNodeName. A pod already bound, being deleted or still carrying scheduling gates is a 409 on
+   * {@code pods/binding} with the registry's messages. The {@link BindLedger} records bindings applied and refused.
    */
   JsonObject bind(String namespace, String podName, String body) {
     JsonObject binding = Json.parseObject(body);
@@ -74,6 +74,9 @@ final class PodSubresources {
         annotations.entrySet().forEach(e -> podAnnotations.add(e.getKey(), e.getValue().deepCopy()));
       }
       setScheduledCondition(Json.childOrCreate(pod, "status"));
+      // kube-apiserver 1.34+ (ClearingNominatedNodeNameAfterBinding, on by default from 1.35): the bind makes any
+      // nomination moot, whoever set it.
+      Json.childOrCreate(pod, "status").remove("nominatedNodeName");
       return pod;
     }, WriteMode.SYSTEM);
     ledger.applied(ObjectStore.key(namespace, name), node);

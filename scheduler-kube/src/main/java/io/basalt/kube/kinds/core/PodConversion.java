@@ -85,7 +85,8 @@ public final class PodConversion {
         group == null ? null : group.name(),
         controller,
         containers(spec, ctx),
-        PodConstraintsConversion.of(spec, ctx));
+        PodConstraintsConversion.of(spec, ctx),
+        pod.getStatus() == null ? null : emptyToNull(pod.getStatus().getNominatedNodeName()));
   }
 
   /** Each container's own request, init containers first, as HAMi's per-container device annotations order them. */
