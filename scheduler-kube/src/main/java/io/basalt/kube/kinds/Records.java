@@ -23,11 +23,19 @@ public interface Records {
 
   /**
    * Whether a pod on no node yet that names {@code schedulerName} matters here. Another scheduler's pending pod holds
-   * nothing until it is bound, so live mode does not even convert it: a tenant's pods of made-up resource names
-   * cannot then fill the resource name table.
+   * nothing until it is bound or nominated to a node (those are always converted), so live mode does not even convert
+   * it: a tenant's pods of made-up resource names cannot then fill the resource name table.
    */
   default boolean wantsPending(String schedulerName) {
     return true;
+  }
+
+  /**
+   * A pending pod {@link #wantsPending} turned down was not converted. It may have been taken before, while another
+   * scheduler had nominated it to a node ({@code status.nominatedNodeName}, whose room is held for it): live mode
+   * forgets it then. {@code key} is {@code namespace/name}.
+   */
+  default void pendingSkipped(String key, String uid) {
   }
 
   void priorityClass(PriorityClass priorityClass);

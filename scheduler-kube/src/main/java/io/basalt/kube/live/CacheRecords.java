@@ -51,6 +51,13 @@ final class CacheRecords implements Records, Records.Removals {
     return cache.schedulerNames().contains(schedulerName);
   }
 
+  @Override
+  public void pendingSkipped(String key, String uid) {
+    if (podUids.containsKey(key)) { // taken while nominated; most skipped pods never were
+      podGone(key, uid);
+    }
+  }
+
   /** Through {@link ClusterCache#observe}, which keeps an assumption whose bind is still in flight. */
   @Override
   public void pod(Pod pod) {

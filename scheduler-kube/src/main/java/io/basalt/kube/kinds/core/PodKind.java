@@ -5,6 +5,7 @@ import io.basalt.kube.kinds.KindAdapter;
 import io.basalt.kube.kinds.Records;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodList;
@@ -23,12 +24,22 @@ public final class PodKind extends KindAdapter<V1Pod> {
   @Override
   public void put(V1Pod pod, Records out) {
     V1PodSpec spec = pod.getSpec();
-    if (spec != null && (spec.getNodeName() == null || spec.getNodeName().isEmpty())
+    if (spec != null && (spec.getNodeName() == null || spec.getNodeName().isEmpty()) && !nominated(pod)
         && !out.wantsPending(spec.getSchedulerName() == null || spec.getSchedulerName().isEmpty()
             ? PodConversion.DEFAULT_SCHEDULER_NAME : spec.getSchedulerName())) {
+      V1ObjectMeta meta = pod.getMetadata();
+      if (meta != null) { // it may have been nominated before: what was held for it goes
+        out.pendingSkipped(meta.getNamespace() + "/" + meta.getName(), meta.getUid());
+      }
       return;
     }
     out.pod(PodConversion.toPod(pod));
+  }
+
+  /** A pending pod nominated to a node holds room there, whoever schedules it (kube-scheduler's nominated pods). */
+  private static boolean nominated(V1Pod pod) {
+    return pod.getStatus() != null && pod.getStatus().getNominatedNodeName() != null
+        && !pod.getStatus().getNominatedNodeName().isEmpty();
   }
 
   @Override

@@ -13,6 +13,7 @@ import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.kubernetes.client.openapi.models.V1PodStatus;
 import org.junit.jupiter.api.Test;
 
 class PodKindTest {
@@ -35,5 +36,18 @@ class PodKindTest {
     kind.put(pod("default-scheduler", "n1"), out);
     kind.put(pod("basalt-scheduler", null), out);
     verify(out, times(2)).pod(any(Pod.class));
+  }
+
+  /** A pending pod another scheduler nominated to a node holds room there: it is taken, and forgotten once it is not. */
+  @Test
+  void anotherSchedulersNominatedPendingPodIsConverted() {
+    Records out = mock(Records.class);
+    PodKind kind = new PodKind();
+    V1Pod nominated = pod("default-scheduler", null).status(new V1PodStatus().nominatedNodeName("n1"));
+    kind.put(nominated, out);
+    verify(out).pod(any(Pod.class));
+    kind.put(pod("default-scheduler", null), out);
+    verify(out).pendingSkipped("t/p", "u");
+    verify(out, times(1)).pod(any(Pod.class));
   }
 }
