@@ -97,7 +97,7 @@ public final class NetworkTopologyPlugin implements Plugin {
     registrar.addFilter(PodSigner.signedFilter((task, node) -> fabric.unready(node.name())
         ? FilterResult.unfit("node(s) not Ready in the network topology") : FilterResult.OK, t -> fabric));
     int[] tiers = fabric.tiers();
-    TierOneUse tierOne = new TierOneUse(fabric, tiers[0], usage);
+    TierOneUse tierOne = new TierOneUse(fabric, tiers[0], usage, session.nodes());
     registrar.addAllocationListener(AllocationListener.of(tierOne::placed));
     registrar.addScorer(new Nudge(tierOne, settings.weight() * 10.0));
   }
@@ -124,12 +124,12 @@ public final class NetworkTopologyPlugin implements Plugin {
 
     @Override
     public double score(TaskInfo task, NodeInfo node) {
-      return placedInDomain(task) ? 0 : scale * tierOne.fraction(node.name());
+      return placedInDomain(task) ? 0 : scale * tierOne.fraction(node);
     }
 
     @Override
     public ToDoubleFunction<NodeInfo> forTask(TaskInfo task) {
-      return placedInDomain(task) ? node -> 0 : node -> scale * tierOne.fraction(node.name());
+      return placedInDomain(task) ? node -> 0 : node -> scale * tierOne.fraction(node);
     }
 
     @Override
@@ -146,10 +146,13 @@ public final class NetworkTopologyPlugin implements Plugin {
     private final Fabric fabric;
     private final Usage usage;
     /**
-     * Per node of a tier-1 domain, that domain's share (one object for all its nodes): the node nudge reads it for
-     * every node a search visits, so one lookup by name rather than the fabric's two.
+     * Per node of a tier-1 domain, that domain's share (one object for all its nodes), for placements and for nodes
+     * outside the session's list.
      */
     private final Map<String, Share> byNode = new HashMap<>();
+    /** The session's nodes by position, and the share of each: a visit reads its node's by position, no lookup. */
+    private final NodeInfo[] nodes;
+    private final Share[] at;
 
     /** A tier-1 domain's allocatable and used of each weighted resource, and its used fraction. */
     private static final class Share {
@@ -162,20 +165,35 @@ public final class NetworkTopologyPlugin implements Plugin {
       }
     }
 
-    TierOneUse(Fabric fabric, int tier, Usage usage) {
+    TierOneUse(Fabric fabric, int tier, Usage usage, List<NodeInfo> nodes) {
       this.fabric = fabric;
       this.usage = usage;
       for (String d : fabric.domains(tier)) {
-        long[][] t = usage.totals(fabric.readyNodes(d));
-        Share share = new Share(t, usage.fraction(t));
+        Share share = new Share(new long[2][usage.slots.length], 0);
         for (String n : fabric.nodesOf(d)) {
           byNode.put(n, share);
         }
       }
+      this.nodes = nodes.toArray(NodeInfo[]::new);
+      this.at = new Share[this.nodes.length];
+      for (int p = 0; p < this.nodes.length; p++) {
+        String name = this.nodes[p].name();
+        Share share = byNode.get(name);
+        at[p] = share;
+        if (share != null && !fabric.unready(name)) {
+          usage.add(share.totals, this.nodes[p]);
+        }
+      }
+      for (Share share : at) {
+        if (share != null) {
+          share.fraction = usage.fraction(share.totals);
+        }
+      }
     }
 
-    double fraction(String node) {
-      Share s = byNode.get(node);
+    double fraction(NodeInfo node) {
+      int p = node.position();
+      Share s = p < nodes.length && nodes[p] == node ? at[p] : byNode.get(node.name());
       return s == null ? 0 : s.fraction;
     }
 
@@ -269,6 +287,14 @@ public final class NetworkTopologyPlugin implements Plugin {
         }
       }
       return t;
+    }
+
+    /** Adds {@code node}'s allocatable and used to {@code t}. */
+    void add(long[][] t, NodeInfo node) {
+      for (int i = 0; i < slots.length; i++) {
+        t[0][i] += node.allocatable(slots[i]);
+        t[1][i] += node.used(slots[i]);
+      }
     }
 
     void add(long[][] t, TaskInfo task, int sign) {
