@@ -144,13 +144,14 @@ public final class NetworkTopologyPlugin implements Plugin {
    */
   private static final class TierOneUse {
     private final Fabric fabric;
+    private final int tier;
     private final Usage usage;
+    /** Each tier-1 domain's share, for placements and for nodes outside the session's list. */
+    private final Map<String, Share> byDomain = new HashMap<>();
     /**
-     * Per node of a tier-1 domain, that domain's share (one object for all its nodes), for placements and for nodes
-     * outside the session's list.
+     * The session's nodes by position, and the share of each (one object for all nodes of a domain): the node nudge
+     * reads it for every node a search visits, so by position, without a lookup.
      */
-    private final Map<String, Share> byNode = new HashMap<>();
-    /** The session's nodes by position, and the share of each: a visit reads its node's by position, no lookup. */
     private final NodeInfo[] nodes;
     private final Share[] at;
 
@@ -159,47 +160,47 @@ public final class NetworkTopologyPlugin implements Plugin {
       final long[][] totals;
       double fraction;
 
-      Share(long[][] totals, double fraction) {
+      Share(long[][] totals) {
         this.totals = totals;
-        this.fraction = fraction;
       }
     }
 
     TierOneUse(Fabric fabric, int tier, Usage usage, List<NodeInfo> nodes) {
       this.fabric = fabric;
+      this.tier = tier;
       this.usage = usage;
       for (String d : fabric.domains(tier)) {
-        Share share = new Share(new long[2][usage.slots.length], 0);
-        for (String n : fabric.nodesOf(d)) {
-          byNode.put(n, share);
-        }
+        byDomain.put(d, new Share(new long[2][usage.slots.length]));
       }
       this.nodes = nodes.toArray(NodeInfo[]::new);
       this.at = new Share[this.nodes.length];
       for (int p = 0; p < this.nodes.length; p++) {
         String name = this.nodes[p].name();
-        Share share = byNode.get(name);
+        Share share = share(name);
         at[p] = share;
         if (share != null && !fabric.unready(name)) {
           usage.add(share.totals, this.nodes[p]);
         }
       }
-      for (Share share : at) {
-        if (share != null) {
-          share.fraction = usage.fraction(share.totals);
-        }
+      for (Share share : byDomain.values()) {
+        share.fraction = usage.fraction(share.totals);
       }
+    }
+
+    private Share share(String node) {
+      String d = fabric.domainOf(node, tier);
+      return d == null ? null : byDomain.get(d);
     }
 
     double fraction(NodeInfo node) {
       int p = node.position();
-      Share s = p < nodes.length && nodes[p] == node ? at[p] : byNode.get(node.name());
+      Share s = p < nodes.length && nodes[p] == node ? at[p] : share(node.name());
       return s == null ? 0 : s.fraction;
     }
 
     /** O(resources): a placement changes its domain's used counts by the pod's request (a pipelined pod uses nothing). */
     void placed(TaskInfo task, int sign) {
-      Share s = task.nodeName() == null || task.status() == TaskStatus.PIPELINED ? null : byNode.get(task.nodeName());
+      Share s = task.nodeName() == null || task.status() == TaskStatus.PIPELINED ? null : share(task.nodeName());
       if (s != null && !fabric.unready(task.nodeName())) {
         usage.add(s.totals, task, sign);
         s.fraction = usage.fraction(s.totals);
