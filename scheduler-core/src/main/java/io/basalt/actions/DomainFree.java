@@ -22,7 +22,6 @@ import java.util.Map;
  */
 final class DomainFree {
   private final List<NodeInfo> nodes;
-  private final Map<String, Integer> positions;
   private final Map<String, Integer> domainIds = new HashMap<>();
   /** Per node position, the ids of the domains whose free room it counts in (one per tier it is under). */
   private final int[][] domainsOf;
@@ -45,7 +44,6 @@ final class DomainFree {
   /** Counters over {@code nodes} (the session's, by position); fed by {@link #changed} from then on. */
   DomainFree(Fabric fabric, List<NodeInfo> nodes) {
     this.nodes = nodes;
-    this.positions = new HashMap<>(nodes.size() * 2);
     int[] tiers = fabric.tiers();
     for (int tier : tiers) {
       for (String d : fabric.domains(tier)) {
@@ -57,7 +55,6 @@ final class DomainFree {
     int[] scratch = new int[tiers.length];
     for (int i = 0; i < nodes.size(); i++) {
       String name = nodes.get(i).name();
-      positions.put(name, i);
       int n = 0;
       if (!fabric.unready(name)) {
         for (int tier : tiers) {
@@ -104,8 +101,8 @@ final class DomainFree {
 
   /** {@code node}'s accounting changed: its domains move by what its share moved, for each resource counted. */
   void changed(NodeInfo node) {
-    Integer at = positions.get(node.name());
-    if (at == null || nodes.get(at) != node) {
+    int at = node.position();
+    if (at >= nodes.size() || nodes.get(at) != node) {
       return;
     }
     int[] ds = domainsOf[at];

@@ -252,15 +252,26 @@ final class DomainPlacer {
     return false;
   }
 
+  /**
+   * The search scope of {@code domain}: its ready nodes of the session, listed once per session (a gang tries a few
+   * domains, its groups each a few more, and the fabric and the session's nodes stay as they are until it closes).
+   */
   private static NodeSearch.Scope scope(Session session, String domain) {
-    List<NodeInfo> nodes = new ArrayList<>();
-    for (String n : session.fabric().readyNodes(domain)) {
-      NodeInfo node = session.node(n);
-      if (node != null) {
-        nodes.add(node);
+    return session.scratch(Scopes.class, Scopes::new).byDomain.computeIfAbsent(domain, d -> {
+      List<NodeInfo> nodes = new ArrayList<>();
+      for (String n : session.fabric().readyNodes(d)) {
+        NodeInfo node = session.node(n);
+        if (node != null) {
+          nodes.add(node);
+        }
       }
-    }
-    return new NodeSearch.Scope(domain, nodes);
+      return new NodeSearch.Scope(d, List.copyOf(nodes));
+    });
+  }
+
+  /** The session's domain scopes, by domain. */
+  private static final class Scopes {
+    final Map<String, NodeSearch.Scope> byDomain = new HashMap<>();
   }
 
   private static List<TaskInfo> pendingOf(List<TaskInfo> tasks) {

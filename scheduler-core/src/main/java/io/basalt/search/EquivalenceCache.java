@@ -14,7 +14,6 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
 
@@ -260,7 +259,13 @@ final class EquivalenceCache {
     if (keep == null) {
       return null;
     }
-    ScoreKey key = new ScoreKey(keep, List.of(Arrays.stream(keys).filter(Objects::nonNull).toArray()));
+    Object[] named = new Object[count];
+    for (int i = 0, j = 0; i < keys.length; i++) {
+      if (keep[i]) {
+        named[j++] = keys[i];
+      }
+    }
+    ScoreKey key = new ScoreKey(keep, List.of(named));
     ScoreTable table = scoreTables.get(key);
     if (table == null) {
       if (scoreEntries >= maxScoreEntries) {
@@ -269,7 +274,21 @@ final class EquivalenceCache {
       table = new ScoreTable();
       scoreTables.put(key, table);
     }
-    return new KeptScoring(PreparedChecks.forTask(scorers, task), keep, count, table);
+    // A keyed scorer answers alike for tasks of one key, so it is prepared once per key and session, as the kept
+    // answers are; the others are prepared for this task.
+    @SuppressWarnings("unchecked")
+    ToDoubleFunction<NodeInfo>[] fns = new ToDoubleFunction[scorers.length];
+    for (int i = 0; i < scorers.length; i++) {
+      if (keep[i] && table.prepared != null) {
+        fns[i] = table.prepared[i];
+      } else {
+        fns[i] = PreparedChecks.forTask(scorers[i], task);
+      }
+    }
+    if (table.prepared == null) {
+      table.prepared = fns;
+    }
+    return new KeptScoring(fns, keep, count, table);
   }
 
   /** Which scorers keep answers and their keys: tasks with equal keys share one table. */
@@ -287,6 +306,8 @@ final class EquivalenceCache {
 
   /** Kept scores by node position: {@code stride} per node, with the node copy and version they hold for. */
   private final class ScoreTable {
+    /** The scorers as prepared for the first task of this key; the keyed ones serve the key's later tasks. */
+    ToDoubleFunction<NodeInfo>[] prepared;
     long[] nodes = new long[0];
     int[] versions = new int[0];
     double[] scores = new double[0];

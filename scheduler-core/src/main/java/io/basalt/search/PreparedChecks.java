@@ -80,10 +80,14 @@ record PreparedChecks(Demand demand, Function<NodeInfo, FilterResult> filtering,
   static ToDoubleFunction<NodeInfo>[] forTask(NodeScorer[] scorers, TaskInfo task) {
     ToDoubleFunction<NodeInfo>[] fns = new ToDoubleFunction[scorers.length];
     for (int i = 0; i < scorers.length; i++) {
-      NodeScorer s = scorers[i];
-      fns[i] = s instanceof PreparedScorer p ? p.forTask(task) : node -> s.score(task, node);
+      fns[i] = forTask(scorers[i], task);
     }
     return fns;
+  }
+
+  /** {@code scorer} prepared for {@code task}. */
+  static ToDoubleFunction<NodeInfo> forTask(NodeScorer scorer, TaskInfo task) {
+    return scorer instanceof PreparedScorer p ? p.forTask(task) : node -> scorer.score(task, node);
   }
 
   /** The sum of {@code fns} on a node, added in their order from 0 as {@code Callbacks.score} adds. */

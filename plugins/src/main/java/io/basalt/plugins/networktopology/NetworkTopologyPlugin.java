@@ -97,7 +97,7 @@ public final class NetworkTopologyPlugin implements Plugin {
     registrar.addFilter(PodSigner.signedFilter((task, node) -> fabric.unready(node.name())
         ? FilterResult.unfit("node(s) not Ready in the network topology") : FilterResult.OK, t -> fabric));
     int[] tiers = fabric.tiers();
-    TierOneUse tierOne = new TierOneUse(fabric, tiers[0], usage);
+    TierOneUse tierOne = new TierOneUse(fabric, tiers[0], usage, session.nodes());
     registrar.addAllocationListener(AllocationListener.of(tierOne::placed));
     registrar.addScorer(new Nudge(tierOne, settings.weight() * 10.0));
   }
@@ -124,12 +124,12 @@ public final class NetworkTopologyPlugin implements Plugin {
 
     @Override
     public double score(TaskInfo task, NodeInfo node) {
-      return placedInDomain(task) ? 0 : scale * tierOne.fraction(node.name());
+      return placedInDomain(task) ? 0 : scale * tierOne.fraction(node);
     }
 
     @Override
     public ToDoubleFunction<NodeInfo> forTask(TaskInfo task) {
-      return placedInDomain(task) ? node -> 0 : node -> scale * tierOne.fraction(node.name());
+      return placedInDomain(task) ? node -> 0 : node -> scale * tierOne.fraction(node);
     }
 
     @Override
@@ -144,44 +144,63 @@ public final class NetworkTopologyPlugin implements Plugin {
    */
   private static final class TierOneUse {
     private final Fabric fabric;
+    private final int tier;
     private final Usage usage;
+    /** Each tier-1 domain's share, for placements and for nodes outside the session's list. */
+    private final Map<String, Share> byDomain = new HashMap<>();
     /**
-     * Per node of a tier-1 domain, that domain's share (one object for all its nodes): the node nudge reads it for
-     * every node a search visits, so one lookup by name rather than the fabric's two.
+     * The session's nodes by position, and the share of each (one object for all nodes of a domain): the node nudge
+     * reads it for every node a search visits, so by position, without a lookup.
      */
-    private final Map<String, Share> byNode = new HashMap<>();
+    private final NodeInfo[] nodes;
+    private final Share[] at;
 
     /** A tier-1 domain's allocatable and used of each weighted resource, and its used fraction. */
     private static final class Share {
       final long[][] totals;
       double fraction;
 
-      Share(long[][] totals, double fraction) {
+      Share(long[][] totals) {
         this.totals = totals;
-        this.fraction = fraction;
       }
     }
 
-    TierOneUse(Fabric fabric, int tier, Usage usage) {
+    TierOneUse(Fabric fabric, int tier, Usage usage, List<NodeInfo> nodes) {
       this.fabric = fabric;
+      this.tier = tier;
       this.usage = usage;
       for (String d : fabric.domains(tier)) {
-        long[][] t = usage.totals(fabric.readyNodes(d));
-        Share share = new Share(t, usage.fraction(t));
-        for (String n : fabric.nodesOf(d)) {
-          byNode.put(n, share);
+        byDomain.put(d, new Share(new long[2][usage.slots.length]));
+      }
+      this.nodes = nodes.toArray(NodeInfo[]::new);
+      this.at = new Share[this.nodes.length];
+      for (int p = 0; p < this.nodes.length; p++) {
+        String name = this.nodes[p].name();
+        Share share = share(name);
+        at[p] = share;
+        if (share != null && !fabric.unready(name)) {
+          usage.add(share.totals, this.nodes[p]);
         }
+      }
+      for (Share share : byDomain.values()) {
+        share.fraction = usage.fraction(share.totals);
       }
     }
 
-    double fraction(String node) {
-      Share s = byNode.get(node);
+    private Share share(String node) {
+      String d = fabric.domainOf(node, tier);
+      return d == null ? null : byDomain.get(d);
+    }
+
+    double fraction(NodeInfo node) {
+      int p = node.position();
+      Share s = p < nodes.length && nodes[p] == node ? at[p] : share(node.name());
       return s == null ? 0 : s.fraction;
     }
 
     /** O(resources): a placement changes its domain's used counts by the pod's request (a pipelined pod uses nothing). */
     void placed(TaskInfo task, int sign) {
-      Share s = task.nodeName() == null || task.status() == TaskStatus.PIPELINED ? null : byNode.get(task.nodeName());
+      Share s = task.nodeName() == null || task.status() == TaskStatus.PIPELINED ? null : share(task.nodeName());
       if (s != null && !fabric.unready(task.nodeName())) {
         usage.add(s.totals, task, sign);
         s.fraction = usage.fraction(s.totals);
@@ -269,6 +288,14 @@ public final class NetworkTopologyPlugin implements Plugin {
         }
       }
       return t;
+    }
+
+    /** Adds {@code node}'s allocatable and used to {@code t}. */
+    void add(long[][] t, NodeInfo node) {
+      for (int i = 0; i < slots.length; i++) {
+        t[0][i] += node.allocatable(slots[i]);
+        t[1][i] += node.used(slots[i]);
+      }
     }
 
     void add(long[][] t, TaskInfo task, int sign) {

@@ -7,7 +7,9 @@ import io.basalt.api.JobInfo;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.api.TaskStatus;
+import io.basalt.framework.NodeScorer;
 import io.basalt.framework.PluginRegistry;
+import io.basalt.framework.PreparedScorer;
 import io.basalt.model.ResourceNames;
 import io.basalt.session.Session;
 import io.basalt.session.Statement;
@@ -18,11 +20,13 @@ import io.basalt.testing.TestSessions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.ToDoubleFunction;
 import org.junit.jupiter.api.Test;
 
 /**
  * The rank of a domain (the plugin keeps each domain's used totals and moves them as pods are placed) equals the rank
- * worked out afresh from the domain's ready nodes, after every step of random placements, evictions and undos.
+ * worked out afresh from the domain's ready nodes, after every step of random placements, evictions and undos; so does
+ * the node nudge, read by the node's place in the session's list.
  */
 class DomainRankTest {
   private static final List<String> RESOURCES = List.of("cpu", "memory", "nvidia.com/gpu", "metax-tech.com/gpu");
@@ -114,5 +118,47 @@ class DomainRankTest {
       }
     }
     assertTrue(checked > 5_000, "compared often: " + checked);
+  }
+
+  /**
+   * The nudge of a pod that asks for no domain is 10 x its node's dragonfly fraction, worked out afresh, on every node
+   * of the session (read by position) and on a copy of it outside the session's list (read by name), after every
+   * placement and undo.
+   */
+  @Test
+  void theNodeNudgeIsItsDragonflysFractionOnEveryNode() {
+    int checked = 0;
+    for (long seed = 1; seed <= 10; seed++) {
+      Session s = open(seed);
+      SplittableRandom r = new SplittableRandom(seed * 31);
+      NodeScorer nudge = s.callbacks().scorers().get(0);
+      Statement stmt = s.newStatement();
+      for (int step = 0; step < 40; step++) {
+        List<TaskInfo> pending = tasks(s, TaskStatus.PENDING);
+        if (r.nextInt(4) > 0 && !pending.isEmpty()) {
+          stmt.allocate(pending.get(r.nextInt(pending.size())), s.nodes().get(r.nextInt(s.nodes().size())));
+        } else {
+          stmt.discard();
+          stmt = s.newStatement();
+        }
+        if (tasks(s, TaskStatus.PENDING).isEmpty()) {
+          stmt.discard();
+          stmt = s.newStatement();
+        }
+        TaskInfo task = tasks(s, TaskStatus.PENDING).get(0);
+        ToDoubleFunction<NodeInfo> prepared = ((PreparedScorer) nudge).forTask(task);
+        for (NodeInfo node : s.nodes()) {
+          String df = s.fabric().domainOf(node.name(), 1);
+          double want = df == null ? 0 : fresh(s, df) / 10;
+          String at = "seed " + seed + ", step " + step + ", " + node.name();
+          assertEquals(want, prepared.applyAsDouble(node), 1e-9, at);
+          assertEquals(want, nudge.score(task, node), 1e-9, at);
+          NodeInfo outside = new NodeInfo(node.node(), 0, new long[0], new long[0]);
+          assertEquals(want, prepared.applyAsDouble(outside), 1e-9, at + " outside the session's list");
+          checked++;
+        }
+      }
+    }
+    assertTrue(checked > 2_000, "compared often: " + checked);
   }
 }

@@ -9,6 +9,8 @@ package io.basalt.app.bench;
  * @param evicted pods evicted by preempt or reclaim (they leave the cluster, as if their controller gave up)
  * @param gangs gangs (PodGroups) submitted; {@code gangsBound} of them bound whole
  * @param podsPerSecond pods bound per second spent inside {@code Scheduler.runOnce} (scheduling decisions per second)
+ * @param podsPerCpuSecond pods bound per second of the scheduling thread's CPU time inside {@code runOnce}: what
+ *     other processes on the machine change least
  * @param schedulingSeconds total time inside {@code runOnce}
  * @param wallSeconds the whole round: submitting batches to the cache, cycles and bookkeeping
  * @param peakHeapMiB sum of the heap pools' peak usage during the round
@@ -29,6 +31,7 @@ public record BenchResult(
     int gangsBound,
     int cycles,
     double podsPerSecond,
+    double podsPerCpuSecond,
     double schedulingSeconds,
     double wallSeconds,
     double cycleP50Ms,

@@ -27,11 +27,18 @@ final class SupernodeBench {
   /** One configuration's measured round: the usual figures and where the gangs went. */
   record Round(BenchResult result, SupernodeStats stats) {}
 
-  /** Both configurations' median rounds. */
-  record Comparison(Round topology, Round plain, List<Double> topologyRates, List<Double> plainRates) {
+  /** Both configurations' median rounds, and each round's pods per second and per CPU second. */
+  record Comparison(Round topology, Round plain, List<Double> topologyRates, List<Double> plainRates,
+      List<Double> topologyCpuRates, List<Double> plainCpuRates) {
     double ratio() {
       return plain.result().podsPerSecond() == 0 ? 0
           : topology.result().podsPerSecond() / plain.result().podsPerSecond();
+    }
+
+    /** The same ratio of the scheduling thread's CPU time: medians of each side's rounds. */
+    double cpuRatio() {
+      double p = medianOf(plainCpuRates);
+      return p == 0 ? 0 : medianOf(topologyCpuRates) / p;
     }
   }
 
@@ -71,7 +78,8 @@ final class SupernodeBench {
       with.add(run(topology, seed));
       without.add(run(plain, seed));
     }
-    return new Comparison(median(with), median(without), rates(with), rates(without));
+    return new Comparison(median(with), median(without), rates(with), rates(without), cpuRates(with),
+        cpuRates(without));
   }
 
   Round run(SchedulerProfile profile, long seed) {
@@ -96,6 +104,20 @@ final class SupernodeBench {
     return rounds.stream().map(r -> round(r.result().podsPerSecond(), 1)).toList();
   }
 
+  private static List<Double> cpuRates(List<Round> rounds) {
+    return rounds.stream().map(r -> round(r.result().podsPerCpuSecond(), 1)).toList();
+  }
+
+  /** The middle value (the lower of the two middle ones), as the median round is chosen. */
+  static double medianOf(List<Double> values) {
+    if (values.isEmpty()) {
+      return 0;
+    }
+    List<Double> sorted = new ArrayList<>(values);
+    sorted.sort(null);
+    return sorted.get((sorted.size() - 1) / 2);
+  }
+
   static String json(Comparison c, String header) throws IOException {
     StringWriter s = new StringWriter();
     try (JsonWriter w = new JsonWriter(s)) {
@@ -106,20 +128,27 @@ final class SupernodeBench {
       w.name("pods").value(c.topology().result().pods());
       w.name("gangs").value(c.topology().result().gangs());
       w.name("decisionsPerSecondRatio").value(round(c.ratio(), 3));
-      side(w, "topology", c.topology(), c.topologyRates());
-      side(w, "plain", c.plain(), c.plainRates());
+      w.name("decisionsPerCpuSecondRatio").value(round(c.cpuRatio(), 3));
+      side(w, "topology", c.topology(), c.topologyRates(), c.topologyCpuRates());
+      side(w, "plain", c.plain(), c.plainRates(), c.plainCpuRates());
       w.endObject();
     }
     return s + System.lineSeparator();
   }
 
-  private static void side(JsonWriter w, String name, Round r, List<Double> rates) throws IOException {
+  private static void side(JsonWriter w, String name, Round r, List<Double> rates, List<Double> cpuRates)
+      throws IOException {
     BenchResult b = r.result();
     SupernodeStats t = r.stats();
     w.name(name).beginObject();
     w.name("podsPerSecond").value(round(b.podsPerSecond(), 1));
     w.name("podsPerSecondRounds").beginArray();
     for (double v : rates) {
+      w.value(v);
+    }
+    w.endArray();
+    w.name("podsPerCpuSecondRounds").beginArray();
+    for (double v : cpuRates) {
       w.value(v);
     }
     w.endArray();
@@ -152,6 +181,7 @@ final class SupernodeBench {
     row(sb, "", "topology", "plain");
     row(sb, "pods/s (median)", fmt("%.1f", a.podsPerSecond()), fmt("%.1f", b.podsPerSecond()));
     row(sb, "pods/s ratio", fmt("%.1f %%", 100 * c.ratio()), "");
+    row(sb, "pods/CPU s ratio", fmt("%.1f %%", 100 * c.cpuRatio()), "");
     row(sb, "pods bound / submitted", a.bound() + " / " + a.pods(), b.bound() + " / " + b.pods());
     row(sb, "pods evicted", Integer.toString(a.evicted()), Integer.toString(b.evicted()));
     row(sb, "gangs bound", s.gangsBound() + " / " + a.gangs(), t.gangsBound() + " / " + b.gangs());

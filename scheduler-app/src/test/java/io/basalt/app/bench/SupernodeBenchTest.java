@@ -103,8 +103,10 @@ class SupernodeBenchTest {
     JsonObject o = JsonParser.parseString(out.toString()).getAsJsonObject();
     assertEquals(32, o.get("nodes").getAsInt());
     assertTrue(o.has("decisionsPerSecondRatio"), out.toString());
+    assertTrue(o.get("decisionsPerCpuSecondRatio").getAsDouble() > 0, out.toString());
     for (String side : List.of("topology", "plain")) {
       JsonObject s = o.getAsJsonObject(side);
+      assertTrue(s.getAsJsonArray("podsPerCpuSecondRounds").get(0).getAsDouble() > 0, out.toString());
       for (String f : List.of("podsPerSecond", "gangsBound", "gangsInDragonflies", "gangsInDragonfliesPercent",
           "multiGroupGangsInOneSwitchbox", "freeDragonflies", "dragonflies")) {
         assertTrue(s.has(f), side + " lacks " + f + ": " + out);
