@@ -142,18 +142,18 @@ final class AffinityFilter implements PreparedFilter, PodSigner {
           return AFFINITY;
         }
       }
-      // Existing pods' anti-affinity is reported before the pod's own, as kube-scheduler's table expects.
-      if (existingAnti != null) {
-        for (Map.Entry<String, Map<String, long[]>> e : existingAnti.byKey().entrySet()) {
-          if (TopologyCounts.get(e.getValue(), labels.get(e.getKey())) > 0) {
-            return EXISTING_ANTI_AFFINITY;
-          }
-        }
-      }
+      // kube-scheduler's order: the pod's affinity, its anti-affinity, then existing pods' anti-affinity.
       if (anti != null) {
         for (int i = 0; i < anti.keys.length; i++) {
           if (TopologyCounts.get(anti.values[i], labels.get(anti.keys[i])) > 0) {
             return ANTI_AFFINITY;
+          }
+        }
+      }
+      if (existingAnti != null) {
+        for (Map.Entry<String, Map<String, long[]>> e : existingAnti.byKey().entrySet()) {
+          if (TopologyCounts.get(e.getValue(), labels.get(e.getKey())) > 0) {
+            return EXISTING_ANTI_AFFINITY;
           }
         }
       }
