@@ -252,6 +252,8 @@ class ChartTest {
     assertTrue(podLabels.entrySet().containsAll(svc.getSpec().getSelector().entrySet()), "Service selects the pods");
     assertEquals("metrics", svc.getSpec().getPorts().get(0).getTargetPort().getStrValue());
     assertEquals("http-metrics", svc.getSpec().getPorts().get(0).getName());
+    assertEquals(Boolean.TRUE, svc.getSpec().getPublishNotReadyAddresses(),
+        "a leader whose cycles fail is not ready, and is scraped still");
 
     V1PodDisruptionBudget pdb = r.one(V1PodDisruptionBudget.class);
     assertEquals(1, pdb.getSpec().getMinAvailable().getIntValue());
