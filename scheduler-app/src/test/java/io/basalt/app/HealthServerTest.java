@@ -120,7 +120,7 @@ class HealthServerTest {
         }
         for (int i = 0; i < stalled.size(); i++) {
           Socket socket = stalled.get(i);
-          socket.setSoTimeout(i < beyond ? 10_000 : 200);
+          socket.setSoTimeout(i < beyond ? 10_000 : 10);
           int read;
           try {
             read = socket.getInputStream().read();
@@ -134,6 +134,7 @@ class HealthServerTest {
         Socket probe = new Socket("127.0.0.1", port.port());
         probe.getOutputStream().write("GET /healthz HTTP/1.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
         probe.setSoTimeout(10_000);
+        stalled.get(beyond).setSoTimeout(10_000);
         String answer = new String(probe.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
         assertTrue(answer.startsWith("HTTP/1.1 200 OK\r\n"), answer);
         assertTrue(stalled.get(beyond).isClosed() || stalled.get(beyond).getInputStream().read() == -1,
