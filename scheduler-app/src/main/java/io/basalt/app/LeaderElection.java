@@ -16,21 +16,28 @@ import java.util.UUID;
  * release can fail: closing interrupts a renewal the API server may already have applied, and the release then
  * carries a stale resourceVersion (409). A standby would wait out the whole lease. So after closing, a Lease still
  * held by this instance is re-read and released.
+ *
+ * <p>The elector writes the Lease through a {@link LeaseFence}, which remembers when it was last renewed.
  */
 final class LeaderElection implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(LeaderElection.class.getName());
 
   private final String identity;
-  private final LeaseLock lock;
+  private final LeaseFence lock;
   private final Duration leaseDuration;
   private final LeaderElector elector;
 
   LeaderElection(ApiClient client, String namespace, String name, Duration leaseDuration, Duration renewDeadline,
       Duration retryPeriod) throws IOException {
     this.identity = InetAddress.getLocalHost().getHostName() + "_" + UUID.randomUUID();
-    this.lock = new LeaseLock(namespace, name, identity, client);
+    this.lock = new LeaseFence(new LeaseLock(namespace, name, identity, client), renewDeadline, System::nanoTime);
     this.leaseDuration = leaseDuration;
     this.elector = new LeaderElector(new LeaderElectionConfig(lock, leaseDuration, renewDeadline, retryPeriod));
+  }
+
+  /** Whether this replica may still act as leader now: binds are fenced by it ({@link FencedBinder}). */
+  LeaseFence fence() {
+    return lock;
   }
 
   /** Blocks: waits for the Lease, runs {@code leading} while holding it, {@code stopped} when leadership ends. */

@@ -12,6 +12,7 @@ import io.basalt.kube.live.InformerSource;
 import io.basalt.kube.live.KubeBinder;
 import io.basalt.kube.live.PodGroupCreator;
 import io.basalt.kube.live.StatusWriter;
+import io.basalt.scheduler.Binder;
 import io.basalt.scheduler.Scheduler;
 import io.basalt.scheduler.VgpuSlotCheck;
 import io.basalt.scheduler.SchedulingLoop;
@@ -105,6 +106,14 @@ final class RunCommand implements Callable<Integer> {
       description = "Address of /metrics, /healthz and /readyz (default: ${DEFAULT-VALUE}).")
   String metricsAddr;
 
+  /** Who reads the probes' detail: loopback callers, or every caller. */
+  enum HealthDetail { local, all }
+
+  @Option(names = "--health-detail", defaultValue = "local",
+      description = "Who reads why /readyz and /healthz fail and which config is in force: local (loopback callers, "
+          + "as kubectl exec) or all; others read only ok / not ready (default: ${DEFAULT-VALUE}).")
+  HealthDetail healthDetail;
+
   @Option(names = "--default-queue", defaultValue = "default",
       description = "Queue of PodGroups and pods that name none (default: ${DEFAULT-VALUE}).")
   String defaultQueue;
@@ -158,12 +167,15 @@ final class RunCommand implements Callable<Integer> {
     cache.setDeviceProtocol(deviceProtocol);
     InformerSource source = new InformerSource(client).topology(topology.feed());
     SchedulerMetrics metrics = new SchedulerMetrics();
-    // Liveness: a cycle running far longer than any should; a standby never runs cycles and stays healthy.
+    // Liveness: a cycle running, or cycles failing, far longer than any cycle should take; a standby never runs
+    // cycles and stays healthy.
     Duration stuck = Duration.ofMinutes(2).compareTo(schedulePeriod.multipliedBy(20)) > 0 ? Duration.ofMinutes(2)
         : schedulePeriod.multipliedBy(20);
     metrics.watchConfig(() -> profile.state().valid());
-    HealthServer health = new HealthServer(metricsAddr, source::hasSynced, () -> profile.state().describe(),
-        this::cycleRunningFor, stuck, metrics);
+    SchedulerProbes probes = new SchedulerProbes(source::hasSynced, () -> profile.state().describe(),
+        () -> SchedulerProbes.LoopState.of(this.loop), stuck);
+    HealthServer health = new HealthServer(metricsAddr, probes, metrics,
+        healthDetail == HealthDetail.all ? HealthServer.EVERYONE : HealthServer.LOCAL);
     healthServer = health;
     KubeBinder binder = new KubeBinder(calls, KubeBinder.Options.defaults().withBindWorkers(bindWorkers));
     source.start(cache);
@@ -179,8 +191,14 @@ final class RunCommand implements Callable<Integer> {
       status.update(result);
       creator.update(result);
     };
+    // The elector bounds its own calls (--renew-deadline); a call timeout here would interrupt a renewal the server
+    // already applied, and the release that follows would then fail on a stale resourceVersion.
+    LeaderElection elector = leaderElect ? new LeaderElection(client, leaseNamespace, leaseName, leaseDuration,
+        renewDeadline, retryPeriod) : null;
+    // A leader binds only while its last Lease renewal is recent: one paused past its Lease never binds.
+    Binder binds = elector == null ? binder : new FencedBinder(binder, elector.fence());
     SchedulingLoop loop = this.loop = new SchedulingLoop(
-        new Scheduler(cache, VgpuSlotCheck.watching(profile, cache, LOG), binder, sink).observedBy(metrics),
+        new Scheduler(cache, VgpuSlotCheck.watching(profile, cache, LOG), binds, sink).observedBy(metrics),
         schedulePeriod);
     CountDownLatch stopped = new CountDownLatch(1);
     CountDownLatch loopDone = new CountDownLatch(1);
@@ -200,10 +218,6 @@ final class RunCommand implements Callable<Integer> {
         loopDone.countDown();
       }
     };
-    // The elector bounds its own calls (--renew-deadline); a call timeout here would interrupt a renewal the server
-    // already applied, and the release that follows would then fail on a stale resourceVersion.
-    LeaderElection elector = leaderElect ? new LeaderElection(client, leaseNamespace, leaseName, leaseDuration,
-        renewDeadline, retryPeriod) : null;
     boolean[] lostLease = {false};
     // SIGTERM: finish the cycle, then the binds and status writes it started, and only then give up the Lease, so a
     // standby never decides about nodes while binds it cannot see are still landing.
@@ -346,13 +360,8 @@ final class RunCommand implements Callable<Integer> {
 
   private volatile ClusterCache cache;
   private volatile HealthServer healthServer;
-  /** For /healthz; null until the loop exists. */
+  /** For the probes; null until the loop exists. */
   private volatile SchedulingLoop loop;
-
-  private Duration cycleRunningFor() {
-    SchedulingLoop l = loop;
-    return l == null ? Duration.ZERO : l.cycleRunningFor();
-  }
 
   /** Per-call limit for everything but watches. */
   private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);

@@ -16,6 +16,10 @@ public final class SchedulingLoop implements Runnable {
   private volatile long cycles;
   /** System.nanoTime() when the cycle in progress began; 0 between cycles. */
   private volatile long cycleStarted;
+  /** Cycles failed since the last one that succeeded, and System.nanoTime() when the first of them began. */
+  private volatile int failedInARow;
+  private volatile long failingSince;
+  private volatile String lastFailure;
 
   public SchedulingLoop(Scheduler scheduler, Duration period) {
     this.scheduler = scheduler;
@@ -30,8 +34,14 @@ public final class SchedulingLoop implements Runnable {
       try {
         scheduler.runOnce();
         cycles++;
+        failedInARow = 0;
       } catch (RuntimeException e) {
         LOG.log(System.Logger.Level.ERROR, "scheduling cycle failed; retrying next period", e);
+        if (failedInARow == 0) {
+          failingSince = start;
+        }
+        lastFailure = e.toString();
+        failedInARow++;
       } finally {
         cycleStarted = 0;
       }
@@ -63,5 +73,24 @@ public final class SchedulingLoop implements Runnable {
   public Duration cycleRunningFor() {
     long started = cycleStarted;
     return started == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - started);
+  }
+
+  /** Cycles that failed since the last one that succeeded: readiness fails on a few, as the loop schedules nothing. */
+  public int failedInARow() {
+    return failedInARow;
+  }
+
+  /**
+   * How long cycles have been failing: since the first of {@link #failedInARow()} began, zero when the last cycle
+   * succeeded. Liveness fails past a bound, so a scheduler that has stopped scheduling is restarted.
+   */
+  public Duration failingFor() {
+    long since = failingSince;
+    return failedInARow == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - since);
+  }
+
+  /** The exception of the last failed cycle, null if none failed yet. */
+  public String lastFailure() {
+    return lastFailure;
   }
 }

@@ -68,4 +68,39 @@ class SchedulingLoopTest {
       loop.stop();
     }
   }
+
+  @Test
+  void failingCyclesAreCountedFromTheFirstUntilOneSucceeds() throws Exception {
+    SchedulerProfile conf = ConfValidator.validate(TestSessions.parse("actions: \"allocate\"\ntiers:\n- plugins: []\n"),
+        PluginRegistry.of(), ActionRegistry.builtin()).profile();
+    java.util.concurrent.atomic.AtomicBoolean failing = new java.util.concurrent.atomic.AtomicBoolean(true);
+    AtomicInteger calls = new AtomicInteger();
+    Supplier<SchedulerProfile> confs = () -> {
+      calls.incrementAndGet();
+      if (failing.get()) {
+        throw new IllegalStateException("every cycle fails");
+      }
+      return conf;
+    };
+    Scheduler scheduler = new Scheduler(new ClusterCache(Set.of("basalt-scheduler"), "default"), confs, NO_BINDS,
+        StatusSink.NONE);
+    SchedulingLoop loop = new SchedulingLoop(scheduler, Duration.ofMillis(10));
+    assertEquals(0, loop.failedInARow());
+    assertEquals(Duration.ZERO, loop.failingFor());
+    Thread t = new Thread(loop);
+    t.start();
+    try {
+      Await.until("cycles fail", Duration.ofSeconds(10), () -> loop.failedInARow() >= 5);
+      Thread.sleep(100);
+      assertTrue(loop.failingFor().toMillis() >= 100, "failing for " + loop.failingFor());
+      assertTrue(loop.lastFailure().contains("every cycle fails"), loop.lastFailure());
+      failing.set(false);
+      Await.until("a cycle succeeds", Duration.ofSeconds(10), () -> loop.cycles() >= 1);
+      assertEquals(0, loop.failedInARow());
+      assertEquals(Duration.ZERO, loop.failingFor());
+    } finally {
+      loop.stop();
+      t.join(5000);
+    }
+  }
 }

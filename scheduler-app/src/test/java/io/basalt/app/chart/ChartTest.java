@@ -26,6 +26,8 @@ import io.kubernetes.client.openapi.models.V1CustomResourceDefinition;
 import io.kubernetes.client.openapi.models.V1CustomResourceDefinitionVersion;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1JSONSchemaProps;
+import io.kubernetes.client.openapi.models.V1NetworkPolicy;
+import io.kubernetes.client.openapi.models.V1NetworkPolicyIngressRule;
 import io.kubernetes.client.openapi.models.V1PodDisruptionBudget;
 import io.kubernetes.client.openapi.models.V1PodSecurityContext;
 import io.kubernetes.client.openapi.models.V1PodSpec;
@@ -111,9 +113,10 @@ class ChartTest {
     Rendered r = defaults();
     Map<String, Long> kinds = r.docs().stream()
         .collect(Collectors.groupingBy(HelmChart.Doc::kind, java.util.TreeMap::new, Collectors.counting()));
-    assertEquals(Map.of("ClusterRole", 1L, "ClusterRoleBinding", 1L, "ConfigMap", 1L, "CustomResourceDefinition", 2L,
-        "Deployment", 1L, "PodDisruptionBudget", 1L, "Role", 1L, "RoleBinding", 1L, "Service", 1L,
-        "ServiceAccount", 1L), kinds);
+    assertEquals(Map.ofEntries(Map.entry("ClusterRole", 1L), Map.entry("ClusterRoleBinding", 1L),
+        Map.entry("ConfigMap", 1L), Map.entry("CustomResourceDefinition", 2L), Map.entry("Deployment", 1L),
+        Map.entry("NetworkPolicy", 1L), Map.entry("PodDisruptionBudget", 1L), Map.entry("Role", 1L),
+        Map.entry("RoleBinding", 1L), Map.entry("Service", 1L), Map.entry("ServiceAccount", 1L)), kinds);
     for (HelmChart.Doc d : r.docs()) {
       if (Set.of("ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition").contains(d.kind())) {
         assertNull(d.typed().getMetadata().getNamespace(), d.kind() + " is cluster-scoped");
@@ -153,6 +156,7 @@ class ChartTest {
     assertEquals(List.of("500"), flags.get("--kube-api-qps"));
     assertEquals(List.of("1000"), flags.get("--kube-api-burst"));
     assertEquals(List.of(":8080"), flags.get("--metrics-addr"));
+    assertEquals(List.of("local"), flags.get("--health-detail"), "the probes' detail for kubectl exec only");
     assertEquals(List.of("default"), flags.get("--default-queue"));
     assertEquals(List.of("text"), flags.get("--log-format"));
     assertEquals(List.of("info"), flags.get("--log-level"));
@@ -248,6 +252,8 @@ class ChartTest {
     assertTrue(podLabels.entrySet().containsAll(svc.getSpec().getSelector().entrySet()), "Service selects the pods");
     assertEquals("metrics", svc.getSpec().getPorts().get(0).getTargetPort().getStrValue());
     assertEquals("http-metrics", svc.getSpec().getPorts().get(0).getName());
+    assertEquals(Boolean.TRUE, svc.getSpec().getPublishNotReadyAddresses(),
+        "a leader whose cycles fail is not ready, and is scraped still");
 
     V1PodDisruptionBudget pdb = r.one(V1PodDisruptionBudget.class);
     assertEquals(1, pdb.getSpec().getMinAvailable().getIntValue());
@@ -256,6 +262,31 @@ class ChartTest {
     assertTrue(r.all("ServiceMonitor").isEmpty(), "ServiceMonitor is off by default");
     assertNotNull(d.getSpec().getTemplate().getSpec().getAffinity().getPodAntiAffinity(),
         "replicas spread over nodes by default");
+  }
+
+  @Test
+  void networkPolicyOpensOnlyTheMetricsPortToPrometheus() {
+    Rendered r = defaults();
+    V1NetworkPolicy policy = r.one(V1NetworkPolicy.class);
+    assertEquals(r.one(V1Deployment.class).getSpec().getSelector().getMatchLabels(),
+        policy.getSpec().getPodSelector().getMatchLabels(), "the scheduler's pods, not the topology agent's");
+    assertEquals(List.of("Ingress"), policy.getSpec().getPolicyTypes(), "egress (the API server) is left open");
+    assertEquals(1, policy.getSpec().getIngress().size());
+    V1NetworkPolicyIngressRule rule = policy.getSpec().getIngress().get(0);
+    assertEquals(1, rule.getPorts().size());
+    assertEquals(8080, rule.getPorts().get(0).getPort().getIntValue());
+    assertEquals("TCP", rule.getPorts().get(0).getProtocol());
+    assertEquals(1, rule.getFrom().size());
+    assertEquals(Map.of("app.kubernetes.io/name", "prometheus"),
+        rule.getFrom().get(0).getPodSelector().getMatchLabels());
+    assertNotNull(rule.getFrom().get(0).getNamespaceSelector(), "Prometheus in any namespace");
+
+    V1NetworkPolicy closed = HelmChart.template(RELEASE, NAMESPACE, "netpol-closed", "--set-json",
+        "networkPolicy.metricsFrom=[]")
+        .one(V1NetworkPolicy.class);
+    assertEquals(List.of(), closed.getSpec().getIngress(), "no peer: nothing but the node's probes gets in");
+    assertTrue(HelmChart.template(RELEASE, NAMESPACE, "netpol-off", "--set", "networkPolicy.enabled=false")
+        .all(V1NetworkPolicy.class).isEmpty());
   }
 
   @Test
@@ -323,6 +354,12 @@ class ChartTest {
     assertFalse(flags.containsKey("--topology-url"));
     assertEquals(List.of("value"), flags.get("--some-future-flag"), "extraArgs are passed through");
     assertEquals(List.of(""), flags.get("--create-podgroups"), "scheduler.createPodGroups");
+    assertEquals(List.of("all"), flags.get("--health-detail"), "metrics.healthDetail");
+    V1NetworkPolicy policy = r.one(V1NetworkPolicy.class);
+    V1NetworkPolicyIngressRule rule = policy.getSpec().getIngress().get(0);
+    assertEquals(9090, rule.getPorts().get(0).getPort().getIntValue(), "the metrics port, wherever it is");
+    assertEquals(Map.of("kubernetes.io/metadata.name", "monitoring"),
+        rule.getFrom().get(0).getNamespaceSelector().getMatchLabels());
 
     V1PodSpec pod = d.getSpec().getTemplate().getSpec();
     assertEquals(Map.of("node-role.example.com/system", "true"), pod.getNodeSelector());

@@ -10,6 +10,7 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1CustomResourceDefinition;
 import io.kubernetes.client.openapi.models.V1DaemonSet;
 import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1NetworkPolicy;
 import io.kubernetes.client.openapi.models.V1PodDisruptionBudget;
 import io.kubernetes.client.openapi.models.V1Role;
 import io.kubernetes.client.openapi.models.V1RoleBinding;
@@ -52,6 +53,7 @@ final class HelmChart {
       Map.entry("Deployment", V1Deployment.class),
       Map.entry("DaemonSet", V1DaemonSet.class),
       Map.entry("PodDisruptionBudget", V1PodDisruptionBudget.class),
+      Map.entry("NetworkPolicy", V1NetworkPolicy.class),
       Map.entry("CustomResourceDefinition", V1CustomResourceDefinition.class),
       Map.entry("ValidatingAdmissionPolicy", V1ValidatingAdmissionPolicy.class),
       Map.entry("ValidatingAdmissionPolicyBinding", V1ValidatingAdmissionPolicyBinding.class));
