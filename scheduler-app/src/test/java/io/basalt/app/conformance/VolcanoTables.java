@@ -1,5 +1,13 @@
 package io.basalt.app.conformance;
 
+import static io.basalt.app.conformance.TableYaml.copy;
+import static io.basalt.app.conformance.TableYaml.dump;
+import static io.basalt.app.conformance.TableYaml.k8s;
+import static io.basalt.app.conformance.TableYaml.list;
+import static io.basalt.app.conformance.TableYaml.map;
+import static io.basalt.app.conformance.TableYaml.quantities;
+import static io.basalt.app.conformance.TableYaml.str;
+
 import io.basalt.app.Scenarios;
 import io.basalt.config.Hook;
 import java.io.IOException;
@@ -11,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.Yaml;
 
 /**
@@ -231,30 +238,8 @@ final class VolcanoTables {
     return meta;
   }
 
-  private static Map<String, Object> k8s(String apiVersion, String kind, Map<String, Object> meta,
-      Map<String, Object> spec, Map<String, Object> status) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("apiVersion", apiVersion);
-    m.put("kind", kind);
-    m.put("metadata", meta);
-    m.put("spec", spec);
-    m.put("status", status);
-    return m;
-  }
 
-  private static Map<String, Object> quantities(Object v) {
-    Map<String, Object> r = new LinkedHashMap<>();
-    map(v).forEach((k, q) -> r.put(k, String.valueOf(q)));
-    return r;
-  }
 
-  private static void copy(Map<String, Object> from, Map<String, Object> to, String... keys) {
-    for (String k : keys) {
-      if (from.get(k) != null) {
-        to.put(k, from.get(k));
-      }
-    }
-  }
 
   // ---- outcomes -------------------------------------------------------------------------------------------------
 
@@ -268,43 +253,10 @@ final class VolcanoTables {
       map(byNode).forEach((node, score) -> s.put(node, ((Number) score).doubleValue()));
       scores.put(pod, s);
     });
-    return new VolcanoCase.Outcome(binds, list(m.get("evicted")).stream().map(VolcanoTables::str).toList(), scores);
+    return new VolcanoCase.Outcome(binds, list(m.get("evicted")).stream().map(TableYaml::str).toList(), scores);
   }
 
-  // ---- YAML plumbing --------------------------------------------------------------------------------------------
 
-  private static String dump(List<Object> docs) {
-    DumperOptions options = new DumperOptions();
-    options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
-    return new Yaml(options).dumpAll(docs.iterator());
-  }
 
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> map(Object o) {
-    if (o == null) {
-      return Map.of();
-    }
-    if (!(o instanceof Map<?, ?>)) {
-      throw new IllegalArgumentException("expected a mapping, got " + o);
-    }
-    return (Map<String, Object>) o;
-  }
 
-  @SuppressWarnings("unchecked")
-  private static List<Object> list(Object o) {
-    if (o == null) {
-      return List.of();
-    }
-    if (!(o instanceof List<?>)) {
-      throw new IllegalArgumentException("expected a list, got " + o);
-    }
-    return (List<Object>) o;
-  }
-
-  private static String str(Object o) {
-    if (o == null) {
-      throw new IllegalArgumentException("missing value");
-    }
-    return String.valueOf(o);
-  }
 }

@@ -17,7 +17,6 @@ import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1ContainerPort;
 import io.kubernetes.client.openapi.models.V1LabelSelector;
 import io.kubernetes.client.openapi.models.V1LabelSelectorRequirement;
-import io.kubernetes.client.openapi.models.V1NodeSelectorRequirement;
 import io.kubernetes.client.openapi.models.V1PodAffinityTerm;
 import io.kubernetes.client.openapi.models.V1PodSchedulingGate;
 import io.kubernetes.client.openapi.models.V1PodSpec;
@@ -35,7 +34,6 @@ import java.util.Set;
  */
 final class PodConstraintsConversion {
   private static final Set<String> LABEL_OPERATORS = Set.of("In", "NotIn", "Exists", "DoesNotExist");
-  private static final Set<String> NODE_OPERATORS = Set.of("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt");
 
   private PodConstraintsConversion() {}
 
@@ -142,28 +140,13 @@ final class PodConstraintsConversion {
       }
       int weight = weight(t.getWeight(), at + ".weight", ctx);
       List<NodeSelectorRequirement> reqs = new ArrayList<>();
-      nodeRequirements(reqs, t.getPreference().getMatchExpressions(), false, at + ".preference.matchExpressions", ctx);
-      nodeRequirements(reqs, t.getPreference().getMatchFields(), true, at + ".preference.matchFields", ctx);
+      PodConversion.addRequirements(reqs, t.getPreference().getMatchExpressions(), false,
+          at + ".preference.matchExpressions", ctx);
+      PodConversion.addRequirements(reqs, t.getPreference().getMatchFields(), true, at + ".preference.matchFields",
+          ctx);
       out.add(new PreferredSchedulingTerm(weight, new NodeSelectorTerm(reqs)));
     }
     return out;
-  }
-
-  private static void nodeRequirements(List<NodeSelectorRequirement> out, List<V1NodeSelectorRequirement> in,
-      boolean field, String path, Ctx ctx) {
-    if (in == null) {
-      return;
-    }
-    for (int i = 0; i < in.size(); i++) {
-      V1NodeSelectorRequirement r = in.get(i);
-      if (r == null || isBlank(r.getKey())) {
-        throw ctx.fail(path + "[" + i + "].key", "missing");
-      }
-      if (!NODE_OPERATORS.contains(r.getOperator())) {
-        throw ctx.fail(path + "[" + i + "].operator", "must be one of " + NODE_OPERATORS + ", got " + r.getOperator());
-      }
-      out.add(new NodeSelectorRequirement(r.getKey(), r.getOperator(), r.getValues(), field));
-    }
   }
 
   private static List<PodAffinityTerm> terms(List<V1PodAffinityTerm> in, String path, Ctx ctx) {

@@ -198,7 +198,7 @@ public final class PodConversion {
     return terms;
   }
 
-  private static void addRequirements(List<NodeSelectorRequirement> out, List<V1NodeSelectorRequirement> in,
+  static void addRequirements(List<NodeSelectorRequirement> out, List<V1NodeSelectorRequirement> in,
       boolean field, String path, Ctx ctx) {
     if (in == null) {
       return;
