@@ -5,6 +5,7 @@ import static io.basalt.app.conformance.TableYaml.dump;
 import static io.basalt.app.conformance.TableYaml.k8s;
 import static io.basalt.app.conformance.TableYaml.list;
 import static io.basalt.app.conformance.TableYaml.map;
+import static io.basalt.app.conformance.TableYaml.node;
 import static io.basalt.app.conformance.TableYaml.quantities;
 import static io.basalt.app.conformance.TableYaml.str;
 
@@ -39,7 +40,6 @@ final class KubeTables {
   /** Volcano's nodeorder weights, each set to 0 unless a case's {@code scoring} names it. */
   private static final List<String> WEIGHTS = List.of("leastrequested", "mostrequested", "balancedresource",
       "nodeaffinity", "podaffinity", "tainttoleration", "imagelocality", "podtopologyspread");
-  private static final List<String> NODE_KEYS = List.of("labels", "taints", "unschedulable", "images");
   /** A node's room where the case does not size it: plenty, as kube's filter tests give nodes no sizes at all. */
   private static final Map<String, Object> ROOM = Map.of("cpu", "32", "memory", "64Gi", "pods", "110");
 
@@ -138,7 +138,7 @@ final class KubeTables {
 
   private static String cluster(Map<String, Object> c) {
     List<Object> docs = new ArrayList<>();
-    map(c.get("nodes")).forEach((name, v) -> docs.add(node(name, map(v))));
+    map(c.get("nodes")).forEach((name, v) -> docs.add(node(name, map(v), ROOM)));
     map(c.get("pods")).forEach((key, v) -> {
       Map<String, Object> p = map(v);
       if (p.get("node") == null) {
@@ -148,34 +148,6 @@ final class KubeTables {
     });
     docs.add(pod(INCOMING, map(c.get("pod"))));
     return dump(docs);
-  }
-
-  private static Map<String, Object> node(String name, Map<String, Object> v) {
-    Map<String, Object> meta = new LinkedHashMap<>();
-    meta.put("name", name);
-    meta.put("labels", map(v.get("labels")));
-    Map<String, Object> resources = new LinkedHashMap<>(ROOM);
-    v.forEach((k, q) -> {
-      if (!NODE_KEYS.contains(k)) {
-        resources.put(k, String.valueOf(q));
-      }
-    });
-    Map<String, Object> spec = new LinkedHashMap<>();
-    if (v.get("taints") != null) {
-      spec.put("taints", v.get("taints"));
-    }
-    if (Boolean.TRUE.equals(v.get("unschedulable"))) {
-      spec.put("unschedulable", true);
-    }
-    Map<String, Object> status = new LinkedHashMap<>();
-    status.put("allocatable", resources);
-    status.put("capacity", resources);
-    if (v.get("images") != null) {
-      List<Object> images = new ArrayList<>();
-      map(v.get("images")).forEach((image, size) -> images.add(Map.of("names", List.of(image), "sizeBytes", size)));
-      status.put("images", images);
-    }
-    return k8s("v1", "Node", meta, spec, status);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.basalt.app.conformance;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,7 +9,41 @@ import org.yaml.snakeyaml.Yaml;
 
 /** What the Volcano and kube-scheduler tables share: reading their YAML and writing Kubernetes objects from it. */
 final class TableYaml {
+  private static final List<String> NODE_KEYS = List.of("labels", "taints", "unschedulable", "images");
+
   private TableYaml() {}
+
+  /**
+   * A Node from a table row: labels, taints, unschedulable and images are fields, every other key a resource,
+   * offered on top of {@code room}.
+   */
+  static Map<String, Object> node(String name, Map<String, Object> v, Map<String, Object> room) {
+    Map<String, Object> meta = new LinkedHashMap<>();
+    meta.put("name", name);
+    meta.put("labels", map(v.get("labels")));
+    Map<String, Object> resources = new LinkedHashMap<>(room);
+    v.forEach((k, q) -> {
+      if (!NODE_KEYS.contains(k)) {
+        resources.put(k, String.valueOf(q));
+      }
+    });
+    Map<String, Object> spec = new LinkedHashMap<>();
+    if (v.get("taints") != null) {
+      spec.put("taints", v.get("taints"));
+    }
+    if (Boolean.TRUE.equals(v.get("unschedulable"))) {
+      spec.put("unschedulable", true);
+    }
+    Map<String, Object> status = new LinkedHashMap<>();
+    status.put("allocatable", resources);
+    status.put("capacity", resources);
+    if (v.get("images") != null) {
+      List<Object> images = new ArrayList<>();
+      map(v.get("images")).forEach((image, size) -> images.add(Map.of("names", List.of(image), "sizeBytes", size)));
+      status.put("images", images);
+    }
+    return k8s("v1", "Node", meta, spec, status);
+  }
 
   static Map<String, Object> k8s(String apiVersion, String kind, Map<String, Object> meta,
       Map<String, Object> spec, Map<String, Object> status) {

@@ -5,6 +5,7 @@ import static io.basalt.app.conformance.TableYaml.dump;
 import static io.basalt.app.conformance.TableYaml.k8s;
 import static io.basalt.app.conformance.TableYaml.list;
 import static io.basalt.app.conformance.TableYaml.map;
+import static io.basalt.app.conformance.TableYaml.node;
 import static io.basalt.app.conformance.TableYaml.quantities;
 import static io.basalt.app.conformance.TableYaml.str;
 
@@ -34,7 +35,6 @@ import org.yaml.snakeyaml.Yaml;
 final class VolcanoTables {
   static final String DIR = "volcano-conformance";
 
-  private static final List<String> NODE_KEYS = List.of("labels", "taints", "unschedulable");
 
   private VolcanoTables() {}
 
@@ -136,32 +136,12 @@ final class VolcanoTables {
       }
       docs.add(pc);
     });
-    map(c.get("nodes")).forEach((name, v) -> docs.add(node(name, map(v))));
+    map(c.get("nodes")).forEach((name, v) -> docs.add(node(name, map(v), Map.of())));
     map(c.get("queues")).forEach((name, v) -> docs.add(queue(name, map(v))));
     map(c.get("podGroups")).forEach((key, v) -> docs.add(podGroup(key, map(v))));
     map(c.get("pods")).forEach((key, v) -> docs.add(pod(key, map(v))));
     String extra = c.get("yaml") instanceof String s ? "---\n" + s : "";
     return dump(docs) + extra;
-  }
-
-  private static Map<String, Object> node(String name, Map<String, Object> v) {
-    Map<String, Object> meta = new LinkedHashMap<>();
-    meta.put("name", name);
-    meta.put("labels", map(v.get("labels")));
-    Map<String, Object> resources = new LinkedHashMap<>();
-    v.forEach((k, q) -> {
-      if (!NODE_KEYS.contains(k)) {
-        resources.put(k, String.valueOf(q));
-      }
-    });
-    Map<String, Object> spec = new LinkedHashMap<>();
-    if (v.get("taints") != null) {
-      spec.put("taints", v.get("taints"));
-    }
-    if (Boolean.TRUE.equals(v.get("unschedulable"))) {
-      spec.put("unschedulable", true);
-    }
-    return k8s("v1", "Node", meta, spec, Map.of("allocatable", resources, "capacity", resources));
   }
 
   private static Map<String, Object> queue(String name, Map<String, Object> v) {
