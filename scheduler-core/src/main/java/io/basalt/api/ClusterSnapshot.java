@@ -20,8 +20,8 @@ import java.util.Map;
  * @param totals what the nodes offer and use together; summed here from {@code nodes} when null
  * @param positions each node's position in {@code nodes} by name; worked out here when null. The cache hands the same
  *     map to every snapshot until a node comes or goes, so a session does not index the nodes itself
- * @param nodePods node name to the pods assigned there (every scheduler's, finished ones left out), for the filters
- *     that read other pods (host ports, inter-pod affinity, topology spread); a node without pods is absent
+ * @param assignedPods the pods assigned to each node (every scheduler's, finished ones left out), for the filters
+ *     that read other pods (host ports, inter-pod affinity, topology spread)
  * @param namespaceLabels namespace name to its labels, for pod affinity's namespace selectors; only those the
  *     cluster state describes
  * @param othersNominated other schedulers' pending pods nominated to a node ({@code status.nominatedNodeName}): the
@@ -39,12 +39,12 @@ public record ClusterSnapshot(
     DeviceProtocols deviceProtocol,
     ClusterTotals totals,
     Map<String, Integer> positions,
-    Map<String, List<Pod>> nodePods,
+    AssignedPods assignedPods,
     Map<String, Map<String, String>> namespaceLabels,
     List<Pod> othersNominated) {
   public ClusterSnapshot {
     namespaceLabels = namespaceLabels == null ? Map.of() : namespaceLabels;
-    nodePods = nodePods == null ? Map.of() : nodePods;
+    assignedPods = assignedPods == null ? AssignedPods.NONE : assignedPods;
     othersNominated = othersNominated == null ? List.of() : othersNominated;
     fabric = fabric == null ? Fabric.EMPTY : fabric;
     deviceProtocol = deviceProtocol == null ? DeviceProtocols.AUTO : deviceProtocol;
@@ -56,14 +56,14 @@ public record ClusterSnapshot(
   public ClusterSnapshot(List<NodeInfo> nodes, List<Pod> pods, Map<String, PodGroup> podGroups,
       Map<String, Queue> queues, Map<String, PriorityClass> priorityClasses, String defaultQueue,
       Map<String, String> nominations, Fabric fabric, DeviceProtocols deviceProtocol, ClusterTotals totals,
-      Map<String, Integer> positions, Map<String, List<Pod>> nodePods) {
+      Map<String, Integer> positions, AssignedPods assignedPods) {
     this(nodes, pods, podGroups, queues, priorityClasses, defaultQueue, nominations, fabric, deviceProtocol, totals,
-        positions, nodePods, Map.of(), List.of());
+        positions, assignedPods, Map.of(), List.of());
   }
 
   /** The pods assigned to {@code node} when the snapshot was taken, every scheduler's; empty when none. */
   public List<Pod> podsOn(String node) {
-    return nodePods.getOrDefault(node, List.of());
+    return assignedPods.on(node);
   }
 
   private static Map<String, Integer> positionsOf(List<NodeInfo> nodes) {

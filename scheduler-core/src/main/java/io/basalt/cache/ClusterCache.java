@@ -1,5 +1,6 @@
 package io.basalt.cache;
 
+import io.basalt.api.AssignedPods;
 import io.basalt.api.ClusterSnapshot;
 import io.basalt.api.NodeInfo;
 import io.basalt.fabric.Fabric;
@@ -47,8 +48,11 @@ public final class ClusterCache {
    * were copied every cycle although a quiet cycle changes none.
    */
   private List<Pod> ownPodsCopy;
-  /** The snapshot's pods per node, dropped when an assigned pod comes, changes or goes. */
-  private Map<String, List<Pod>> nodePodsCopy;
+  /** The snapshot's pods per node, dropped when an assigned pod comes, changes or goes, or a node comes or goes. */
+  private AssignedPods assignedCopy;
+  /** Assigned pods carrying pod affinity or anti-affinity terms, by uid, and the snapshots' copy. */
+  private final Map<String, Pod> withAffinity = new LinkedHashMap<>();
+  private List<Pod> withAffinityCopy;
   private final Map<String, PodGroup> podGroups = new LinkedHashMap<>();
   /** Groups inferred from owners and labels; a PodGroup object of the same key wins over one of these. */
   private final Map<String, PodGroup> inferredGroups = new LinkedHashMap<>();
@@ -112,7 +116,7 @@ public final class ClusterCache {
     CachedNode c = nodes.computeIfAbsent(node.name(), CachedNode::new);
     if (c.node == null) {
       copies.reorder();
-      nodePodsCopy = null;
+      assignedCopy = null;
     } else {
       totals.node(c.node, c.used, -1);
     }
@@ -131,7 +135,7 @@ public final class ClusterCache {
       c.node = null;
       c.generation = ++generation;
       copies.reorder();
-      nodePodsCopy = null;
+      assignedCopy = null;
     }
   }
 
@@ -474,11 +478,20 @@ public final class ClusterCache {
       return;
     }
     CachedNode c = nodes.computeIfAbsent(pod.nodeName(), CachedNode::new);
-    nodePodsCopy = null;
+    assignedCopy = null;
     if (sign > 0) {
       c.pods.put(pod.uid(), pod);
     } else {
       c.pods.remove(pod.uid());
+    }
+    c.podsChanged();
+    if (pod.constraints().hasPodAffinity()) {
+      withAffinityCopy = null;
+      if (sign > 0) {
+        withAffinity.put(pod.uid(), pod);
+      } else {
+        withAffinity.remove(pod.uid());
+      }
     }
     c.used = add(c.used, pod.request(), sign);
     if (c.node != null) {
@@ -520,7 +533,7 @@ public final class ClusterCache {
     }
     return new ClusterSnapshot(list, ownPodsCopy, Map.copyOf(groups),
         new TreeMap<>(queues), Map.copyOf(priorityClasses), defaultQueue, Map.copyOf(liveNominations()), fabric,
-        deviceProtocol, totals.totals(), copies.positions(), nodePods(), namespaceLabels(), othersNominatedCopy);
+        deviceProtocol, totals.totals(), copies.positions(), assignedPods(), namespaceLabels(), othersNominatedCopy);
   }
 
   private Map<String, Map<String, String>> namespaceLabels() {
@@ -530,16 +543,13 @@ public final class ClusterCache {
     return namespaceLabelsCopy;
   }
 
-  private Map<String, List<Pod>> nodePods() {
-    if (nodePodsCopy == null) {
-      Map<String, List<Pod>> byNode = new HashMap<>();
-      for (CachedNode c : nodes.values()) {
-        if (c.node != null && !c.pods.isEmpty()) {
-          byNode.put(c.name, List.copyOf(c.pods.values()));
-        }
+  private AssignedPods assignedPods() {
+    if (assignedCopy == null) {
+      if (withAffinityCopy == null) {
+        withAffinityCopy = List.copyOf(withAffinity.values());
       }
-      nodePodsCopy = Collections.unmodifiableMap(byNode);
+      assignedCopy = new AssignedPods(copies.positions(), copies.podLists(), withAffinityCopy);
     }
-    return nodePodsCopy;
+    return assignedCopy;
   }
 }

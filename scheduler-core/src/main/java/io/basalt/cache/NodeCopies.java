@@ -43,6 +43,16 @@ final class NodeCopies {
     return List.of(copies);
   }
 
+  /** The pods on each present node in the last {@link #refresh}'s order. */
+  @SuppressWarnings("unchecked")
+  List<List<io.basalt.model.Pod>> podLists() {
+    List<io.basalt.model.Pod>[] lists = new List[order.size()];
+    for (int i = 0; i < lists.length; i++) {
+      lists[i] = order.get(i).podList();
+    }
+    return List.of(lists);
+  }
+
   /** Each present node's position in the last {@link #refresh}, by name; the same map until a node comes or goes. */
   Map<String, Integer> positions() {
     return positions;

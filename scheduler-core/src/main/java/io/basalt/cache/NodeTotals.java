@@ -3,7 +3,11 @@ package io.basalt.cache;
 import io.basalt.api.ClusterTotals;
 import io.basalt.model.Node;
 import io.basalt.model.ResourceVector;
+import io.basalt.model.Taint;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The running sums behind {@link ClusterTotals}: the cache adds a node's allocatable and used when the node appears,
@@ -13,10 +17,21 @@ import java.util.Arrays;
 final class NodeTotals {
   private long[] allocatable = new long[0];
   private long[] used = new long[0];
+  /** How many present nodes carry each taint, and the set snapshots share until one comes or goes. */
+  private final Map<Taint, Integer> taints = new HashMap<>();
+  private Set<Taint> taintSet = Set.of();
   private ClusterTotals last;
 
   /** A node appeared ({@code sign} 1) or went (-1), with what its pods use. */
   void node(Node node, long[] nodeUsed, int sign) {
+    for (Taint t : node.taints()) {
+      int n = taints.merge(t, sign, Integer::sum);
+      if (n == 0) {
+        taints.remove(t);
+      }
+      taintSet = null;
+      last = null;
+    }
     ResourceVector a = node.allocatable();
     allocatable = add(allocatable, a::get, a.size(), sign);
     used(nodeUsed, sign);
@@ -34,7 +49,10 @@ final class NodeTotals {
   /** The sums now; the same object while nothing changed. */
   ClusterTotals totals() {
     if (last == null) {
-      last = new ClusterTotals(allocatable, used);
+      if (taintSet == null) {
+        taintSet = Set.copyOf(taints.keySet());
+      }
+      last = new ClusterTotals(allocatable, used, taintSet);
     }
     return last;
   }

@@ -44,6 +44,12 @@ public interface SessionView {
   List<io.basalt.model.Pod> podsOn(NodeInfo node);
 
   /**
+   * All of {@link #podsOn}'s pods, with the few that carry pod affinity terms apart and an index by label, so the
+   * filters that count other pods visit those that can count instead of every pod.
+   */
+  io.basalt.api.AssignedPods assignedPods();
+
+  /**
    * {@code namespace}'s labels, for pod affinity's namespace selectors: as its Namespace states them, or, where the
    * cluster state holds no Namespace object for it, the one label Kubernetes always sets
    * ({@code kubernetes.io/metadata.name}).

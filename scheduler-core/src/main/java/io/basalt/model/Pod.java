@@ -138,6 +138,12 @@ public record Pod(
         creationTimestamp, group, controller, containers, constraints, nominatedNodeName);
   }
 
+  public Pod withLabels(Map<String, String> newLabels) {
+    return new Pod(uid, namespace, name, schedulerName, nodeName, phase, terminating, priority, priorityClassName,
+        preemptionPolicy, request, newLabels, annotations, nodeSelector, requiredNodeAffinity, tolerations,
+        creationTimestamp, group, controller, containers, constraints, nominatedNodeName);
+  }
+
   public Pod withConstraints(PodConstraints value) {
     return new Pod(uid, namespace, name, schedulerName, nodeName, phase, terminating, priority, priorityClassName,
         preemptionPolicy, request, labels, annotations, nodeSelector, requiredNodeAffinity, tolerations,

@@ -99,7 +99,7 @@ final class JobsBuilder {
     Predicate<String> queueExists = queues::containsKey;
     List<Pod> gatedPods = null;
     for (Pod pod : snapshot.pods()) {
-      if (pod.isGated() && !pod.isAssigned()) {
+      if (!pod.isAssigned() && pod.isGated()) {
         if (!pod.isFinished()) {
           gatedPods = gatedPods == null ? new ArrayList<>() : gatedPods;
           gatedPods.add(pod);

@@ -46,7 +46,7 @@ public final class Session implements SessionView {
   private JobsAtOpen jobsAtOpen;
   private final Map<String, QueueInfo> queues = new LinkedHashMap<>();
   private final Map<String, PriorityClass> priorityClasses;
-  private final Map<String, List<io.basalt.model.Pod>> nodePods;
+  private final io.basalt.api.AssignedPods assignedPods;
   private final Map<String, Map<String, String>> namespaceLabels;
   private final Fabric fabric;
   private final DeviceProtocols deviceProtocol;
@@ -77,7 +77,7 @@ public final class Session implements SessionView {
     this.nodeChanges = new NodeChanges(nodes);
     this.totals = snapshot.totals();
     this.priorityClasses = snapshot.priorityClasses();
-    this.nodePods = snapshot.nodePods();
+    this.assignedPods = snapshot.assignedPods();
     this.namespaceLabels = snapshot.namespaceLabels();
     this.fabric = snapshot.fabric();
     this.deviceProtocol = protocol(snapshot.deviceProtocol(), conf);
@@ -230,7 +230,12 @@ public final class Session implements SessionView {
 
   @Override
   public List<io.basalt.model.Pod> podsOn(NodeInfo node) {
-    return nodePods.getOrDefault(node.name(), List.of());
+    return assignedPods.on(node.name());
+  }
+
+  @Override
+  public io.basalt.api.AssignedPods assignedPods() {
+    return assignedPods;
   }
 
   @Override

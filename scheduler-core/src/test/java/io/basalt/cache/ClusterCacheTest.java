@@ -46,7 +46,7 @@ class ClusterCacheTest {
     ClusterSnapshot first = cache.snapshot();
     assertEquals(List.of("ns/theirs", "ns/ours"), first.podsOn("n1").stream().map(Pod::key).toList());
     assertEquals(List.of(), first.podsOn("n2"));
-    assertSame(first.nodePods(), cache.snapshot().nodePods(), "unchanged pods share one view");
+    assertSame(first.assignedPods(), cache.snapshot().assignedPods(), "unchanged pods share one view");
 
     cache.putPod(TestPods.pod("ns/pending").cpu("1").onNode("n2").build());
     cache.removePod(TestPods.pod("ns/theirs").cpu("1").build().uid());
@@ -54,6 +54,31 @@ class ClusterCacheTest {
     assertEquals(List.of("ns/ours"), second.podsOn("n1").stream().map(Pod::key).toList());
     assertEquals(List.of("ns/pending"), second.podsOn("n2").stream().map(Pod::key).toList());
     assertEquals(List.of("ns/theirs", "ns/ours"), first.podsOn("n1").stream().map(Pod::key).toList(),
+        "an earlier snapshot keeps what it saw");
+  }
+
+  @Test
+  void snapshotKeepsPodsWithAffinityApartAndSharesUnchangedNodesLists() {
+    cache.putNode(TestNodes.node("n1").cpu("8").build());
+    cache.putNode(TestNodes.node("n2").cpu("8").build());
+    io.basalt.model.PodAffinityTerm term = new io.basalt.model.PodAffinityTerm(
+        io.basalt.model.LabelSelector.EVERYTHING, null, null, "kubernetes.io/hostname", null, null);
+    io.basalt.model.PodConstraints anti = new io.basalt.model.PodConstraints(List.of(), List.of(), List.of(),
+        List.of(), List.of(), List.of(term), List.of(), List.of(), List.of());
+    Pod lonely = TestPods.pod("ns/lonely").cpu("1").onNode("n1").build().withConstraints(anti);
+    cache.putPod(lonely);
+    cache.putPod(TestPods.pod("ns/plain").cpu("1").onNode("n2").build());
+    ClusterSnapshot first = cache.snapshot();
+    assertEquals(List.of("ns/lonely"), first.assignedPods().withAffinity().stream().map(Pod::key).toList());
+
+    cache.putPod(TestPods.pod("ns/more").cpu("1").onNode("n2").build());
+    ClusterSnapshot second = cache.snapshot();
+    assertSame(first.podsOn("n1"), second.podsOn("n1"), "a node whose pods did not change keeps its list");
+    assertEquals(List.of("ns/plain", "ns/more"), second.podsOn("n2").stream().map(Pod::key).toList());
+
+    cache.removePod(lonely.uid());
+    assertEquals(List.of(), cache.snapshot().assignedPods().withAffinity());
+    assertEquals(List.of("ns/lonely"), second.assignedPods().withAffinity().stream().map(Pod::key).toList(),
         "an earlier snapshot keeps what it saw");
   }
 

@@ -121,7 +121,7 @@ public final class NodeOrderPlugin implements Plugin {
     }
     if (w.taintToleration() != 0) {
       PreferenceScores.TaintToleration taints = PreferenceScores.TaintToleration.of(w.taintToleration(),
-          session.nodes());
+          session.totalsAtOpen().taints());
       if (taints != null) {
         registrar.addScorer(taints);
       }

@@ -9,9 +9,8 @@ import io.basalt.model.PreferredSchedulingTerm;
 import io.basalt.model.Taint;
 import io.basalt.model.Toleration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.Collection;
 import java.util.List;
-import java.util.Set;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -107,17 +106,18 @@ final class PreferenceScores {
       this.taints = taints;
     }
 
-    /** The scorer for a session of {@code nodes}, or null when none of them carries a PreferNoSchedule taint. */
-    static TaintToleration of(int weight, List<NodeInfo> nodes) {
-      Set<Taint> seen = new LinkedHashSet<>();
-      for (NodeInfo n : nodes) {
-        for (Taint t : n.node().taints()) {
-          if (prefersNoSchedule(t)) {
-            seen.add(t);
-          }
+    /**
+     * The scorer for a session whose nodes carry {@code nodeTaints} (distinct), or null when none of them is a
+     * PreferNoSchedule taint.
+     */
+    static TaintToleration of(int weight, Collection<Taint> nodeTaints) {
+      List<Taint> soft = new ArrayList<>();
+      for (Taint t : nodeTaints) {
+        if (prefersNoSchedule(t)) {
+          soft.add(t);
         }
       }
-      return seen.isEmpty() ? null : new TaintToleration(weight, new ArrayList<>(seen));
+      return soft.isEmpty() ? null : new TaintToleration(weight, soft);
     }
 
     private static boolean prefersNoSchedule(Taint t) {

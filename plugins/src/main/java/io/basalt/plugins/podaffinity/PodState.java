@@ -4,13 +4,18 @@ import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.framework.AllocationListener;
 import io.basalt.framework.SessionView;
+import io.basalt.model.LabelSelector;
 import io.basalt.model.Pod;
 import io.basalt.model.PodConstraints;
 import io.basalt.model.WeightedPodAffinityTerm;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The pods of one session as inter-pod affinity counts them: those on the nodes when it opened
@@ -102,6 +107,12 @@ final class PodState implements AllocationListener {
   private final Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
   /** Pods carrying terms when the session opened; null until first needed. */
   private List<PodAt> termPodsAtOpen;
+  /**
+   * {@link #termPodsAtOpen} by a label value each of their terms requires, and those with a term requiring none; null
+   * until a view first needs them.
+   */
+  private Map<Map.Entry<String, String>, List<PodAt>> termPodIndex;
+  private List<PodAt> unindexedTermPods;
   private int termPods;
   private int requiredAntiPods;
 
@@ -159,12 +170,10 @@ final class PodState implements AllocationListener {
       return;
     }
     List<PodAt> found = new ArrayList<>();
-    for (NodeInfo node : session.nodes()) {
-      for (Pod pod : session.podsOn(node)) {
-        Terms terms = Terms.of(pod);
-        if (terms != null) {
-          found.add(new PodAt(pod, node, terms));
-        }
+    for (Pod pod : session.assignedPods().withAffinity()) {
+      NodeInfo node = session.node(pod.nodeName());
+      if (node != null) {
+        found.add(new PodAt(pod, node, Terms.of(pod)));
       }
     }
     termPodsAtOpen = found;
@@ -185,17 +194,65 @@ final class PodState implements AllocationListener {
     if (c == null) {
       c = new Counted();
       tallies.put(tally, c);
-      for (NodeInfo node : session.nodes()) {
-        for (Pod pod : session.podsOn(node)) {
-          count(tally, c.counts, pod, node, 1);
-        }
-      }
+      countAtOpen(tally, c.counts);
     }
     for (int n = log.size(); c.seen < n; c.seen++) {
       Change ch = log.get(c.seen);
       count(tally, c.counts, ch.at().pod(), ch.at().node(), ch.delta());
     }
     return c.counts;
+  }
+
+  /**
+   * Counts the pods at open for {@code tally}: only those carrying a label its terms require, when each term requires
+   * one (see {@link io.basalt.api.AssignedPods#candidates}), else every pod.
+   */
+  private void countAtOpen(Tally tally, TopologyCounts counts) {
+    io.basalt.api.AssignedPods assigned = session.assignedPods();
+    List<Term> terms = tally.terms();
+    List<List<Pod>> candidates = new ArrayList<>(terms.size());
+    for (Term t : terms) {
+      List<Pod> found = assigned.candidates(t.selector());
+      if (found == null && !tally.all()) {
+        candidates = null;
+        break;
+      }
+      candidates.add(found);
+    }
+    if (candidates != null && tally.all()) {
+      List<Pod> fewest = null;
+      for (List<Pod> found : candidates) {
+        fewest = found != null && (fewest == null || found.size() < fewest.size()) ? found : fewest;
+      }
+      candidates = fewest == null ? null : List.of(fewest);
+    }
+    if (candidates == null) {
+      for (NodeInfo node : session.nodes()) {
+        for (Pod pod : session.podsOn(node)) {
+          count(tally, counts, pod, node, 1);
+        }
+      }
+      return;
+    }
+    if (tally.all()) {
+      for (Pod pod : candidates.get(0)) {
+        NodeInfo node = session.node(pod.nodeName());
+        if (node != null) {
+          count(tally, counts, pod, node, 1);
+        }
+      }
+      return;
+    }
+    for (int i = 0; i < terms.size(); i++) {
+      Term t = terms.get(i);
+      long weight = tally.weights().get(i);
+      for (Pod pod : candidates.get(i)) {
+        NodeInfo node = session.node(pod.nodeName());
+        if (node != null && t.matches(pod, namespaceLabels(pod.namespace()))) {
+          counts.add(t.topologyKey(), node.node().labels().get(t.topologyKey()), weight);
+        }
+      }
+    }
   }
 
   private void count(Tally tally, TopologyCounts counts, Pod pod, NodeInfo node, int delta) {
@@ -230,7 +287,7 @@ final class PodState implements AllocationListener {
     if (v == null) {
       v = new View();
       views.put(key, v);
-      for (PodAt at : termPodsAtOpen) {
+      for (PodAt at : termPodsFor(pod)) {
         see(v, at, pod, 1);
       }
     }
@@ -239,6 +296,75 @@ final class PodState implements AllocationListener {
       see(v, ch.at(), pod, ch.delta());
     }
     return v;
+  }
+
+  /**
+   * The pods carrying terms at open that may have a term matching {@code incoming}: a term that requires a label value
+   * the incoming pod lacks matches it in no namespace, so only pods with a term requiring none, or requiring one the
+   * incoming pod carries, are read. Each at most once.
+   */
+  private Collection<PodAt> termPodsFor(Pod incoming) {
+    if (termPodIndex == null) {
+      indexTermPods();
+    }
+    if (termPodIndex.isEmpty()) {
+      return unindexedTermPods;
+    }
+    Set<PodAt> found = Collections.newSetFromMap(new IdentityHashMap<>());
+    found.addAll(unindexedTermPods);
+    for (Map.Entry<String, String> label : incoming.labels().entrySet()) {
+      List<PodAt> pods = termPodIndex.get(label);
+      if (pods != null) {
+        found.addAll(pods);
+      }
+    }
+    return found;
+  }
+
+  private void indexTermPods() {
+    termPodIndex = new HashMap<>();
+    unindexedTermPods = new ArrayList<>();
+    for (PodAt at : termPodsAtOpen) {
+      Terms t = at.terms();
+      Set<Map.Entry<String, String>> pairs = new java.util.HashSet<>();
+      boolean every = required(t.requiredAnti(), pairs) && required(t.requiredAffinity(), pairs)
+          && required(t.preferredAffinity(), pairs) && required(t.preferredAnti(), pairs);
+      if (!every) {
+        unindexedTermPods.add(at);
+        continue;
+      }
+      for (Map.Entry<String, String> pair : pairs) {
+        termPodIndex.computeIfAbsent(pair, k -> new ArrayList<>()).add(at);
+      }
+    }
+  }
+
+  /** Adds a label value each of {@code terms} requires to {@code pairs}; false when one requires none. */
+  private static boolean required(List<Term> terms, Set<Map.Entry<String, String>> pairs) {
+    for (Term term : terms) {
+      LabelSelector s = term.selector();
+      if (s == null) {
+        continue;
+      }
+      Map.Entry<String, String> pair = null;
+      for (Map.Entry<String, String> e : s.matchLabels().entrySet()) {
+        pair = Map.entry(e.getKey(), e.getValue());
+        break;
+      }
+      if (pair == null) {
+        for (LabelSelector.Requirement r : s.matchExpressions()) {
+          if ("In".equals(r.operator()) && r.values().size() == 1) {
+            pair = Map.entry(r.key(), r.values().get(0));
+            break;
+          }
+        }
+      }
+      if (pair == null) {
+        return false;
+      }
+      pairs.add(pair);
+    }
+    return true;
   }
 
   private void see(View v, PodAt existing, Pod incoming, int delta) {

@@ -22,26 +22,29 @@ final class PodCounts implements AllocationListener {
   /** What one {@link Counts} counts: pods of {@code namespace} matching {@code matcher}, per value of {@code key}. */
   record CountKey(String namespace, PodMatcher matcher, String key, Eligibility eligibility) {}
 
+  /** A placement or eviction told before any count was asked for, replayed when the first one is. */
+  private record Change(Pod pod, String node, int delta) {}
+
   private final SessionView session;
   private final List<NodeInfo> nodes;
-  private final Map<String, Integer> positions = new HashMap<>();
   private final Map<String, Domains> domains = new HashMap<>();
   private final Map<CountKey, Counts> counts = new HashMap<>();
+  private final Map<Map.Entry<String, Eligibility>, boolean[]> eligibleNodes = new HashMap<>();
   /** The counts by namespace, so a placement visits only those that may count it. */
   private final Map<String, List<Map.Entry<CountKey, Counts>>> byNamespace = new HashMap<>();
-  /** Pods placed this session, per node position. */
-  private final List<Pod>[] placed;
+  /** Pods placed this session, per node position; null until a count is first asked for. */
+  private List<Pod>[] placed;
   /** Uids of pods present at open that this session evicted. */
   private final Set<String> evicted = new HashSet<>();
+  /**
+   * The changes told while no count exists: most sessions place no pod that spreads, and then keeping this log is all
+   * the counting they pay for.
+   */
+  private List<Change> untallied = new ArrayList<>();
 
-  @SuppressWarnings("unchecked")
   PodCounts(SessionView session) {
     this.session = session;
     this.nodes = session.nodes();
-    this.placed = new List[nodes.size()];
-    for (int p = 0; p < nodes.size(); p++) {
-      positions.put(nodes.get(p).name(), p);
-    }
   }
 
   List<NodeInfo> nodes() {
@@ -54,8 +57,16 @@ final class PodCounts implements AllocationListener {
     if (p < nodes.size() && nodes.get(p) == node) {
       return p;
     }
-    Integer named = positions.get(node.name());
-    return named == null ? -1 : named;
+    return positionOf(node.name());
+  }
+
+  private int positionOf(String name) {
+    NodeInfo node = name == null ? null : session.node(name);
+    if (node == null) {
+      return -1;
+    }
+    int p = node.position();
+    return p < nodes.size() && nodes.get(p) == node ? p : nodes.indexOf(node);
   }
 
   Domains domains(String key) {
@@ -63,7 +74,16 @@ final class PodCounts implements AllocationListener {
   }
 
   /** The counts for {@code key}, counted over the session's pods the first time they are asked for. */
+  @SuppressWarnings("unchecked")
   Counts counts(CountKey key) {
+    if (placed == null) {
+      placed = new List[nodes.size()];
+      List<Change> log = untallied;
+      untallied = null;
+      for (Change ch : log) {
+        change(ch.pod(), ch.node(), ch.delta());
+      }
+    }
     Counts c = counts.get(key);
     if (c == null) {
       c = count(key);
@@ -74,31 +94,50 @@ final class PodCounts implements AllocationListener {
   }
 
   private Counts count(CountKey key) {
-    Domains d = domains(key.key());
-    boolean[] eligible = new boolean[nodes.size()];
+    boolean[] eligible = eligible(key.key(), key.eligibility());
     int[] initial = new int[nodes.size()];
+    List<Pod> candidates = key.matcher() instanceof PodMatcher.Selector s
+        ? session.assignedPods().candidates(s.selector()) : null;
+    if (candidates != null) {
+      for (Pod pod : candidates) {
+        int p = positionOf(pod.nodeName());
+        if (p >= 0 && eligible[p] && counted(pod, key) && !evicted.contains(pod.uid())) {
+          initial[p]++;
+        }
+      }
+    }
     for (int p = 0; p < eligible.length; p++) {
-      NodeInfo node = nodes.get(p);
-      if (d.valueOf(p) < 0 || !key.eligibility().admits(node.node())) {
+      if (!eligible[p]) {
         continue;
       }
-      eligible[p] = true;
-      int n = 0;
-      for (Pod pod : session.podsOn(node)) {
-        if (counted(pod, key) && !evicted.contains(pod.uid())) {
-          n++;
+      if (candidates == null) {
+        for (Pod pod : session.podsOn(nodes.get(p))) {
+          if (counted(pod, key) && !evicted.contains(pod.uid())) {
+            initial[p]++;
+          }
         }
       }
       if (placed[p] != null) {
         for (Pod pod : placed[p]) {
           if (counted(pod, key)) {
-            n++;
+            initial[p]++;
           }
         }
       }
-      initial[p] = n;
     }
-    return new Counts(d, eligible, initial);
+    return new Counts(domains(key.key()), eligible, initial);
+  }
+
+  /** The nodes that carry {@code key} and that {@code eligibility} admits, by position; shared, never written. */
+  private boolean[] eligible(String key, Eligibility eligibility) {
+    return eligibleNodes.computeIfAbsent(Map.entry(key, eligibility), k -> {
+      Domains d = domains(key);
+      boolean[] eligible = new boolean[nodes.size()];
+      for (int p = 0; p < eligible.length; p++) {
+        eligible[p] = d.valueOf(p) >= 0 && eligibility.admits(nodes.get(p).node());
+      }
+      return eligible;
+    });
   }
 
   /** kube-scheduler skips terminating pods and other namespaces' pods. */
@@ -121,12 +160,18 @@ final class PodCounts implements AllocationListener {
    * eviction's undo (1) or the eviction (-1).
    */
   private void change(TaskInfo task, int delta) {
-    Integer at = task.nodeName() == null ? null : positions.get(task.nodeName());
-    if (at == null) {
+    if (untallied != null) {
+      untallied.add(new Change(task.pod(), task.nodeName(), delta));
       return;
     }
-    int p = at;
-    Pod pod = task.pod();
+    change(task.pod(), task.nodeName(), delta);
+  }
+
+  private void change(Pod pod, String node, int delta) {
+    int p = positionOf(node);
+    if (p < 0) {
+      return;
+    }
     if (pod.isAssigned()) {
       boolean wasEvicted = evicted.contains(pod.uid());
       if (delta < 0 ? wasEvicted : !wasEvicted) {

@@ -139,8 +139,19 @@ public class BenchCommand implements Callable<Integer> {
           + "floor's.")
   boolean floor;
 
+  @Option(names = "--constrained", arity = "0..1", fallbackValue = "30", paramLabel = "PERCENT",
+      description = "Nodes spread over 10 zones, and PERCENT (default 30) of the submissions made replicas of "
+          + "Deployments with required hostname anti-affinity or zone/hostname topology spread; the same workload "
+          + "without those constraints runs first, and the rate is also printed as a ratio of it.")
+  Integer constrained;
+
   /** The floor's median round, when --floor ran it. */
   private FloorScheduler.Result floorResult;
+  /** With --constrained: the median round of the same workload without constraints, and how many pods had them. */
+  private BenchResult reference;
+  private int constrainedPods;
+  /** What a generated workload becomes before it runs: itself, or with --constrained one of {@link Deployments}. */
+  private java.util.function.LongFunction<java.util.function.UnaryOperator<Workload>> shape = s -> w -> w;
 
   @Override
   public Integer call() throws IOException {
@@ -161,6 +172,16 @@ public class BenchCommand implements Callable<Integer> {
     } catch (ConfigException e) {
       e.problems().forEach(err::println);
       return 1;
+    }
+    if (constrained != null) {
+      if (constrained < 0 || constrained > 100) {
+        err.println("bench: --constrained must be a percentage from 0 to 100");
+        return 2;
+      }
+      shape = s -> Deployments::zoned;
+      reference = measure(profile);
+      shape = s -> w -> Deployments.constrained(w, constrained, s);
+      constrainedPods = Deployments.constrainedPods(workload(seed));
     }
     BenchResult result = measure(profile);
     if (floor) {
@@ -259,7 +280,8 @@ public class BenchCommand implements Callable<Integer> {
   }
 
   private Workload workload(long s) {
-    return backlog == null ? generator(s, gpuDemand).generate() : backlogWorkload(s);
+    Workload w = backlog == null ? generator(s, gpuDemand).generate() : backlogWorkload(s);
+    return shape.apply(s).apply(w);
   }
 
   /**
@@ -303,6 +325,7 @@ public class BenchCommand implements Callable<Integer> {
       w.name("gangsBound").value(r.gangsBound());
       w.name("cycles").value(r.cycles());
       w.name("podsPerSecond").value(round(r.podsPerSecond(), 1));
+      w.name("podsPerCpuSecond").value(round(r.podsPerCpuSecond(), 1));
       w.name("schedulingSeconds").value(round(r.schedulingSeconds(), 3));
       w.name("wallSeconds").value(round(r.wallSeconds(), 3));
       w.name("cycleP50Ms").value(round(r.cycleP50Ms(), 2));
@@ -330,6 +353,13 @@ public class BenchCommand implements Callable<Integer> {
         w.name("floorBound").value(floorResult.bound());
         w.name("percentOfFloor").value(round(percentOfFloor(r), 1));
       }
+      if (reference != null) {
+        w.name("constrainedPods").value(constrainedPods);
+        w.name("unconstrainedPodsPerSecond").value(round(reference.podsPerSecond(), 1));
+        w.name("unconstrainedPodsPerCpuSecond").value(round(reference.podsPerCpuSecond(), 1));
+        w.name("ratioToUnconstrained").value(round(ratio(r.podsPerSecond(), reference.podsPerSecond()), 3));
+        w.name("cpuRatioToUnconstrained").value(round(ratio(r.podsPerCpuSecond(), reference.podsPerCpuSecond()), 3));
+      }
       w.endObject();
     }
     return s + System.lineSeparator();
@@ -345,6 +375,7 @@ public class BenchCommand implements Callable<Integer> {
     row(sb, "gangs (bound)", r.gangs() + " (" + r.gangsBound() + ")");
     row(sb, "cycles", Integer.toString(r.cycles()));
     row(sb, "pods/s (in runOnce)", fmt("%.1f", r.podsPerSecond()));
+    row(sb, "pods/CPU-s (in runOnce)", fmt("%.1f", r.podsPerCpuSecond()));
     row(sb, "scheduling time", fmt("%.3f s", r.schedulingSeconds()));
     row(sb, "wall time", fmt("%.3f s", r.wallSeconds()));
     row(sb, "cycle p50 / p99 / max", fmt("%.2f / %.2f / %.2f ms", r.cycleP50Ms(), r.cycleP99Ms(), r.cycleMaxMs()));
@@ -361,7 +392,17 @@ public class BenchCommand implements Callable<Integer> {
       row(sb, "floor pods/s (bound)", fmt("%.1f (%d)", floorResult.podsPerSecond(), floorResult.bound()));
       row(sb, "Basalt / floor", fmt("%.1f %%", percentOfFloor(r)));
     }
+    if (reference != null) {
+      row(sb, "constrained pods", constrainedPods + " of " + r.pods());
+      row(sb, "unconstrained pods/s", fmt("%.1f (CPU %.1f)", reference.podsPerSecond(), reference.podsPerCpuSecond()));
+      row(sb, "ratio (CPU ratio)", fmt("%.3f (%.3f)", ratio(r.podsPerSecond(), reference.podsPerSecond()),
+          ratio(r.podsPerCpuSecond(), reference.podsPerCpuSecond())));
+    }
     return sb.toString();
+  }
+
+  private static double ratio(double a, double b) {
+    return b > 0 ? a / b : 0;
   }
 
   private double percentOfFloor(BenchResult r) {
