@@ -211,4 +211,33 @@ class BenchCommandTest {
     }
     assertEquals(r.gpusBound(), gpusHeld, "a gang that did not fit whole gave back what it took");
   }
+
+  @Test
+  void constrainedRunsDeploymentReplicasBesideTheSameWorkloadUnconstrained() {
+    Run run = bench("--nodes", "60", "--batch", "40", "--warmup", "0", "--constrained", "--output", "json");
+    assertEquals(0, run.exit(), run.err());
+    JsonObject o = JsonParser.parseString(run.out()).getAsJsonObject();
+    int pods = o.get("pods").getAsInt();
+    int constrained = o.get("constrainedPods").getAsInt();
+    assertTrue(constrained > pods / 10 && constrained < pods / 2, "about 30% of pods: " + run.out());
+    assertTrue(o.get("unconstrainedPodsPerSecond").getAsDouble() > 0, run.out());
+    assertTrue(o.get("bound").getAsInt() > 0, run.out());
+
+    Workload base = new WorkloadGenerator(60, 42, 95).generate();
+    Workload w = Deployments.constrained(base, 30, 42);
+    assertEquals(base.podCount(), w.podCount());
+    assertEquals(Deployments.constrainedPods(w), Deployments.constrainedPods(Deployments.constrained(base, 30, 42)),
+        "the same seed draws the same replicas");
+    assertEquals(0, Deployments.constrainedPods(Deployments.zoned(base)));
+    for (io.basalt.model.Node n : w.nodes()) {
+      assertTrue(n.labels().containsKey(Deployments.ZONE), n.name());
+    }
+    for (io.basalt.model.Pod p : w.pods()) {
+      io.basalt.model.PodConstraints c = p.constraints();
+      if (c.hasPodAffinity() || !c.topologySpread().isEmpty()) {
+        assertTrue(p.labels().containsKey("app") && p.labels().containsKey("pod-template-hash"), p.key());
+      }
+    }
+    assertEquals(2, bench("--nodes", "10", "--constrained", "150").exit());
+  }
 }
