@@ -179,7 +179,11 @@ final class RunCommand implements Callable<Integer> {
     healthServer = health;
     KubeBinder binder = new KubeBinder(calls, KubeBinder.Options.defaults().withBindWorkers(bindWorkers));
     source.start(cache);
-    StatusWriter status = new StatusWriter(calls, eventCalls);
+    // Status goes only onto PodGroup objects the cache holds: a deleted Job's group has none while its pods terminate.
+    StatusWriter status = new StatusWriter(calls, eventCalls).podGroupObjects(key -> {
+      io.basalt.model.PodGroup pg = cache.podGroup(key);
+      return pg == null || pg.inferred() ? null : pg;
+    });
     metrics.watchBinder(binder::counters);
     metrics.watchEvents(status::eventsDropped);
     binder.onBound((pod, node) -> {
