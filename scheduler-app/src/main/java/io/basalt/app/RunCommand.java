@@ -184,6 +184,7 @@ final class RunCommand implements Callable<Integer> {
       io.basalt.model.PodGroup pg = cache.podGroup(key);
       return pg == null || pg.inferred() ? null : pg;
     });
+    binder.onWaiting(status::waitingToBind);
     metrics.watchBinder(binder::counters);
     metrics.watchEvents(status::eventsDropped);
     binder.onBound((pod, node) -> {

@@ -40,12 +40,23 @@ final class StatusPatches {
     return wrap(status);
   }
 
+  /** A strategic merge patch setting {@code PodScheduled=False} with the given reason and message. */
+  static String podCondition(String reason, String message, String transitionTime) {
+    JsonObject status = new JsonObject();
+    status.add("conditions", podScheduledFalse(reason, message, transitionTime));
+    return wrap(status);
+  }
+
   private static JsonArray unschedulable(String reason, String transitionTime) {
+    return podScheduledFalse("Unschedulable", reason, transitionTime);
+  }
+
+  private static JsonArray podScheduledFalse(String reason, String message, String transitionTime) {
     JsonObject c = new JsonObject();
     c.addProperty("type", "PodScheduled");
     c.addProperty("status", "False");
-    c.addProperty("reason", "Unschedulable");
-    c.addProperty("message", reason);
+    c.addProperty("reason", reason);
+    c.addProperty("message", message);
     if (transitionTime != null) {
       c.addProperty("lastTransitionTime", transitionTime);
     }

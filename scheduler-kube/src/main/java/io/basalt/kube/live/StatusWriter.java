@@ -242,6 +242,31 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
         "Successfully assigned " + pod.key() + " to " + node);
   }
 
+  /** The reason of the condition and event of a pod whose bind waits on a pre-bind step (HAMi's node lock). */
+  public static final String WAITING_TO_BIND = "WaitingToBind";
+
+  /**
+   * A bind waits on a pre-bind step, as for HAMi's node lock another pod holds: the pod is told so, as
+   * {@code PodScheduled=False} with reason {@link #WAITING_TO_BIND} (not {@code Unschedulable}: autoscalers must not
+   * add nodes for it) and a Normal event, both naming what it waits for. Written once per wait, after the writes
+   * already queued.
+   */
+  public void waitingToBind(Pod pod, String node, String why) {
+    String message = "waiting to bind to node " + node + ": " + why;
+    writer.execute(() -> {
+      CoreV1Api core = new CoreV1Api(client);
+      String body = StatusPatches.podCondition(WAITING_TO_BIND, message, now());
+      try {
+        PatchUtils.patch(V1Pod.class, () -> core.patchNamespacedPodStatus(pod.name(), pod.namespace(),
+            new V1Patch(body)).buildCall(null), V1Patch.PATCH_FORMAT_STRATEGIC_MERGE_PATCH, client);
+      } catch (ApiException e) {
+        LOG.log(System.Logger.Level.DEBUG, "pod " + pod.key() + ": waiting condition not written: HTTP "
+            + e.getCode());
+      }
+      events.send("Pod", pod.namespace(), pod.name(), pod.uid(), "Normal", WAITING_TO_BIND, message);
+    });
+  }
+
   /** Events dropped so far because the event queue was full. */
   public long eventsDropped() {
     return events.dropped();
