@@ -142,6 +142,8 @@ final class RunCommand implements Callable<Integer> {
       return 2;
     }
     logging.install();
+    // Until the stop has said its last line ("Lease released"), the JDK's shutdown hook leaves the handlers alone.
+    logHold = io.basalt.app.logging.ShutdownLogManager.holdReset();
     // Watches stay open (no read timeout); every other call has one, so a half-open connection cannot hang a
     // writer; events get a client and a rate limit of their own, as in kube-scheduler.
     ApiClient client;
@@ -259,6 +261,7 @@ final class RunCommand implements Callable<Integer> {
       source.close();
       profile.close();
       health.close();
+      LOG.log(System.Logger.Level.INFO, "stopped");
     };
     Thread hook = new Thread(this::stop, "basalt-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
@@ -273,6 +276,9 @@ final class RunCommand implements Callable<Integer> {
         electorThread = Thread.currentThread();
         elector.run(schedule, () -> {
           lostLease[0] = !stopping.get();
+          if (lostLease[0]) {
+            LOG.log(System.Logger.Level.ERROR, elector.lostMessage());
+          }
           loop.stop();
           if (lostLease[0]) {
             binder.abort();
@@ -327,6 +333,7 @@ final class RunCommand implements Callable<Integer> {
   void stop() {
     Runnable s = shutdown;
     if (s == null) {
+      releaseLogs();
       return;
     }
     if (stopping.compareAndSet(false, true)) {
@@ -334,6 +341,7 @@ final class RunCommand implements Callable<Integer> {
         s.run();
       } finally {
         stopDone.countDown();
+        releaseLogs();
       }
     } else {
       try {
@@ -345,6 +353,19 @@ final class RunCommand implements Callable<Integer> {
   }
 
   private final CountDownLatch stopDone = new CountDownLatch(1);
+  /** Holds the JDK's logging reset back at JVM shutdown until the stop has logged; null before the run starts. */
+  private volatile AutoCloseable logHold;
+
+  private void releaseLogs() {
+    AutoCloseable hold = logHold;
+    if (hold != null) {
+      try {
+        hold.close();
+      } catch (Exception e) {
+        // nothing to undo: closing a hold only counts it down
+      }
+    }
+  }
   private volatile Thread electorThread;
 
   /** Waits until the command has started its loop (for tests). */
