@@ -61,6 +61,27 @@ class HamiRealServerRunTest {
   }
 
   @Test
+  void withTheDefaultTiersAWholeGpuPodOnAHamiNodeGetsHamisAnnotationsAndTheNodeLock(@TempDir Path dir)
+      throws Exception {
+    try (FakeApiServer server = FakeApiServer.start()) {
+      server.seed(hamiNode("h1", 2));
+      server.seed(wholeGpuPod("whole", 1));
+      // No --config: Volcano's default tiers, as the chart ships them (no gpu-aware, no deviceshare).
+      try (LiveRun run = LiveRun.start(server, dir)) {
+        Await.until("whole bound", WAIT, () -> LiveRun.nodeOf(server, "whole") != null);
+        JsonObject pod = server.get(Resources.PODS, "ml", "whole");
+        assertEquals("GPU-h10,NVIDIA,81920,0:;", annotation(pod, "hami.io/vgpu-devices-allocated"),
+            "HAMi's device plugin allocates what this names: " + pod);
+        assertEquals("GPU-h10,NVIDIA,81920,0:;", annotation(pod, "hami.io/vgpu-devices-to-allocate"));
+        assertEquals("allocating", annotation(pod, "hami.io/bind-phase"));
+        assertTrue(annotation(server.get(Resources.NODES, null, "h1"), LOCK).endsWith(",ml,whole"),
+            "the device plugin finds the pod through the lock");
+        assertEquals(0, run.stop());
+      }
+    }
+  }
+
+  @Test
   void aPodWaitingForTheNodeLockIsToldWhoHoldsItThenBindsWhenItIsReleased(@TempDir Path dir) throws Exception {
     try (FakeApiServer server = FakeApiServer.start()) {
       server.seed(hamiNode("h1", 2));
