@@ -142,8 +142,6 @@ final class RunCommand implements Callable<Integer> {
       return 2;
     }
     logging.install();
-    // Until the stop has said its last line ("Lease released"), the JDK's shutdown hook leaves the handlers alone.
-    logHold = io.basalt.app.logging.ShutdownLogManager.holdReset();
     // Watches stay open (no read timeout); every other call has one, so a half-open connection cannot hang a
     // writer; events get a client and a rate limit of their own, as in kube-scheduler.
     ApiClient client;
@@ -263,6 +261,8 @@ final class RunCommand implements Callable<Integer> {
       health.close();
       LOG.log(System.Logger.Level.INFO, "stopped");
     };
+    // Until the stop has said its last line ("Lease released"), the JDK's shutdown hook leaves the handlers alone.
+    logHold = io.basalt.app.logging.ShutdownLogManager.holdReset();
     Thread hook = new Thread(this::stop, "basalt-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     running.countDown();

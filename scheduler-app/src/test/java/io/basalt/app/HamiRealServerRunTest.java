@@ -22,9 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * HAMi's protocol as a real cluster showed it going wrong (issue 31), against the fake API server: a pod waiting for
  * HAMi's node lock was told nothing.
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Timeout(value = 150, unit = TimeUnit.SECONDS)
 class HamiRealServerRunTest {
-  private static final Duration WAIT = Duration.ofSeconds(20);
+  private static final Duration WAIT = Duration.ofSeconds(40);
   private static final String LOCK = "hami.io/mutex.lock";
   private static final String DEVICESHARE_TIERS = """
       actions: "enqueue, allocate, backfill"

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * SIGTERM stop were lost to the JDK's logging shutdown hook ("Lease released" never printed), and losing the Lease
  * was never said in plain words.
  */
-@Timeout(90)
+@Timeout(240)
 class LeaseLoggingRunTest {
   private static final String LEASE = "basalt";
 
@@ -76,7 +76,7 @@ class LeaseLoggingRunTest {
       command.addAll(List.of(leaderElect("15s", "10s")));
       Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(stderr.toFile()).start();
       try {
-        Await.until("leads and binds", Duration.ofSeconds(40), () -> "gpu-1".equals(nodeOf(server, "first")));
+        Await.until("leads and binds", Duration.ofSeconds(90), () -> "gpu-1".equals(nodeOf(server, "first")));
         assertTrue(holder(server) != null && !holder(server).isEmpty(), "holds the Lease");
         p.destroy(); // SIGTERM
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "exited");

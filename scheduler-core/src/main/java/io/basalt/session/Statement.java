@@ -53,19 +53,22 @@ public final class Statement {
    * besides Basalt's speaks for the resource (HAMi's device plugin allocates only what the pod's annotations and the
    * node lock name), whatever the tiers hold. Elsewhere the booking stays the session's accounting only.
    */
+  private static final String NVIDIA_GPU = io.basalt.gpu.GpuResources.DEFAULT.get(0);
+
   private boolean mustTell(TaskInfo task, NodeInfo node, DeviceClaim booked) {
     if (booked.isEmpty()) {
       return false;
     }
+    // NVIDIA's whole GPUs only: on MetaX nodes MetaX's own device plugin hands out whole GPUs (HAMi locks only for
+    // sGPU shares, which deviceshare chooses), so a fallback booking there stays unwritten as before.
+    if (task.request().get(NVIDIA_GPU) <= 0) {
+      return false;
+    }
     java.util.Map<String, String> annotations = node.node().annotations();
-    for (String resource : io.basalt.gpu.GpuResources.DEFAULT) {
-      if (task.request().get(resource) > 0) {
-        for (io.basalt.gpu.DeviceProtocol p : io.basalt.gpu.protocol.DeviceProtocols.ALL) {
-          if (p != io.basalt.gpu.protocol.DeviceProtocols.BASALT
-              && session.deviceProtocol().speaks(p, resource, annotations)) {
-            return true;
-          }
-        }
+    for (io.basalt.gpu.DeviceProtocol p : io.basalt.gpu.protocol.DeviceProtocols.ALL) {
+      if (p != io.basalt.gpu.protocol.DeviceProtocols.BASALT
+          && session.deviceProtocol().speaks(p, NVIDIA_GPU, annotations)) {
+        return true;
       }
     }
     return false;

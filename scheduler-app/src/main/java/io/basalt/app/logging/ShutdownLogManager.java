@@ -17,19 +17,41 @@ public final class ShutdownLogManager extends LogManager {
   /** The longest a reset waits: a stop finishes its binds and status writes well within this. */
   static final Duration MAX_HOLD = Duration.ofSeconds(90);
 
-  private static final Object LOCK = new Object();
-  private static int holds;
+  /** The holds of this JVM's commands; tests count their own. */
+  static final class Holds {
+    private int open;
+
+    AutoCloseable hold() {
+      synchronized (this) {
+        open++;
+      }
+      boolean[] closed = {false};
+      return () -> {
+        synchronized (this) {
+          if (!closed[0]) {
+            closed[0] = true;
+            open--;
+            notifyAll();
+          }
+        }
+      };
+    }
+  }
+
+  private static final Holds JVM = new Holds();
 
   private final BooleanSupplier shuttingDown;
   private final Duration maxHold;
+  private final Holds holds;
 
   public ShutdownLogManager() {
-    this(ShutdownLogManager::jvmShuttingDown, MAX_HOLD);
+    this(ShutdownLogManager::jvmShuttingDown, MAX_HOLD, JVM);
   }
 
-  ShutdownLogManager(BooleanSupplier shuttingDown, Duration maxHold) {
+  ShutdownLogManager(BooleanSupplier shuttingDown, Duration maxHold, Holds holds) {
     this.shuttingDown = shuttingDown;
     this.maxHold = maxHold;
+    this.holds = holds;
   }
 
   /**
@@ -37,26 +59,7 @@ public final class ShutdownLogManager extends LogManager {
    * command starts, closed once its stop has logged its last line.
    */
   public static AutoCloseable holdReset() {
-    synchronized (LOCK) {
-      holds++;
-    }
-    boolean[] closed = {false};
-    return () -> {
-      synchronized (LOCK) {
-        if (!closed[0]) {
-          closed[0] = true;
-          holds--;
-          LOCK.notifyAll();
-        }
-      }
-    };
-  }
-
-  /** Whether a hold is open now (for tests). */
-  static boolean held() {
-    synchronized (LOCK) {
-      return holds > 0;
-    }
+    return JVM.hold();
   }
 
   @Override
@@ -69,14 +72,14 @@ public final class ShutdownLogManager extends LogManager {
 
   private void awaitHolds() {
     long deadline = System.nanoTime() + maxHold.toNanos();
-    synchronized (LOCK) {
-      while (holds > 0) {
+    synchronized (holds) {
+      while (holds.open > 0) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           return;
         }
         try {
-          LOCK.wait(Math.max(1, left / 1_000_000));
+          holds.wait(Math.max(1, left / 1_000_000));
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           return;
