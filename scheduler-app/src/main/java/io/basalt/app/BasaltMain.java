@@ -21,6 +21,10 @@ public final class BasaltMain implements Runnable {
   }
 
   public static void main(String[] args) {
+    // Before anything logs: the JDK's own shutdown hook would otherwise drop the lines of a SIGTERM stop.
+    if (System.getProperty("java.util.logging.manager") == null) {
+      System.setProperty("java.util.logging.manager", io.basalt.app.logging.ShutdownLogManager.class.getName());
+    }
     if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
       System.setProperty("java.util.logging.SimpleFormatter.format", "basalt: %4$s: %5$s%6$s%n");
     }

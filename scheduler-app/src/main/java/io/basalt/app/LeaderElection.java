@@ -23,6 +23,8 @@ final class LeaderElection implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(LeaderElection.class.getName());
 
   private final String identity;
+  private final String leaseKey;
+  private final Duration renewDeadline;
   private final LeaseFence lock;
   private final Duration leaseDuration;
   private final LeaderElector elector;
@@ -30,6 +32,8 @@ final class LeaderElection implements AutoCloseable {
   LeaderElection(ApiClient client, String namespace, String name, Duration leaseDuration, Duration renewDeadline,
       Duration retryPeriod) throws IOException {
     this.identity = InetAddress.getLocalHost().getHostName() + "_" + UUID.randomUUID();
+    this.leaseKey = namespace + "/" + name;
+    this.renewDeadline = renewDeadline;
     this.lock = new LeaseFence(new LeaseLock(namespace, name, identity, client), renewDeadline, System::nanoTime);
     this.leaseDuration = leaseDuration;
     this.elector = new LeaderElector(new LeaderElectionConfig(lock, leaseDuration, renewDeadline, retryPeriod));
@@ -45,12 +49,39 @@ final class LeaderElection implements AutoCloseable {
     elector.run(leading, stopped);
   }
 
+  /**
+   * Says in plain words that this replica lost the Lease while leading, and to whom, as the elector's last read of
+   * the Lease showed it: from here on the new leader decides, so binds stop.
+   */
+  String lostMessage() {
+    String holder = lock.lastSeenHolder();
+    String why;
+    if (holder == null) {
+      why = ": the Lease could not be read or renewed within " + renewDeadline.toSeconds()
+          + "s (--renew-deadline); is the API server reachable?";
+    } else if (holder.isEmpty()) {
+      why = ": it was released by someone else";
+    } else if (holder.equals(identity)) {
+      why = ": not renewed within " + renewDeadline.toSeconds() + "s (--renew-deadline)";
+    } else {
+      why = " to " + holder;
+    }
+    return "lost the leader Lease " + leaseKey + why + "; stopping binds and exiting so a standby leads";
+  }
+
   @Override
   public void close() {
+    boolean leading = lock.sinceRenewal() != null;
     elector.close();
     try {
       LeaderElectionRecord now = lock.get();
-      if (now != null && identity.equals(now.getHolderIdentity())) {
+      String holder = now == null ? null : now.getHolderIdentity();
+      if (leading && now != null && (holder == null || holder.isEmpty())) {
+        LOG.log(System.Logger.Level.INFO, "Lease released"); // by the elector itself, on closing
+      } else if (leading && holder != null && !holder.equals(identity)) {
+        LOG.log(System.Logger.Level.WARNING, "Lease " + leaseKey + " already held by " + holder);
+      }
+      if (now != null && identity.equals(holder)) {
         LeaderElectionRecord released = new LeaderElectionRecord();
         released.setLeaseDurationSeconds((int) leaseDuration.toSeconds());
         released.setLeaderTransitions(now.getLeaderTransitions());

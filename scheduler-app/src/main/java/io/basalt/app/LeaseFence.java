@@ -22,6 +22,8 @@ final class LeaseFence implements Lock {
   private final Object lock = new Object();
   private boolean held;
   private long renewedAt;
+  /** The holder the last read of the Lease showed ("" when none, null before a read or when the read failed). */
+  private volatile String lastHolder;
 
   LeaseFence(Lock lease, Duration renewDeadline, LongSupplier nanoTime) {
     this.lease = lease;
@@ -45,7 +47,22 @@ final class LeaseFence implements Lock {
 
   @Override
   public LeaderElectionRecord get() throws ApiException {
-    return lease.get();
+    try {
+      LeaderElectionRecord r = lease.get();
+      lastHolder = r == null || r.getHolderIdentity() == null ? "" : r.getHolderIdentity();
+      return r;
+    } catch (ApiException | RuntimeException e) {
+      lastHolder = null;
+      throw e;
+    }
+  }
+
+  /**
+   * The holder the elector's last read of the Lease showed: another replica's identity when it took the Lease over,
+   * this replica's own when renewals failed, "" when nobody held it, null when the read itself failed.
+   */
+  String lastSeenHolder() {
+    return lastHolder;
   }
 
   @Override

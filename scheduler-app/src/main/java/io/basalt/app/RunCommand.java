@@ -179,7 +179,12 @@ final class RunCommand implements Callable<Integer> {
     healthServer = health;
     KubeBinder binder = new KubeBinder(calls, KubeBinder.Options.defaults().withBindWorkers(bindWorkers));
     source.start(cache);
-    StatusWriter status = new StatusWriter(calls, eventCalls);
+    // Status goes only onto PodGroup objects the cache holds: a deleted Job's group has none while its pods terminate.
+    StatusWriter status = new StatusWriter(calls, eventCalls).podGroupObjects(key -> {
+      io.basalt.model.PodGroup pg = cache.podGroup(key);
+      return pg == null || pg.inferred() ? null : pg;
+    });
+    binder.onWaiting(status::waitingToBind);
     metrics.watchBinder(binder::counters);
     metrics.watchEvents(status::eventsDropped);
     binder.onBound((pod, node) -> {
@@ -254,7 +259,10 @@ final class RunCommand implements Callable<Integer> {
       source.close();
       profile.close();
       health.close();
+      LOG.log(System.Logger.Level.INFO, "stopped");
     };
+    // Until the stop has said its last line ("Lease released"), the JDK's shutdown hook leaves the handlers alone.
+    logHold = io.basalt.app.logging.ShutdownLogManager.holdReset();
     Thread hook = new Thread(this::stop, "basalt-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     running.countDown();
@@ -268,6 +276,9 @@ final class RunCommand implements Callable<Integer> {
         electorThread = Thread.currentThread();
         elector.run(schedule, () -> {
           lostLease[0] = !stopping.get();
+          if (lostLease[0]) {
+            LOG.log(System.Logger.Level.ERROR, elector.lostMessage());
+          }
           loop.stop();
           if (lostLease[0]) {
             binder.abort();
@@ -322,6 +333,7 @@ final class RunCommand implements Callable<Integer> {
   void stop() {
     Runnable s = shutdown;
     if (s == null) {
+      releaseLogs();
       return;
     }
     if (stopping.compareAndSet(false, true)) {
@@ -329,6 +341,7 @@ final class RunCommand implements Callable<Integer> {
         s.run();
       } finally {
         stopDone.countDown();
+        releaseLogs();
       }
     } else {
       try {
@@ -340,6 +353,19 @@ final class RunCommand implements Callable<Integer> {
   }
 
   private final CountDownLatch stopDone = new CountDownLatch(1);
+  /** Holds the JDK's logging reset back at JVM shutdown until the stop has logged; null before the run starts. */
+  private volatile AutoCloseable logHold;
+
+  private void releaseLogs() {
+    AutoCloseable hold = logHold;
+    if (hold != null) {
+      try {
+        hold.close();
+      } catch (Exception e) {
+        // nothing to undo: closing a hold only counts it down
+      }
+    }
+  }
   private volatile Thread electorThread;
 
   /** Waits until the command has started its loop (for tests). */

@@ -59,7 +59,7 @@ final class SessionOutcome {
       PodGroupPhase phase = closingPhase(job);
       if (!job.isImplicit()) { // a lone pod has no group status to write: a backlog's tens of thousands are left out
         statuses.add(new SessionResult.JobStatus(job.key(), false, phase, job.minMember(), job.readyTaskNum(),
-            job.conditions(), job.podGroup().inferredFrom(), job.domain()));
+            job.conditions(), job.podGroup().inferredFrom(), job.domain(), runningPods(job)));
       }
       if (tally == null || !tally.queue.equals(job.queue())) {
         tally = tallies.computeIfAbsent(job.queue(), QueueTally::new);
@@ -71,6 +71,25 @@ final class SessionOutcome {
           g.queue()));
     }
     return new SessionResult(bindings, List.copyOf(toEvict), pending, statuses, queueStatuses(session, tallies));
+  }
+
+  /**
+   * The job's pods in phase Running, as Volcano counts {@code status.running}: bound pods whose containers have not
+   * started are not running yet.
+   */
+  private static int runningPods(JobInfo job) {
+    if (job.count(TaskStatus.RUNNING) == 0) {
+      return 0; // nothing on a node: a backlog's pending gangs are not walked
+    }
+    int running = 0;
+    List<TaskInfo> tasks = job.tasks();
+    for (int i = 0, n = tasks.size(); i < n; i++) {
+      TaskInfo t = tasks.get(i);
+      if (t.status() == TaskStatus.RUNNING && "Running".equals(t.pod().phase())) {
+        running++;
+      }
+    }
+    return running;
   }
 
   /** Each queue's status from its tally (taken in the same pass over the jobs as their statuses). */

@@ -62,13 +62,21 @@ public record SessionResult(
    * @param inferredFrom for a group Basalt inferred (no Volcano PodGroup object to write to), what it came from, e.g.
    *     {@code Job ml/train}; null otherwise
    * @param domain the network domain topology-aware placement put the job in during this session, or null
+   * @param running the group's pods in phase Running (Volcano's {@code status.running}); {@code scheduled} counts
+   *     placed and bound ones too
    */
   public record JobStatus(String key, boolean implicit, PodGroupPhase phase, int minMember, int scheduled,
-      List<JobCondition> conditions, String inferredFrom, String domain) {
+      List<JobCondition> conditions, String inferredFrom, String domain, int running) {
     /** The status of a PodGroup object or of a pod on its own. */
     public JobStatus(String key, boolean implicit, PodGroupPhase phase, int minMember, int scheduled,
         List<JobCondition> conditions) {
-      this(key, implicit, phase, minMember, scheduled, conditions, null, null);
+      this(key, implicit, phase, minMember, scheduled, conditions, null, null, 0);
+    }
+
+    /** A status whose pods' phases were not looked at ({@code running} 0). */
+    public JobStatus(String key, boolean implicit, PodGroupPhase phase, int minMember, int scheduled,
+        List<JobCondition> conditions, String inferredFrom, String domain) {
+      this(key, implicit, phase, minMember, scheduled, conditions, inferredFrom, domain, 0);
     }
 
     /** True when a PodGroup object stands behind this job (its status can be written). */

@@ -43,9 +43,35 @@ public final class Statement {
     node.adjustUsed(task.request(), 1);
     node.claimDevices(booked, 1);
     session.changed(node, false);
-    task.setDevices(devices != null ? devices : DeviceClaim.NONE);
+    task.setDevices(devices != null || mustTell(task, node, booked) ? booked : DeviceClaim.NONE);
     task.place(TaskStatus.ALLOCATED, node.name());
     session.onPlaced(task);
+  }
+
+  /**
+   * Whether devices booked with no plugin choosing them must still be written on the pod: where a device protocol
+   * besides Basalt's speaks for the resource (HAMi's device plugin allocates only what the pod's annotations and the
+   * node lock name), whatever the tiers hold. Elsewhere the booking stays the session's accounting only.
+   */
+  private static final String NVIDIA_GPU = io.basalt.gpu.GpuResources.DEFAULT.get(0);
+
+  private boolean mustTell(TaskInfo task, NodeInfo node, DeviceClaim booked) {
+    if (booked.isEmpty()) {
+      return false;
+    }
+    // NVIDIA's whole GPUs only: on MetaX nodes MetaX's own device plugin hands out whole GPUs (HAMi locks only for
+    // sGPU shares, which deviceshare chooses), so a fallback booking there stays unwritten as before.
+    if (task.request().get(NVIDIA_GPU) <= 0) {
+      return false;
+    }
+    java.util.Map<String, String> annotations = node.node().annotations();
+    for (io.basalt.gpu.DeviceProtocol p : io.basalt.gpu.protocol.DeviceProtocols.ALL) {
+      if (p != io.basalt.gpu.protocol.DeviceProtocols.BASALT
+          && session.deviceProtocol().speaks(p, NVIDIA_GPU, annotations)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Reserves {@code node} for {@code task} until releasing resources there are gone. */

@@ -139,9 +139,13 @@ final class BindTask extends BindOp {
       }
       case WAIT -> {
         Instant now = Instant.now();
-        waitingSince = waitingSince == null ? now : waitingSince;
+        if (waitingSince == null) {
+          waitingSince = now;
+          binder.notifyWaiting(original, binding.node(), o.detail()); // told once per bind: its condition and event
+        }
         if (Duration.between(waitingSince, now).compareTo(binder.lockWait()) >= 0) {
-          failed(o.detail() + " for " + binder.lockWait() + " (HAMi's device plugin releases it once it allocated)");
+          failed("gave up after waiting " + KubeBinder.seconds(binder.lockWait()) + ": " + o.detail()
+              + " (HAMi's device plugin releases it once it allocated)");
         } else {
           attempt--;
           binder.later(this, binder.retry().backoff(Math.min(++contended, 4)), 409);

@@ -301,6 +301,34 @@ public final class KubeBinder implements Binder, AutoCloseable {
     }
   }
 
+  /** Told when a bind starts waiting on a pre-bind step (another pod holds HAMi's node lock): who, where, why. */
+  @FunctionalInterface
+  public interface WaitListener {
+    void waiting(Pod pod, String node, String why);
+  }
+
+  private volatile WaitListener onWaiting = (pod, node, why) -> { };
+
+  /** Told once per bind that starts waiting on a pre-bind step, e.g. to give the pod a condition and an event. */
+  public void onWaiting(WaitListener listener) {
+    this.onWaiting = listener;
+  }
+
+  void notifyWaiting(Pod pod, String node, String why) {
+    try {
+      onWaiting.waiting(pod, node, why);
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "wait-listener failed", e);
+    }
+  }
+
+  /** A duration as people write it in a log line ("30s", "1.5s"), not ISO-8601's "PT30S". */
+  static String seconds(Duration d) {
+    long ms = d.toMillis();
+    return ms % 1000 == 0 ? ms / 1000 + "s" : java.math.BigDecimal.valueOf(ms, 3).stripTrailingZeros()
+        .toPlainString() + "s";
+  }
+
   void countBind(boolean ok) {
     (ok ? bindsOk : bindFailures).incrementAndGet();
   }

@@ -5,6 +5,7 @@ import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import io.basalt.api.JobCondition;
 import io.basalt.session.SessionResult;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -39,12 +40,23 @@ final class StatusPatches {
     return wrap(status);
   }
 
+  /** A strategic merge patch setting {@code PodScheduled=False} with the given reason and message. */
+  static String podCondition(String reason, String message, String transitionTime) {
+    JsonObject status = new JsonObject();
+    status.add("conditions", podScheduledFalse(reason, message, transitionTime));
+    return wrap(status);
+  }
+
   private static JsonArray unschedulable(String reason, String transitionTime) {
+    return podScheduledFalse("Unschedulable", reason, transitionTime);
+  }
+
+  private static JsonArray podScheduledFalse(String reason, String message, String transitionTime) {
     JsonObject c = new JsonObject();
     c.addProperty("type", "PodScheduled");
     c.addProperty("status", "False");
-    c.addProperty("reason", "Unschedulable");
-    c.addProperty("message", reason);
+    c.addProperty("reason", reason);
+    c.addProperty("message", message);
     if (transitionTime != null) {
       c.addProperty("lastTransitionTime", transitionTime);
     }
@@ -67,11 +79,20 @@ final class StatusPatches {
     return patch.toString();
   }
 
-  /** A merge patch of a PodGroup's status: phase, running count, conditions as Volcano writes them. */
+  /**
+   * A merge patch of a PodGroup's status: phase, running count (its pods in phase Running, as Volcano counts them and
+   * its CRD documents {@code status.running}; a bound pod whose containers have not started is not running yet),
+   * conditions as Volcano writes them; without times, to tell whether anything changed.
+   */
   static String podGroup(SessionResult.JobStatus j) {
+    return podGroup(j, Map.of());
+  }
+
+  /** {@link #podGroup(SessionResult.JobStatus)} with each condition's {@code lastTransitionTime} from {@code times}. */
+  static String podGroup(SessionResult.JobStatus j, Map<String, String> times) {
     JsonObject status = new JsonObject();
     status.addProperty("phase", j.phase().wireName());
-    status.addProperty("running", j.scheduled());
+    status.addProperty("running", j.running());
     JsonArray conditions = new JsonArray();
     for (JobCondition c : j.conditions()) {
       JsonObject o = new JsonObject();
@@ -79,12 +100,41 @@ final class StatusPatches {
       o.addProperty("status", c.status());
       o.addProperty("reason", c.reason());
       o.addProperty("message", c.message());
+      String time = times.get(c.type());
+      if (time != null) {
+        o.addProperty("lastTransitionTime", time);
+      }
       conditions.add(o);
     }
     if (!conditions.isEmpty()) {
       status.add("conditions", conditions);
     }
     return wrap(status);
+  }
+
+  /** A condition's status and when it last changed to it. */
+  record Transition(String status, String time) {}
+
+  /**
+   * Each condition's {@code lastTransitionTime}: kept from {@code known} while its status stays, {@code now} when it
+   * is new or its status flipped (as Kubernetes conditions mean it: a changed reason or message is no transition).
+   * {@code known} is updated to the conditions given, forgetting types no longer reported.
+   */
+  static Map<String, String> transitionTimes(Map<String, Transition> known, List<JobCondition> conditions,
+      String now) {
+    Map<String, String> times = new java.util.HashMap<>();
+    Set<String> types = new java.util.HashSet<>();
+    for (JobCondition c : conditions) {
+      types.add(c.type());
+      Transition t = known.get(c.type());
+      if (t == null || !t.status().equals(c.status())) {
+        t = new Transition(c.status(), now);
+        known.put(c.type(), t);
+      }
+      times.put(c.type(), t.time());
+    }
+    known.keySet().retainAll(types);
+    return times;
   }
 
   /**

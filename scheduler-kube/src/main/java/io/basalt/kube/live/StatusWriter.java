@@ -13,7 +13,6 @@ import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.PatchUtils;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -26,6 +25,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 
 /**
  * Writes back what a session decided, as users know it from kube-scheduler and Volcano: a pending pod gets condition
@@ -80,6 +80,19 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
   private boolean subresourceMissing;
   private long subresourceMissingSince;
   static final Duration REPROBE = Duration.ofMinutes(10);
+  /**
+   * Whether a PodGroup object of that key exists as the cache last saw it: a gang whose PodGroup is gone (its Job
+   * deleted while the pods terminate; a group named by pods but never created) has nothing to write to.
+   */
+  private volatile Predicate<String> podGroupObject = key -> true;
+  /**
+   * Groups a status patch found gone (404 on the object), so they are not written again while their pods linger;
+   * forgotten once their job is gone from the cycle or the cache shows the object changed (guarded by this).
+   */
+  private final Map<String, Object> goneGroups = new HashMap<>();
+  private volatile java.util.function.Function<String, Object> podGroupVersion = key -> null;
+  /** Per PodGroup, each condition type's status and when it last flipped, for lastTransitionTime (guarded). */
+  private final Map<String, Map<String, StatusPatches.Transition>> transitions = new HashMap<>();
 
   /**
    * One pod status patch: its condition when {@code condition} ({@code first} when none was written for it before:
@@ -98,6 +111,17 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
   public StatusWriter(ApiClient client, ApiClient eventClient) {
     this.client = client;
     this.events = new EventSender(eventClient, EventSender.SENDERS);
+  }
+
+  /**
+   * Tells the writer which PodGroup objects exist ({@code version}: the object as the cache holds it, null when there
+   * is none), so no status is patched onto one that does not: live mode passes the cache's PodGroup objects.
+   * Without it every non-inferred group is assumed to have one, and a 404 alone stops the writes.
+   */
+  public StatusWriter podGroupObjects(java.util.function.Function<String, Object> version) {
+    this.podGroupVersion = version;
+    this.podGroupObject = key -> version.apply(key) != null;
+    return this;
   }
 
   @Override
@@ -133,14 +157,18 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
     Set<String> jobsNow = new HashSet<>();
     for (SessionResult.JobStatus j : result.jobs()) {
       jobsNow.add(j.key());
-      String body = j.hasPodGroupObject() ? StatusPatches.podGroup(j) : null;
+      boolean object = j.hasPodGroupObject() && writable(j.key());
+      String body = object ? StatusPatches.podGroup(j) : null;
       if (body != null && !body.equals(lastPhase.put(j.key(), body))) {
-        pendingGroups.put(j.key(), body);
+        pendingGroups.put(j.key(), StatusPatches.podGroup(j, StatusPatches.transitionTimes(
+            transitions.computeIfAbsent(j.key(), k -> new HashMap<>()), j.conditions(), now())));
       }
-      if (j.domain() != null && j.hasPodGroupObject() && !j.domain().equals(lastDomain.put(j.key(), j.domain()))) {
+      if (j.domain() != null && object && !j.domain().equals(lastDomain.put(j.key(), j.domain()))) {
         pendingDomains.put(j.key(), j.domain());
       }
     }
+    goneGroups.keySet().retainAll(jobsNow);
+    transitions.keySet().retainAll(jobsNow);
     lastPhase.keySet().retainAll(jobsNow);
     pendingGroups.keySet().retainAll(jobsNow);
     lastDomain.keySet().retainAll(jobsNow);
@@ -157,6 +185,34 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
       drainQueued = true;
       writer.execute(this::drain);
     }
+  }
+
+  /**
+   * Whether the group's status may be written: its PodGroup object exists, and no write found it gone since the
+   * cache last showed it changed.
+   */
+  private boolean writable(String key) {
+    if (!podGroupObject.test(key)) {
+      lastPhase.remove(key);
+      return false;
+    }
+    if (goneGroups.isEmpty() || !goneGroups.containsKey(key)) {
+      return true;
+    }
+    if (java.util.Objects.equals(goneGroups.get(key), podGroupVersion.apply(key))) {
+      return false;
+    }
+    goneGroups.remove(key); // the cache shows it again (recreated): write to it
+    lastPhase.remove(key);
+    return true;
+  }
+
+  /** Where the times written come from (tests set a fixed one). */
+  volatile java.time.Clock clock = java.time.Clock.systemUTC();
+
+  /** RFC 3339 with seconds always: OffsetDateTime.toString drops ":00" seconds, which the API server rejects. */
+  private String now() {
+    return clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
   }
 
   /** {@link #nomination}: nothing to do; the API shows what was written (or always did); write it. */
@@ -184,6 +240,31 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
   public void bound(Pod pod, String node) {
     events.send("Pod", pod.namespace(), pod.name(), pod.uid(), "Normal", "Scheduled",
         "Successfully assigned " + pod.key() + " to " + node);
+  }
+
+  /** The reason of the condition and event of a pod whose bind waits on a pre-bind step (HAMi's node lock). */
+  public static final String WAITING_TO_BIND = "WaitingToBind";
+
+  /**
+   * A bind waits on a pre-bind step, as for HAMi's node lock another pod holds: the pod is told so, as
+   * {@code PodScheduled=False} with reason {@link #WAITING_TO_BIND} (not {@code Unschedulable}: autoscalers must not
+   * add nodes for it) and a Normal event, both naming what it waits for. Written once per wait, after the writes
+   * already queued.
+   */
+  public void waitingToBind(Pod pod, String node, String why) {
+    String message = "waiting to bind to node " + node + ": " + why;
+    writer.execute(() -> {
+      CoreV1Api core = new CoreV1Api(client);
+      String body = StatusPatches.podCondition(WAITING_TO_BIND, message, now());
+      try {
+        PatchUtils.patch(V1Pod.class, () -> core.patchNamespacedPodStatus(pod.name(), pod.namespace(),
+            new V1Patch(body)).buildCall(null), V1Patch.PATCH_FORMAT_STRATEGIC_MERGE_PATCH, client);
+      } catch (ApiException e) {
+        LOG.log(System.Logger.Level.DEBUG, "pod " + pod.key() + ": waiting condition not written: HTTP "
+            + e.getCode());
+      }
+      events.send("Pod", pod.namespace(), pod.name(), pod.uid(), "Normal", WAITING_TO_BIND, message);
+    });
   }
 
   /** Events dropped so far because the event queue was full. */
@@ -243,8 +324,7 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
 
   private void writePods(Map<String, PodWrite> pods) {
     CoreV1Api core = new CoreV1Api(client);
-    // RFC 3339 with seconds always: OffsetDateTime.toString drops ":00" seconds, which the API server rejects.
-    String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+    String now = now();
     for (PodWrite w : pods.values()) {
       Pod pod = w.pending().pod();
       String reason = w.pending().reason();
@@ -299,7 +379,12 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
           }
         }
       } catch (ApiException ex) {
-        forget(lastPhase, e.getKey(), e.getValue());
+        if (ex.getCode() == 404) {
+          // The object is gone (its Job deleted while its pods terminate): stop writing to it, quietly.
+          gone(e.getKey());
+          continue;
+        }
+        forget(lastPhase, e.getKey(), null);
         LOG.log(System.Logger.Level.WARNING, "PodGroup " + e.getKey() + ": status not written: HTTP " + ex.getCode());
       }
     }
@@ -336,6 +421,15 @@ public final class StatusWriter implements StatusSink, AutoCloseable {
     return PatchUtils.patch(Object.class, () -> custom.patchClusterCustomObjectStatus(V1beta1Queue.GROUP,
         V1beta1Queue.VERSION, V1beta1Queue.PLURAL, name, new V1Patch(body)).buildCall(null),
         V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+  }
+
+  /** A status patch found the PodGroup gone: no more writes to it until the cache shows it (again). */
+  private void gone(String key) {
+    Object version = podGroupVersion.apply(key);
+    synchronized (this) {
+      goneGroups.put(key, version);
+    }
+    LOG.log(System.Logger.Level.DEBUG, "PodGroup " + key + " not found: its status is no longer written");
   }
 
   /**

@@ -178,6 +178,27 @@ class HamiLockContractTest {
   }
 
   @Test
+  void aWaitingBindIsToldOnceWhoHoldsTheLockAndItsGiveUpSaysHowLongItWaited() throws Exception {
+    binder.close();
+    binder = binder(Duration.ofMillis(1500));
+    List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+    binder.onWaiting((p, node, why) -> told.add(p.key() + " " + node + " " + why));
+    server.seed(podJson("other", "other-uid"));
+    setLock("2026-11-27T10:00:00Z,ml,other".replace("2026-11-27T10:00:00Z",
+        Instant.now().toString().replaceAll("\\.\\d+", "")));
+    try (io.basalt.testing.LogCapture log = io.basalt.testing.LogCapture.warnings(KubeBinder.class.getName())) {
+      bind();
+      assertEquals(1, told.size(), "once per bind, not per retry: " + told);
+      assertTrue(told.get(0).startsWith("ml/p1 n1 node n1's hami.io/mutex.lock is held by pod ml/other (taken "),
+          told.get(0));
+      String line = log.messages().stream().filter(m -> m.contains("not bound")).findFirst().orElseThrow();
+      assertTrue(line.contains("gave up after waiting 1.5s: node n1's hami.io/mutex.lock is held by pod ml/other"),
+          line);
+      assertFalse(line.contains("PT1.5S"), "the wait, said as the wait: " + line);
+    }
+  }
+
+  @Test
   void givesUpAfterTheLockWaitAndLeavesTheHoldersLockAlone() throws Exception {
     binder.close();
     binder = binder(Duration.ofMillis(400));

@@ -103,7 +103,8 @@ class StatusWriterContractTest {
   }
 
   private static SessionResult.JobStatus job(String key, String phase, int running, JobCondition... conditions) {
-    return new SessionResult.JobStatus(key, false, PodGroupPhase.of(phase), 2, running, List.of(conditions));
+    return new SessionResult.JobStatus(key, false, PodGroupPhase.of(phase), 2, running, List.of(conditions), null,
+        null, running);
   }
 
   private static SessionResult queues(SessionResult.QueueStatus... queues) {
@@ -221,9 +222,12 @@ class StatusWriterContractTest {
     List<LoggedRequest> patches = wm.findAll(patchRequestedFor(urlEqualTo(PG + "/status"))
         .withHeader("Content-Type", matching(MERGE)));
     assertEquals(1, patches.size(), "once; an implicit job (no PodGroup object) and a repeat send nothing");
+    JsonObject sent = KubeReplies.sent(patches.get(0));
+    JsonObject condition = sent.getAsJsonObject("status").getAsJsonArray("conditions").get(0).getAsJsonObject();
+    assertTrue(condition.remove("lastTransitionTime").getAsString().matches(RFC3339), sent.toString());
     assertEquals(KubeReplies.parse("{\"status\":{\"phase\":\"Inqueue\",\"running\":1,\"conditions\":[{\"type\":"
         + "\"Unschedulable\",\"status\":\"True\",\"reason\":\"NotEnoughResources\",\"message\":\"1/2 tasks fit\"}]}}"),
-        KubeReplies.sent(patches.get(0)));
+        sent);
     wm.verify(1, anyRequestedFor(anyUrl()));
   }
 
@@ -263,6 +267,56 @@ class StatusWriterContractTest {
     writer.close();
 
     wm.verify(1, patchRequestedFor(urlEqualTo(PG + "/status")));
+  }
+
+  @Test
+  void aConditionsLastTransitionTimeChangesOnlyWhenItsStatusFlips() throws Exception {
+    wm.stubFor(patch(urlEqualTo(PG + "/status")).willReturn(KubeReplies.json(200, podGroup("g"))));
+    java.time.Instant t0 = java.time.Instant.parse("2026-11-27T10:00:00Z");
+    writer.clock = java.time.Clock.fixed(t0, java.time.ZoneOffset.UTC);
+    writer.update(jobs(job("ml/g", "Inqueue", 0, new JobCondition("Unschedulable", "True", "r", "0/2 fit"))));
+    assertTrue(writer.awaitWrites(WAIT));
+    writer.clock = java.time.Clock.fixed(t0.plusSeconds(60), java.time.ZoneOffset.UTC);
+    writer.update(jobs(job("ml/g", "Inqueue", 0, new JobCondition("Unschedulable", "True", "r", "1/2 fit"))));
+    assertTrue(writer.awaitWrites(WAIT));
+    writer.clock = java.time.Clock.fixed(t0.plusSeconds(120), java.time.ZoneOffset.UTC);
+    writer.update(jobs(job("ml/g", "Running", 2, new JobCondition("Unschedulable", "False", "r", ""))));
+    writer.close();
+
+    List<String> times = wm.findAll(patchRequestedFor(urlEqualTo(PG + "/status"))).stream()
+        .map(r -> KubeReplies.sent(r).getAsJsonObject("status").getAsJsonArray("conditions").get(0)
+            .getAsJsonObject().get("lastTransitionTime").getAsString()).toList();
+    assertEquals(List.of("2026-11-27T10:00:00Z", "2026-11-27T10:00:00Z", "2026-11-27T10:02:00Z"), times,
+        "a new message is no transition; True to False is");
+  }
+
+  @Test
+  void aPodGroupFoundGoneIsNotWrittenAgainWhileItsPodsLinger() throws Exception {
+    String gone = "/apis/scheduling.volcano.sh/v1beta1/namespaces/ml/podgroups/gone";
+    wm.stubFor(patch(urlEqualTo(gone + "/status")).willReturn(KubeReplies.json(404,
+        KubeReplies.notFound("scheduling.volcano.sh", "podgroups", "gone"))));
+    wm.stubFor(patch(urlEqualTo(gone)).willReturn(KubeReplies.json(404,
+        KubeReplies.notFound("scheduling.volcano.sh", "podgroups", "gone"))));
+    writer.update(jobs(job("ml/gone", "Inqueue", 0)));
+    assertTrue(writer.awaitWrites(WAIT));
+    writer.update(jobs(job("ml/gone", "Pending", 0)));
+    assertTrue(writer.awaitWrites(WAIT));
+    writer.update(jobs(job("ml/gone", "Inqueue", 0)));
+    writer.close();
+
+    wm.verify(1, patchRequestedFor(urlEqualTo(gone + "/status")));
+    wm.verify(1, patchRequestedFor(urlEqualTo(gone)));
+  }
+
+  @Test
+  void noStatusGoesToAPodGroupTheCacheDoesNotHold() throws Exception {
+    writer.podGroupObjects(key -> key.equals("ml/g") ? "object" : null);
+    wm.stubFor(patch(urlEqualTo(PG + "/status")).willReturn(KubeReplies.json(200, podGroup("g"))));
+    writer.update(jobs(job("ml/g", "Inqueue", 0), job("ml/deleted-job", "Pending", 0)));
+    writer.close();
+
+    wm.verify(1, patchRequestedFor(urlEqualTo(PG + "/status")));
+    wm.verify(1, anyRequestedFor(anyUrl()));
   }
 
   @Test

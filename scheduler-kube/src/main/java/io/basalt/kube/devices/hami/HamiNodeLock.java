@@ -40,7 +40,7 @@ final class HamiNodeLock {
     }
     String current = n.annotations().get(HamiFormat.NODE_LOCK);
     if (current != null) {
-      Result held = holder(calls, current, pod);
+      Result held = holder(calls, node, current, pod);
       if (held != null) {
         return held;
       }
@@ -56,7 +56,7 @@ final class HamiNodeLock {
   }
 
   /** Null when the lock may be taken (expired, holder gone, unreadable); else DONE (ours) or WAIT. */
-  private Result holder(ApiObjects calls, String value, Pod pod) {
+  private Result holder(ApiObjects calls, String node, String value, Pod pod) {
     HamiFormat.Lock lock;
     try {
       lock = HamiFormat.parseLock(value);
@@ -73,8 +73,10 @@ final class HamiNodeLock {
         && calls.read(ApiObjects.Kind.POD, lock.namespace(), lock.pod()).reply().code() == 404) {
       return null;
     }
-    String who = lock.pod().isEmpty() ? "since " + lock.time() : "by " + lock.namespace() + "/" + lock.pod();
-    return new Result(State.WAIT, HamiFormat.NODE_LOCK + " held " + who, new ApiReply(409, ""));
+    // Who holds it and since when, for the waiting pod's condition and event: the time is when it was taken.
+    String who = lock.pod().isEmpty() ? "" : " by pod " + lock.namespace() + "/" + lock.pod();
+    return new Result(State.WAIT, "node " + node + "'s " + HamiFormat.NODE_LOCK + " is held" + who + " (taken "
+        + lock.time() + ")", new ApiReply(409, ""));
   }
 
   /**
