@@ -35,7 +35,8 @@ class ConfigFuzzTest {
   /** What a message must never show: an array's or object's identity, a class or exception name. */
   private static final Pattern IDENTITY =
       Pattern.compile("\\[[A-Z]@|@[0-9a-f]{6,}|java\\.(lang|util)\\.|Exception|Error\\b");
-  private static final Duration PER_INPUT = Duration.ofSeconds(1);
+  /** A hang, not a slow machine: generous so a loaded CI box never trips it. */
+  private static final Duration PER_INPUT = Duration.ofSeconds(10);
 
   /** What became of one input: accepted, or the problems it was rejected with. */
   private record Outcome(boolean ok, List<String> problems, String message) {}
