@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The storage objects of a cluster, as the volume filters and the binder read them: claims by {@code namespace/name},
@@ -77,13 +77,13 @@ public record ClusterVolumes(
 
   /**
    * The PV an unbound {@code claim} would bind on {@code node}: the smallest available one that satisfies it and is
-   * reachable from the node, skipping {@code taken} (PVs other pods chose this cycle); ties go to the name first in
-   * order, so the filter and the binder choose alike. Null when none.
+   * reachable from the node, skipping those {@code taken} says are taken (PVs other claims chose this cycle); ties go
+   * to the name first in order, so the filter and the binder choose alike. Null when none.
    */
-  public PersistentVolume bestMatch(VolumeClaim claim, Node node, Set<String> taken) {
+  public PersistentVolume bestMatch(VolumeClaim claim, Node node, Predicate<String> taken) {
     PersistentVolume best = null;
     for (PersistentVolume pv : volumes.values()) {
-      if (!pv.availableFor(claim) || !pv.satisfies(claim) || taken.contains(pv.name()) || !pv.reachableFrom(node)) {
+      if (!pv.availableFor(claim) || !pv.satisfies(claim) || taken.test(pv.name()) || !pv.reachableFrom(node)) {
         continue;
       }
       if (pv.reservedFor(claim)) {
