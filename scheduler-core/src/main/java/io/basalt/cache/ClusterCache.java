@@ -466,6 +466,12 @@ public final class ClusterCache {
     return r;
   }
 
+  /** The node named {@code name}, or null when the cache holds none. */
+  public synchronized Node node(String name) {
+    CachedNode c = nodes.get(name);
+    return c == null ? null : c.node;
+  }
+
   public synchronized int nodeCount() {
     int n = 0;
     for (CachedNode c : nodes.values()) {
