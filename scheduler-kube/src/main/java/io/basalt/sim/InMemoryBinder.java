@@ -152,6 +152,11 @@ public final class InMemoryBinder implements Binder {
     }
   }
 
+  /** The simulated claims and PVs (tests); null without storage. */
+  SimStorage storage() {
+    return storage;
+  }
+
   /** What the pre-bind steps left written (tests). */
   InMemoryObjects objects() {
     return objects;

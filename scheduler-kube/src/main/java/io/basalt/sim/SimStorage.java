@@ -29,6 +29,8 @@ final class SimStorage {
   private final Function<String, Node> nodes;
   private final Map<String, Long> versions = new HashMap<>();
   /** Per pod key, what was bound or provisioned for it: claim to "PV (how)", for the report. */
+  /** Claim keys whose writes this API refuses (409), as when another writer changed them first (tests). */
+  final java.util.Set<String> refused = new java.util.HashSet<>();
   private final Map<String, Map<String, String>> outcomes = new java.util.LinkedHashMap<>();
 
   SimStorage(VolumeStore store, Function<String, Node> nodes) {
@@ -61,7 +63,7 @@ final class SimStorage {
     if (c == null) {
       return new ApiReply(404, "not found");
     }
-    if (!version("pvc/" + c.key()).equals(resourceVersion)) {
+    if (!version("pvc/" + c.key()).equals(resourceVersion) || refused.contains(c.key())) {
       return new ApiReply(409, "the object has been modified");
     }
     store.putClaim(c.withSelectedNode(node));
@@ -74,7 +76,8 @@ final class SimStorage {
     if (pv == null) {
       return new ApiReply(404, "not found");
     }
-    if (!version("pv/" + volume).equals(resourceVersion)) {
+    if (!version("pv/" + volume).equals(resourceVersion)
+        || (claim != null && refused.contains(claim.key()))) {
       return new ApiReply(409, "the object has been modified");
     }
     store.putVolume(claim == null ? released(pv) : pv.boundTo(claim));
