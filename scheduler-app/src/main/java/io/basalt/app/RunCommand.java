@@ -177,7 +177,9 @@ final class RunCommand implements Callable<Integer> {
     HealthServer health = new HealthServer(metricsAddr, probes, metrics,
         healthDetail == HealthDetail.all ? HealthServer.EVERYONE : HealthServer.LOCAL);
     healthServer = health;
-    KubeBinder binder = new KubeBinder(calls, KubeBinder.Options.defaults().withBindWorkers(bindWorkers));
+    KubeBinder binder = new KubeBinder(calls, KubeBinder.Options.defaults().withBindWorkers(bindWorkers),
+        io.basalt.kube.devices.DeviceSteps.all(java.time.Instant::now)
+            .after(io.basalt.kube.volumes.VolumeBindStep.live(cache)));
     source.start(cache);
     StatusWriter status = new StatusWriter(calls, eventCalls);
     metrics.watchBinder(binder::counters);

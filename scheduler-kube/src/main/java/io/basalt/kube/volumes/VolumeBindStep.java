@@ -64,6 +64,28 @@ public final class VolumeBindStep implements PreBindStep {
     this.pause = pause;
   }
 
+  /**
+   * Live mode's step over {@code cache}: waits up to {@link #LIVE_WAIT} for the PV controller or the provisioner to
+   * bind the claims, looking every {@link #LIVE_POLL}.
+   */
+  public static VolumeBindStep live(io.basalt.cache.ClusterCache cache) {
+    return new VolumeBindStep(new View() {
+      @Override
+      public ClusterVolumes volumes() {
+        return cache.volumes().value();
+      }
+
+      @Override
+      public Node node(String name) {
+        return cache.node(name);
+      }
+    }, LIVE_WAIT, LIVE_POLL, d -> Thread.sleep(d.toMillis()));
+  }
+
+  /** How long live binds wait for claims to be bound (kube-scheduler waits up to its bindTimeoutSeconds). */
+  public static final Duration LIVE_WAIT = Duration.ofSeconds(60);
+  public static final Duration LIVE_POLL = Duration.ofMillis(500);
+
   /** A step that does not wait for the claims to be bound. */
   public VolumeBindStep(View view) {
     this(view, Duration.ZERO, Duration.ZERO, d -> { });
