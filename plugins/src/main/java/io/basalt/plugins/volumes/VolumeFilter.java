@@ -123,7 +123,7 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
         continue;
       }
       Set<String> by = u.get(c.key());
-      if (by != null && (by.size() > 1 || !by.contains(pod.uid()))) {
+      if (by != null && (by.size() > 1 || (by.size() == 1 && !by.contains(pod.uid())))) {
         return true;
       }
     }
