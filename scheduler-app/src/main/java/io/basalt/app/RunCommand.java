@@ -177,7 +177,9 @@ final class RunCommand implements Callable<Integer> {
     HealthServer health = new HealthServer(metricsAddr, probes, metrics,
         healthDetail == HealthDetail.all ? HealthServer.EVERYONE : HealthServer.LOCAL);
     healthServer = health;
-    KubeBinder binder = new KubeBinder(calls, KubeBinder.Options.defaults().withBindWorkers(bindWorkers));
+    KubeBinder binder = new KubeBinder(calls, KubeBinder.Options.defaults().withBindWorkers(bindWorkers),
+        io.basalt.kube.devices.DeviceSteps.all(java.time.Instant::now)
+            .after(io.basalt.kube.volumes.VolumeBindStep.live(cache)));
     source.start(cache);
     // Status goes only onto PodGroup objects the cache holds: a deleted Job's group has none while its pods terminate.
     StatusWriter status = new StatusWriter(calls, eventCalls).podGroupObjects(key -> {

@@ -11,6 +11,7 @@ import io.basalt.app.chart.ApiCalls;
 import io.basalt.kube.fake.FakeApiServer;
 import io.basalt.kube.fake.RecordedRequest;
 import io.basalt.kube.fake.Resources;
+import io.basalt.kube.fake.VolumeControllers;
 import io.basalt.testing.Await;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,6 +40,21 @@ class RunCommandRbacTest {
         + "\"annotations\":" + annotations + "},\"spec\":{\"schedulerName\":\"basalt-scheduler\","
         + "\"priorityClassName\":\"" + priorityClass + "\",\"priority\":" + priority + ",\"containers\":[{"
         + "\"name\":\"c\",\"image\":\"x\",\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"" + gpus + "\"}}}]}}";
+  }
+
+  /** A pod mounting {@code claim}. */
+  private static String volumePod(String name, String claim) {
+    return "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\"ml\"},"
+        + "\"spec\":{\"schedulerName\":\"basalt-scheduler\",\"priorityClassName\":\"low\",\"priority\":1,"
+        + "\"containers\":[{\"name\":\"c\",\"image\":\"x\"}],\"volumes\":[{\"name\":\"v\","
+        + "\"persistentVolumeClaim\":{\"claimName\":\"" + claim + "\"}}]}}";
+  }
+
+  private static String claim(String name, String storageClass) {
+    return "{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"name\":\"" + name
+        + "\",\"namespace\":\"ml\"},\"spec\":{\"storageClassName\":\"" + storageClass + "\",\"accessModes\":"
+        + "[\"ReadWriteOnce\"],\"resources\":{\"requests\":{\"storage\":\"1Gi\"}}},\"status\":{\"phase\":"
+        + "\"Pending\"}}";
   }
 
   private static String configMap(String conf) {
@@ -90,17 +106,34 @@ class RunCommandRbacTest {
           + "\"priorityClassName\":\"low\",\"priority\":1,\"containers\":[{\"name\":\"c\",\"image\":\"x\"}]}}");
       server.seed(podGroup("huge", 1));
       server.seed(pod("huge-0", 8, "low", 1, "huge"));
+      // Volumes: a WaitForFirstConsumer claim annotated with the node for the provisioner (claim get, patch), and
+      // one bound to a static PV (PV get, patch); the stand-in controllers bind both, then the pods are bound.
+      server.seed("{\"apiVersion\":\"storage.k8s.io/v1\",\"kind\":\"StorageClass\",\"metadata\":{\"name\":"
+          + "\"fast\"},\"provisioner\":\"ebs.csi.aws.com\",\"volumeBindingMode\":\"WaitForFirstConsumer\"}");
+      server.seed("{\"apiVersion\":\"storage.k8s.io/v1\",\"kind\":\"StorageClass\",\"metadata\":{\"name\":"
+          + "\"local\"},\"provisioner\":\"kubernetes.io/no-provisioner\","
+          + "\"volumeBindingMode\":\"WaitForFirstConsumer\"}");
+      server.seed("{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolume\",\"metadata\":{\"name\":\"static-pv\"},"
+          + "\"spec\":{\"storageClassName\":\"local\",\"capacity\":{\"storage\":\"10Gi\"},\"accessModes\":"
+          + "[\"ReadWriteOnce\"],\"local\":{\"path\":\"/mnt/a\"}},\"status\":{\"phase\":\"Available\"}}");
+      server.seed(claim("ckpt", "fast"));
+      server.seed(claim("scratch", "local"));
+      server.seed(volumePod("vol-0", "ckpt"));
+      server.seed(volumePod("vol-1", "scratch"));
       // A racing scheduler binds "raced" while Basalt's binding is held: the 409 is read back with a GET.
       server.seed(pod("raced", 0, "low", 1, null));
       server.faults().delayNextMatching(1, Duration.ofSeconds(1),
           r -> r.method().equals("POST") && r.path().endsWith("/pods/raced/binding"));
-      try (LiveRun run = LiveRun.start(server, dir, "--leader-elect", "--lease-namespace", NS, "--lease-name",
+      try (VolumeControllers controllers = VolumeControllers.start(server);
+          LiveRun run = LiveRun.start(server, dir, "--leader-elect", "--lease-namespace", NS, "--lease-name",
           "basalt-scheduler", "--config-map", NS + "/basalt-scheduler", "--lease-duration", "2s",
           "--renew-deadline", "1500ms", "--retry-period", "200ms", "--create-podgroups")) {
         Await.until("raced binding sent", WAIT,
             () -> !server.requests("POST", ".*/pods/raced/binding").isEmpty());
         server.mergePatch(Resources.PODS, "ml", "raced", "{\"spec\":{\"nodeName\":\"gpu-1\"}}");
         Await.until("low pods bound", WAIT, () -> nodeOf(server, "low-3") != null);
+        Await.until("the pods with claims bound", WAIT,
+            () -> nodeOf(server, "vol-0") != null && nodeOf(server, "vol-1") != null);
         Await.until("the HAMi pod bound", WAIT, () -> nodeOf(server, "hami-0") != null);
         server.seed(pod("high", 2, "high", 1000, null));
         Await.until("high bound after preempting", WAIT, () -> nodeOf(server, "high") != null);

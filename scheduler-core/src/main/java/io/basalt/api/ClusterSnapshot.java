@@ -26,6 +26,7 @@ import java.util.Map;
  *     cluster state describes
  * @param othersNominated other schedulers' pending pods nominated to a node ({@code status.nominatedNodeName}): the
  *     room they were promised is held for them, as kube-scheduler holds it for nominated pods
+ * @param volumes the claims, PVs, StorageClasses, CSINodes and CSIStorageCapacities, for the volume filters
  */
 public record ClusterSnapshot(
     List<NodeInfo> nodes,
@@ -41,8 +42,10 @@ public record ClusterSnapshot(
     Map<String, Integer> positions,
     AssignedPods assignedPods,
     Map<String, Map<String, String>> namespaceLabels,
-    List<Pod> othersNominated) {
+    List<Pod> othersNominated,
+    io.basalt.model.ClusterVolumes volumes) {
   public ClusterSnapshot {
+    volumes = volumes == null ? io.basalt.model.ClusterVolumes.EMPTY : volumes;
     namespaceLabels = namespaceLabels == null ? Map.of() : namespaceLabels;
     assignedPods = assignedPods == null ? AssignedPods.NONE : assignedPods;
     othersNominated = othersNominated == null ? List.of() : othersNominated;
@@ -50,6 +53,16 @@ public record ClusterSnapshot(
     deviceProtocol = deviceProtocol == null ? DeviceProtocols.AUTO : deviceProtocol;
     totals = totals == null ? ClusterTotals.of(nodes, io.basalt.model.ResourceNames.count()) : totals;
     positions = positions == null ? positionsOf(nodes) : positions;
+  }
+
+  /** A snapshot of a cluster without storage objects. */
+  public ClusterSnapshot(List<NodeInfo> nodes, List<Pod> pods, Map<String, PodGroup> podGroups,
+      Map<String, Queue> queues, Map<String, PriorityClass> priorityClasses, String defaultQueue,
+      Map<String, String> nominations, Fabric fabric, DeviceProtocols deviceProtocol, ClusterTotals totals,
+      Map<String, Integer> positions, AssignedPods assignedPods, Map<String, Map<String, String>> namespaceLabels,
+      List<Pod> othersNominated) {
+    this(nodes, pods, podGroups, queues, priorityClasses, defaultQueue, nominations, fabric, deviceProtocol, totals,
+        positions, assignedPods, namespaceLabels, othersNominated, null);
   }
 
   /** A snapshot where no other scheduler's pod is nominated to a node. */

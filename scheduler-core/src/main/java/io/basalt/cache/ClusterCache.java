@@ -61,6 +61,8 @@ public final class ClusterCache {
   /** Namespaces' labels, and the copy snapshots share until one changes. */
   private final Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
   private Map<String, Map<String, String>> namespaceLabelsCopy;
+  /** Storage objects for the volume filters, and the value snapshots share until one changes. */
+  private final VolumeStore volumeStore = new VolumeStore();
   /**
    * Pending pod uid to the node held for it (after a preemption, or a bind the API refused). A hold is dropped
    * {@link #NOMINATION_TTL_CYCLES} snapshots after it was made (not counting those while its node is releasing
@@ -447,6 +449,11 @@ public final class ClusterCache {
     namespaceLabelsCopy = null;
   }
 
+  /** The storage objects (claims, PVs, classes, CSINodes, capacities) the volume filters read; put and removed here. */
+  public synchronized VolumeStore volumes() {
+    return volumeStore;
+  }
+
   public synchronized void removeNamespace(String name) {
     namespaceLabels.remove(name);
     namespaceLabelsCopy = null;
@@ -461,6 +468,12 @@ public final class ClusterCache {
       }
     }
     return r;
+  }
+
+  /** The node named {@code name}, or null when the cache holds none. */
+  public synchronized Node node(String name) {
+    CachedNode c = nodes.get(name);
+    return c == null ? null : c.node;
   }
 
   public synchronized int nodeCount() {
@@ -533,7 +546,8 @@ public final class ClusterCache {
     }
     return new ClusterSnapshot(list, ownPodsCopy, Map.copyOf(groups),
         new TreeMap<>(queues), Map.copyOf(priorityClasses), defaultQueue, Map.copyOf(liveNominations()), fabric,
-        deviceProtocol, totals.totals(), copies.positions(), assignedPods(), namespaceLabels(), othersNominatedCopy);
+        deviceProtocol, totals.totals(), copies.positions(), assignedPods(), namespaceLabels(), othersNominatedCopy,
+        volumeStore.value());
   }
 
   private Map<String, Map<String, String>> namespaceLabels() {

@@ -72,4 +72,12 @@ public interface SessionView {
 
   /** Resource slots a device plugin accounts per device, which node-level sums must skip; null when none. */
   boolean[] deviceManagedResources();
+
+  /**
+   * The cluster's claims, PVs, StorageClasses, CSINodes and storage capacities when the session opened, for the volume
+   * filters; what this session's placements chose is theirs to keep.
+   */
+  default io.basalt.model.ClusterVolumes volumes() {
+    return io.basalt.model.ClusterVolumes.EMPTY;
+  }
 }

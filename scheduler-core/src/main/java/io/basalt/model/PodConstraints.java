@@ -8,6 +8,8 @@ import java.util.List;
  * the images (for image locality). Most pods carry none of it, and share {@link #NONE}.
  *
  * @param schedulingGates {@code spec.schedulingGates} names: while any remains the pod is not scheduled
+ * @param volumes the pod's volumes backed by PersistentVolumeClaims (named or generic ephemeral), for the volume
+ *     filters
  */
 public record PodConstraints(
     List<String> schedulingGates,
@@ -18,7 +20,8 @@ public record PodConstraints(
     List<PodAffinityTerm> requiredAntiAffinity,
     List<WeightedPodAffinityTerm> preferredAntiAffinity,
     List<TopologySpreadConstraint> topologySpread,
-    List<String> images) {
+    List<String> images,
+    List<PodVolume> volumes) {
   public static final PodConstraints NONE =
       new PodConstraints(List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
           List.of());
@@ -33,6 +36,28 @@ public record PodConstraints(
     preferredAntiAffinity = copy(preferredAntiAffinity);
     topologySpread = copy(topologySpread);
     images = copy(images);
+    volumes = copy(volumes);
+  }
+
+  /** Constraints without volumes. */
+  public PodConstraints(List<String> schedulingGates, List<HostPort> hostPorts,
+      List<PreferredSchedulingTerm> preferredNodeAffinity, List<PodAffinityTerm> requiredAffinity,
+      List<WeightedPodAffinityTerm> preferredAffinity, List<PodAffinityTerm> requiredAntiAffinity,
+      List<WeightedPodAffinityTerm> preferredAntiAffinity, List<TopologySpreadConstraint> topologySpread,
+      List<String> images) {
+    this(schedulingGates, hostPorts, preferredNodeAffinity, requiredAffinity, preferredAffinity, requiredAntiAffinity,
+        preferredAntiAffinity, topologySpread, images, List.of());
+  }
+
+  /** Whether the pod mounts any claim. */
+  public boolean hasVolumes() {
+    return !volumes.isEmpty();
+  }
+
+  /** The same constraints with {@code value} as the pod's claim-backed volumes. */
+  public PodConstraints withVolumes(List<PodVolume> value) {
+    return new PodConstraints(schedulingGates, hostPorts, preferredNodeAffinity, requiredAffinity, preferredAffinity,
+        requiredAntiAffinity, preferredAntiAffinity, topologySpread, images, value);
   }
 
   public boolean isGated() {
@@ -48,7 +73,7 @@ public record PodConstraints(
   /** The same constraints without scheduling gates (the pod once ungated). */
   public PodConstraints withoutGates() {
     return new PodConstraints(List.of(), hostPorts, preferredNodeAffinity, requiredAffinity, preferredAffinity,
-        requiredAntiAffinity, preferredAntiAffinity, topologySpread, images);
+        requiredAntiAffinity, preferredAntiAffinity, topologySpread, images, volumes);
   }
 
   private static <T> List<T> copy(List<T> list) {

@@ -48,6 +48,7 @@ public final class Session implements SessionView {
   private final Map<String, PriorityClass> priorityClasses;
   private final io.basalt.api.AssignedPods assignedPods;
   private final Map<String, Map<String, String>> namespaceLabels;
+  private final io.basalt.model.ClusterVolumes volumes;
   private final Fabric fabric;
   private final DeviceProtocols deviceProtocol;
   private final Map<String, String> invalidJobs = new HashMap<>();
@@ -79,6 +80,7 @@ public final class Session implements SessionView {
     this.priorityClasses = snapshot.priorityClasses();
     this.assignedPods = snapshot.assignedPods();
     this.namespaceLabels = snapshot.namespaceLabels();
+    this.volumes = snapshot.volumes();
     this.fabric = snapshot.fabric();
     this.deviceProtocol = protocol(snapshot.deviceProtocol(), conf);
   }
@@ -236,6 +238,11 @@ public final class Session implements SessionView {
   @Override
   public io.basalt.api.AssignedPods assignedPods() {
     return assignedPods;
+  }
+
+  @Override
+  public io.basalt.model.ClusterVolumes volumes() {
+    return volumes;
   }
 
   @Override

@@ -25,7 +25,8 @@ import java.util.function.Function;
  * each kind's objects in document order. {@code errors} holds the
  * manifest's own errors followed by one line per object that failed conversion (that object is left out), e.g.
  * {@code pods.yaml doc 2: Pod team-a/p1: spec.containers[0].resources.requests.cpu: negative quantity '-1'}, then the
- * problems of the network fabric its HyperNodes make ({@link Fabric#EMPTY} when there are none).
+ * problems of the network fabric its HyperNodes make ({@link Fabric#EMPTY} when there are none). {@code volumes} holds
+ * the storage objects (claims, PVs, classes, CSINodes, capacities).
  */
 public record ClusterObjects(
     List<Node> nodes,
@@ -37,9 +38,11 @@ public record ClusterObjects(
     List<OwnerObject> owners,
     List<String> errors,
     Fabric fabric,
-    List<Namespace> namespaces) {
+    List<Namespace> namespaces,
+    io.basalt.model.ClusterVolumes volumes) {
 
   public ClusterObjects {
+    volumes = volumes == null ? io.basalt.model.ClusterVolumes.EMPTY : volumes;
     nodes = List.copyOf(nodes);
     pods = List.copyOf(pods);
     podGroups = List.copyOf(podGroups);
@@ -50,6 +53,14 @@ public record ClusterObjects(
     errors = List.copyOf(errors);
     fabric = fabric == null ? Fabric.EMPTY : fabric;
     namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
+  }
+
+  /** A cluster without storage objects. */
+  public ClusterObjects(List<Node> nodes, List<Pod> pods, List<PodGroup> podGroups, List<Queue> queues,
+      List<PriorityClass> priorityClasses, List<CoschedulingGroup> coschedulingGroups, List<OwnerObject> owners,
+      List<String> errors, Fabric fabric, List<Namespace> namespaces) {
+    this(nodes, pods, podGroups, queues, priorityClasses, coschedulingGroups, owners, errors, fabric, namespaces,
+        null);
   }
 
   /** Converts every object of {@code m}, the fabric from its HyperNodes; never throws for a bad object. */
@@ -76,7 +87,8 @@ public record ClusterObjects(
     List<OwnerObject> owners = new ArrayList<>(m.owners());
     owners.addAll(c.owners);
     return new ClusterObjects(c.nodes, c.pods, c.podGroups, c.queues, c.priorityClasses, c.coschedulingGroups, owners,
-        errors, fabric, c.namespaces);
+        errors, fabric, c.namespaces, io.basalt.model.ClusterVolumes.of(c.claims, c.persistentVolumes,
+            c.storageClasses, c.csiNodes, c.capacities));
   }
 
   /** Each object of {@code kind} through its adapter; one that fails is reported with its origin and left out. */
@@ -103,6 +115,36 @@ public record ClusterObjects(
     final List<OwnerObject> owners = new ArrayList<>();
     final List<JsonObject> hyperNodes = new ArrayList<>();
     final List<Namespace> namespaces = new ArrayList<>();
+    final List<io.basalt.model.VolumeClaim> claims = new ArrayList<>();
+    final List<io.basalt.model.PersistentVolume> persistentVolumes = new ArrayList<>();
+    final List<io.basalt.model.StorageClass> storageClasses = new ArrayList<>();
+    final List<io.basalt.model.CsiNode> csiNodes = new ArrayList<>();
+    final List<io.basalt.model.StorageCapacity> capacities = new ArrayList<>();
+
+    @Override
+    public void volumeClaim(io.basalt.model.VolumeClaim claim) {
+      claims.add(claim);
+    }
+
+    @Override
+    public void persistentVolume(io.basalt.model.PersistentVolume volume) {
+      persistentVolumes.add(volume);
+    }
+
+    @Override
+    public void storageClass(io.basalt.model.StorageClass storageClass) {
+      storageClasses.add(storageClass);
+    }
+
+    @Override
+    public void csiNode(io.basalt.model.CsiNode csiNode) {
+      csiNodes.add(csiNode);
+    }
+
+    @Override
+    public void storageCapacity(io.basalt.model.StorageCapacity capacity) {
+      capacities.add(capacity);
+    }
 
     @Override
     public void namespace(Namespace namespace) {

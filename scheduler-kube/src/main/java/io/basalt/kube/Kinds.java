@@ -6,6 +6,11 @@ import io.basalt.kube.kinds.core.NamespaceKind;
 import io.basalt.kube.kinds.core.NodeKind;
 import io.basalt.kube.kinds.core.PodKind;
 import io.basalt.kube.kinds.core.PriorityClassKind;
+import io.basalt.kube.kinds.storage.CsiNodeKind;
+import io.basalt.kube.kinds.storage.CsiStorageCapacityKind;
+import io.basalt.kube.kinds.storage.PersistentVolumeClaimKind;
+import io.basalt.kube.kinds.storage.PersistentVolumeKind;
+import io.basalt.kube.kinds.storage.StorageClassKind;
 import io.basalt.kube.kinds.volcano.HyperNodeKind;
 import io.basalt.kube.kinds.volcano.VolcanoPodGroupKind;
 import io.basalt.kube.kinds.volcano.VolcanoQueueKind;
@@ -35,7 +40,12 @@ public final class Kinds {
       WorkloadKind.JOBSET,
       WorkloadKind.PYTORCHJOB,
       WorkloadKind.MPIJOB,
-      WorkloadKind.TFJOB));
+      WorkloadKind.TFJOB,
+      new PersistentVolumeClaimKind(),
+      new PersistentVolumeKind(),
+      new StorageClassKind(),
+      new CsiNodeKind(),
+      new CsiStorageCapacityKind()));
 
   private final List<KindAdapter<?>> adapters;
 

@@ -94,6 +94,11 @@ public final class FixtureSource implements ClusterSource {
       cache.putPriorityClass(pc);
     }
     objects.namespaces().forEach(cache::putNamespace);
+    objects.volumes().claims().values().forEach(cache.volumes()::putClaim);
+    objects.volumes().volumes().values().forEach(cache.volumes()::putVolume);
+    objects.volumes().classes().values().forEach(cache.volumes()::putClass);
+    objects.volumes().csiNodes().values().forEach(cache.volumes()::putCsiNode);
+    objects.volumes().capacities().values().forEach(l -> l.forEach(cache.volumes()::putCapacity));
     for (Queue q : objects.queues()) {
       cache.putQueue(q);
     }

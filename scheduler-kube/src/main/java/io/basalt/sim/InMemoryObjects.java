@@ -14,6 +14,8 @@ import java.util.Map;
 final class InMemoryObjects implements ApiObjects {
   private final Map<String, Map<String, String>> annotations = new HashMap<>();
   private final Map<String, Long> versions = new HashMap<>();
+  /** The claims and PVs, when the simulation has storage objects (null: none, every volume write unsupported). */
+  SimStorage storage;
 
   private static String key(Kind kind, String namespace, String name) {
     return kind + "/" + (namespace == null ? "" : namespace + "/") + name;
@@ -41,6 +43,26 @@ final class InMemoryObjects implements ApiObjects {
     }
     versions.merge(k, 1L, Long::sum);
     return new ApiReply(200, "");
+  }
+
+  @Override
+  public Read<io.basalt.model.VolumeClaim> readClaim(String namespace, String name) {
+    return storage == null ? ApiObjects.super.readClaim(namespace, name) : storage.readClaim(namespace, name);
+  }
+
+  @Override
+  public Read<io.basalt.model.PersistentVolume> readVolume(String name) {
+    return storage == null ? ApiObjects.super.readVolume(name) : storage.readVolume(name);
+  }
+
+  @Override
+  public ApiReply selectNode(String namespace, String claim, String node, String resourceVersion) {
+    return storage == null ? ApiReply.UNSUPPORTED : storage.selectNode(namespace, claim, node, resourceVersion);
+  }
+
+  @Override
+  public ApiReply reserveVolume(String volume, io.basalt.model.VolumeClaim claim, String resourceVersion) {
+    return storage == null ? ApiReply.UNSUPPORTED : storage.reserveVolume(volume, claim, resourceVersion);
   }
 
   /** Whether anything is written (what a failed bind left would show here). */

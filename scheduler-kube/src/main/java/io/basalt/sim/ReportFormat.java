@@ -42,6 +42,14 @@ public final class ReportFormat {
         w.endObject();
       }
       w.endArray();
+      if (!r.volumes().isEmpty()) { // only where claims were bound: reports without storage stay as they were
+        w.name("volumes").beginArray();
+        for (SimulationReport.VolumeRow v : r.volumes()) {
+          w.beginObject().name("pod").value(v.pod()).name("claim").value(v.claim()).name("volume").value(v.volume())
+              .endObject();
+        }
+        w.endArray();
+      }
       w.name("pending").beginArray();
       for (SimulationReport.Pending p : r.pending()) {
         w.beginObject().name("pod").value(p.pod()).name("reason").value(p.reason());
@@ -153,6 +161,11 @@ public final class ReportFormat {
           .toList());
     } else {
       rows(sb, List.of("POD", "NODE"), r.bindings().stream().map(b -> List.of(b.pod(), b.node())).toList());
+    }
+    if (!r.volumes().isEmpty()) { // only where claims were bound: reports of clusters without storage stay as they were
+      sb.append("\nVOLUMES (").append(r.volumes().size()).append(")\n");
+      rows(sb, List.of("POD", "CLAIM", "VOLUME"), r.volumes().stream()
+          .map(v -> List.of(v.pod(), v.claim(), v.volume())).toList());
     }
     sb.append("\nPENDING (").append(r.pending().size()).append(")\n");
     rows(sb, List.of("POD", "REASON"), r.pending().stream().map(p -> List.of(p.pod(), p.reason())).toList());

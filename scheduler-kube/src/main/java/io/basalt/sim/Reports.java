@@ -44,6 +44,10 @@ final class Reports {
     for (SessionResult.Eviction e : binder.evicted()) {
       evicted.add(new SimulationReport.Evicted(e.pod().key(), e.reason()));
     }
-    return new SimulationReport(bound, pending, evicted, groups, queues, List.copyOf(warnings), cycles, nodes);
+    List<SimulationReport.VolumeRow> volumes = new ArrayList<>();
+    binder.volumes().forEach((pod, claims) -> claims.forEach((claim, pv) ->
+        volumes.add(new SimulationReport.VolumeRow(pod, claim, pv))));
+    return new SimulationReport(bound, pending, evicted, groups, queues, List.copyOf(warnings), cycles, nodes,
+        volumes);
   }
 }

@@ -13,7 +13,24 @@ public record SimulationReport(
     List<QueueRow> queues,
     List<String> warnings,
     int cycles,
-    int nodes) {
+    int nodes,
+    List<VolumeRow> volumes) {
+
+  public SimulationReport {
+    volumes = volumes == null ? List.of() : List.copyOf(volumes);
+  }
+
+  /** A report of a cluster whose binder bound no claim. */
+  public SimulationReport(List<Bound> bindings, List<Pending> pending, List<Evicted> evicted, List<Group> podGroups,
+      List<QueueRow> queues, List<String> warnings, int cycles, int nodes) {
+    this(bindings, pending, evicted, podGroups, queues, warnings, cycles, nodes, List.of());
+  }
+
+  /**
+   * A claim the binder bound for a bound pod: {@code volume} is the PV with how it came ({@code pv-1 (bound)},
+   * {@code pvc-... (provisioned on node-a)}).
+   */
+  public record VolumeRow(String pod, String claim, String volume) {}
 
   /** @param explain node name to verdict, only with {@code --explain} */
   /** @param domain the node's network domain path, widest first ({@code sb1/sb1-df2}); empty without a fabric */

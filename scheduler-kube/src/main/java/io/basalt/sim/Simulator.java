@@ -60,7 +60,7 @@ public final class Simulator {
     source.start(cache);
     List<String> warnings = new ArrayList<>(source.warnings());
     VgpuSlotCheck.warning(profile.conf(), cache.nodes()).ifPresent(warnings::add);
-    InMemoryBinder binder = new InMemoryBinder(clock);
+    InMemoryBinder binder = new InMemoryBinder(clock, cache.volumes(), cache::node);
     InMemoryStatus status = new InMemoryStatus(cache);
     Scheduler scheduler = new Scheduler(cache, () -> profile, binder, status);
     ExplainCollector collector = explain ? new ExplainCollector() : null;

@@ -60,7 +60,12 @@ class KindRegistryTest {
         "JobSet jobset.x-k8s.io/v1alpha2 (jobsets): manifests expand, live IF_SERVED",
         "PyTorchJob kubeflow.org/v1 (pytorchjobs): manifests expand, live IF_SERVED",
         "MPIJob kubeflow.org/v1 (mpijobs): manifests expand, live IF_SERVED",
-        "TFJob kubeflow.org/v1 (tfjobs): manifests no, live IF_SERVED"), rows);
+        "TFJob kubeflow.org/v1 (tfjobs): manifests no, live IF_SERVED",
+        "PersistentVolumeClaim v1 (persistentvolumeclaims): manifests read, live IF_LISTABLE",
+        "PersistentVolume v1 (persistentvolumes): manifests read, live IF_LISTABLE",
+        "StorageClass storage.k8s.io/v1 (storageclasses): manifests read, live IF_LISTABLE",
+        "CSINode storage.k8s.io/v1 (csinodes): manifests read, live IF_LISTABLE",
+        "CSIStorageCapacity storage.k8s.io/v1 (csistoragecapacities): manifests read, live IF_LISTABLE"), rows);
 
     // The two sources differ only where an adapter says so.
     List<String> manifestsOnly = new ArrayList<>();
@@ -113,7 +118,7 @@ class KindRegistryTest {
           expected.add(t);
         }
       }
-      assertEquals(12, expected.size(), "every watched kind is served by the fake server: " + expected);
+      assertEquals(17, expected.size(), "every watched kind is served by the fake server: " + expected);
       for (ResourceType t : expected) {
         Await.until(t + " watched", WAIT, () -> !watches(server, t).isEmpty());
       }

@@ -17,6 +17,7 @@ import io.basalt.model.Taint;
 import io.basalt.model.Toleration;
 import io.basalt.plugins.podaffinity.PodAffinity;
 import io.basalt.plugins.topologyspread.PodTopologySpread;
+import io.basalt.plugins.volumes.VolumeFilters;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -32,10 +33,11 @@ import java.util.function.Function;
  * "0/8 nodes are available: ..." message reads the same as the default scheduler's.
  *
  * <p>Arguments, as Volcano spells them: {@code predicate.NodeAffinityEnable}, {@code predicate.TaintTolerationEnable},
- * {@code predicate.NodePortsEnable}, {@code predicate.PodAffinityEnable} and {@code predicate.PodTopologySpreadEnable}
- * (all default true). Volcano's other
- * {@code predicate.*Enable} keys switch checks Basalt does not have (volumes) and are left unread, so the config
- * validator warns that they are not used.
+ * {@code predicate.NodePortsEnable}, {@code predicate.PodAffinityEnable}, {@code predicate.PodTopologySpreadEnable}
+ * and, for the volume filters of {@code plugins.volumes}, {@code predicate.VolumeBindingEnable},
+ * {@code predicate.VolumeZoneEnable}, {@code predicate.NodeVolumeLimitsEnable} and
+ * {@code predicate.VolumeRestrictionsEnable} (all default true). Volcano's other {@code predicate.*Enable} keys switch
+ * checks Basalt does not have and are left unread, so the config validator warns that they are not used.
  */
 public final class PredicatesPlugin implements Plugin {
   public static final String NAME = "predicates";
@@ -59,14 +61,21 @@ public final class PredicatesPlugin implements Plugin {
   private final boolean nodePorts;
   private final boolean podAffinity;
   private final boolean topologySpread;
+  private final VolumeFilters.Settings volumes;
 
   /** Which checks are switched on, read once per config. */
   record Settings(boolean nodeAffinity, boolean taintToleration, boolean nodePorts, boolean podAffinity,
-      boolean topologySpread) {
+      boolean topologySpread, VolumeFilters.Settings volumes) {
+    Settings(boolean nodeAffinity, boolean taintToleration, boolean nodePorts, boolean podAffinity,
+        boolean topologySpread) {
+      this(nodeAffinity, taintToleration, nodePorts, podAffinity, topologySpread,
+          new VolumeFilters.Settings(true, true, true, true));
+    }
+
     static Settings read(Arguments args) {
       return new Settings(args.getBoolean(NODE_AFFINITY_ENABLE, true), args.getBoolean(TAINT_TOLERATION_ENABLE, true),
           args.getBoolean(NODE_PORTS_ENABLE, true), args.getBoolean(POD_AFFINITY_ENABLE, true),
-          args.getBoolean(POD_TOPOLOGY_SPREAD_ENABLE, true));
+          args.getBoolean(POD_TOPOLOGY_SPREAD_ENABLE, true), VolumeFilters.Settings.read(args));
     }
   }
 
@@ -76,6 +85,7 @@ public final class PredicatesPlugin implements Plugin {
     this.nodePorts = settings.nodePorts();
     this.podAffinity = settings.podAffinity();
     this.topologySpread = settings.topologySpread();
+    this.volumes = settings.volumes();
   }
 
   public static PluginDescriptor<?> descriptor() {
@@ -95,6 +105,7 @@ public final class PredicatesPlugin implements Plugin {
       registrar.addFilter(ports);
       registrar.addAllocationListener(ports);
     }
+    VolumeFilters.add(session, registrar, volumes); // claims, PVs: VolumeRestrictions ... VolumeZone
     if (podAffinity) {
       registrar.addFilter(PodAffinity.filter(session, registrar));
     }

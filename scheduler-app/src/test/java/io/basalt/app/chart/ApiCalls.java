@@ -71,6 +71,14 @@ public final class ApiCalls {
       calls(Scope.CLUSTER, "scheduling.x-k8s.io", "podgroups", "list", "watch"),
       // The network fabric from Volcano HyperNodes (read only; not watched when a --topology* flag names the source).
       calls(Scope.CLUSTER, "topology.volcano.sh", "hypernodes", "list", "watch"),
+      // Volumes (kube-scheduler's volume-scheduler role): claims, PVs, classes, CSINodes and CSIStorageCapacities
+      // watched for the volume filters; a claim read and annotated volume.kubernetes.io/selected-node, a PV read and
+      // its claimRef set, each guarded by its resourceVersion, before a pod with unbound claims is bound.
+      calls(Scope.CLUSTER, "", "persistentvolumeclaims", "list", "watch", "get", "patch"),
+      calls(Scope.CLUSTER, "", "persistentvolumes", "list", "watch", "get", "patch"),
+      calls(Scope.CLUSTER, "storage.k8s.io", "storageclasses", "list", "watch"),
+      calls(Scope.CLUSTER, "storage.k8s.io", "csinodes", "list", "watch"),
+      calls(Scope.CLUSTER, "storage.k8s.io", "csistoragecapacities", "list", "watch"),
       // Leader election (--leader-elect --lease-namespace --lease-name): only that Lease, except create (RBAC cannot
       // name an object that does not exist yet).
       calls(Scope.LEASE_NAMESPACE, "coordination.k8s.io", "leases", "create"),

@@ -60,6 +60,26 @@ public interface Records {
    */
   void hyperNode(String name, JsonObject document);
 
+  /** A PersistentVolumeClaim, for the volume filters and binder; ignored where nothing holds storage objects. */
+  default void volumeClaim(io.basalt.model.VolumeClaim claim) {
+  }
+
+  /** A PersistentVolume. */
+  default void persistentVolume(io.basalt.model.PersistentVolume volume) {
+  }
+
+  /** A StorageClass. */
+  default void storageClass(io.basalt.model.StorageClass storageClass) {
+  }
+
+  /** A CSINode: its drivers' attach limits. */
+  default void csiNode(io.basalt.model.CsiNode csiNode) {
+  }
+
+  /** A CSIStorageCapacity. */
+  default void storageCapacity(io.basalt.model.StorageCapacity capacity) {
+  }
+
   /** What live mode does when an object is deleted; keys are the informer's ({@code namespace/name} or name). */
   interface Removals {
     void nodeGone(String name);
@@ -81,5 +101,20 @@ public interface Records {
     void ownerGone(String kind, String key);
 
     void hyperNodeGone(String name);
+
+    default void volumeClaimGone(String key) {
+    }
+
+    default void persistentVolumeGone(String name) {
+    }
+
+    default void storageClassGone(String name) {
+    }
+
+    default void csiNodeGone(String name) {
+    }
+
+    default void storageCapacityGone(String key) {
+    }
   }
 }

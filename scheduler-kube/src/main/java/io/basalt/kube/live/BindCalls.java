@@ -132,6 +132,88 @@ final class BindCalls implements ApiObjects {
     }
   }
 
+  @Override
+  public Read<io.basalt.model.VolumeClaim> readClaim(String namespace, String name) {
+    try {
+      io.kubernetes.client.openapi.models.V1PersistentVolumeClaim c =
+          core.readNamespacedPersistentVolumeClaim(name, namespace).execute();
+      return new Read<>(io.basalt.kube.kinds.storage.PersistentVolumeClaimKind.toClaim(c),
+          c.getMetadata().getResourceVersion(), new ApiReply(200, ""));
+    } catch (ApiException e) {
+      return new Read<>(null, null, new ApiReply(e.getCode(), String.valueOf(e.getMessage())));
+    } catch (io.basalt.kube.kinds.KubeConversionException e) {
+      return new Read<>(null, null, new ApiReply(422, e.getMessage()));
+    }
+  }
+
+  @Override
+  public Read<io.basalt.model.PersistentVolume> readVolume(String name) {
+    try {
+      io.kubernetes.client.openapi.models.V1PersistentVolume pv = core.readPersistentVolume(name).execute();
+      return new Read<>(io.basalt.kube.kinds.storage.PersistentVolumeKind.toVolume(pv),
+          pv.getMetadata().getResourceVersion(), new ApiReply(200, ""));
+    } catch (ApiException e) {
+      return new Read<>(null, null, new ApiReply(e.getCode(), String.valueOf(e.getMessage())));
+    } catch (io.basalt.kube.kinds.KubeConversionException e) {
+      return new Read<>(null, null, new ApiReply(422, e.getMessage()));
+    }
+  }
+
+  /** A JSON merge patch of the claim's selected-node annotation, guarded by {@code resourceVersion}. */
+  @Override
+  public ApiReply selectNode(String namespace, String claim, String node, String resourceVersion) {
+    JsonObject annotations = new JsonObject();
+    annotations.add(io.basalt.model.VolumeClaim.SELECTED_NODE,
+        node == null ? JsonNull.INSTANCE : new JsonPrimitive(node));
+    JsonObject metadata = new JsonObject();
+    metadata.add("annotations", annotations);
+    metadata.addProperty("resourceVersion", resourceVersion);
+    JsonObject patch = new JsonObject();
+    patch.add("metadata", metadata);
+    try {
+      V1Patch body = new V1Patch(patch.toString());
+      PatchUtils.patch(io.kubernetes.client.openapi.models.V1PersistentVolumeClaim.class,
+          () -> core.patchNamespacedPersistentVolumeClaim(claim, namespace, body).buildCall(null),
+          V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+      return new ApiReply(200, "");
+    } catch (ApiException e) {
+      return new ApiReply(e.getCode(), String.valueOf(e.getMessage()));
+    }
+  }
+
+  /** A JSON merge patch of the PV's {@code spec.claimRef} (null clears it), guarded by {@code resourceVersion}. */
+  @Override
+  public ApiReply reserveVolume(String volume, io.basalt.model.VolumeClaim claim, String resourceVersion) {
+    JsonObject spec = new JsonObject();
+    if (claim == null) {
+      spec.add("claimRef", JsonNull.INSTANCE);
+    } else {
+      JsonObject ref = new JsonObject();
+      ref.addProperty("apiVersion", "v1");
+      ref.addProperty("kind", "PersistentVolumeClaim");
+      ref.addProperty("namespace", claim.namespace());
+      ref.addProperty("name", claim.name());
+      if (claim.uid() != null) {
+        ref.addProperty("uid", claim.uid());
+      }
+      spec.add("claimRef", ref);
+    }
+    JsonObject metadata = new JsonObject();
+    metadata.addProperty("resourceVersion", resourceVersion);
+    JsonObject patch = new JsonObject();
+    patch.add("metadata", metadata);
+    patch.add("spec", spec);
+    try {
+      V1Patch body = new V1Patch(patch.toString());
+      PatchUtils.patch(io.kubernetes.client.openapi.models.V1PersistentVolume.class,
+          () -> core.patchPersistentVolume(volume, body).buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+          client);
+      return new ApiReply(200, "");
+    } catch (ApiException e) {
+      return new ApiReply(e.getCode(), String.valueOf(e.getMessage()));
+    }
+  }
+
   private ApiReply raw(Call call) {
     call.timeout().timeout(callTimeout.toMillis(), TimeUnit.MILLISECONDS);
     try (Response response = call.execute()) {

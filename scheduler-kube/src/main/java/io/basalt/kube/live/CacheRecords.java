@@ -91,6 +91,56 @@ final class CacheRecords implements Records, Records.Removals {
   }
 
   @Override
+  public void volumeClaim(io.basalt.model.VolumeClaim claim) {
+    cache.volumes().putClaim(claim);
+  }
+
+  @Override
+  public void volumeClaimGone(String key) {
+    cache.volumes().removeClaim(key);
+  }
+
+  @Override
+  public void persistentVolume(io.basalt.model.PersistentVolume volume) {
+    cache.volumes().putVolume(volume);
+  }
+
+  @Override
+  public void persistentVolumeGone(String name) {
+    cache.volumes().removeVolume(name);
+  }
+
+  @Override
+  public void storageClass(io.basalt.model.StorageClass storageClass) {
+    cache.volumes().putClass(storageClass);
+  }
+
+  @Override
+  public void storageClassGone(String name) {
+    cache.volumes().removeClass(name);
+  }
+
+  @Override
+  public void csiNode(io.basalt.model.CsiNode csiNode) {
+    cache.volumes().putCsiNode(csiNode);
+  }
+
+  @Override
+  public void csiNodeGone(String name) {
+    cache.volumes().removeCsiNode(name);
+  }
+
+  @Override
+  public void storageCapacity(io.basalt.model.StorageCapacity capacity) {
+    cache.volumes().putCapacity(capacity);
+  }
+
+  @Override
+  public void storageCapacityGone(String key) {
+    cache.volumes().removeCapacity(key);
+  }
+
+  @Override
   public void namespace(io.basalt.model.Namespace namespace) {
     cache.putNamespace(namespace);
   }

@@ -22,4 +22,33 @@ public interface ApiObjects {
    * {@code resourceVersion}.
    */
   ApiReply annotate(Kind kind, String namespace, String name, String key, String value, String resourceVersion);
+
+  /** A claim or PV as the API holds it now, with its resourceVersion; {@code value} null when it could not be read. */
+  record Read<T>(T value, String resourceVersion, ApiReply reply) {}
+
+  /** Reads a PersistentVolumeClaim (volume binding). */
+  default Read<io.basalt.model.VolumeClaim> readClaim(String namespace, String name) {
+    return new Read<>(null, null, ApiReply.UNSUPPORTED);
+  }
+
+  /** Reads a PersistentVolume (volume binding). */
+  default Read<io.basalt.model.PersistentVolume> readVolume(String name) {
+    return new Read<>(null, null, ApiReply.UNSUPPORTED);
+  }
+
+  /**
+   * Sets ({@code node} non-null) or removes a claim's {@code volume.kubernetes.io/selected-node} annotation, refused
+   * (409) when the claim changed since {@code resourceVersion}.
+   */
+  default ApiReply selectNode(String namespace, String claim, String node, String resourceVersion) {
+    return ApiReply.UNSUPPORTED;
+  }
+
+  /**
+   * Sets a PV's {@code spec.claimRef} to {@code claim} (null clears it), as kube-scheduler binds a static PV for the
+   * PV controller to finish; refused (409) when the PV changed since {@code resourceVersion}.
+   */
+  default ApiReply reserveVolume(String volume, io.basalt.model.VolumeClaim claim, String resourceVersion) {
+    return ApiReply.UNSUPPORTED;
+  }
 }

@@ -7,6 +7,9 @@ import java.time.Duration;
  * error text, and the server's {@code Retry-After} (zero when it sent none).
  */
 public record ApiReply(int code, String body, Duration retryAfter) {
+  /** What an {@link ApiObjects} answers for a write it does not support. */
+  public static final ApiReply UNSUPPORTED = new ApiReply(501, "not supported here");
+
   public ApiReply(int code, String body) {
     this(code, body, Duration.ZERO);
   }

@@ -18,6 +18,14 @@ public final class PreBindSteps {
     this.steps = List.copyOf(steps);
   }
 
+  /** {@code first}, then these steps (the volume binding step runs before the device protocols' locks). */
+  public PreBindSteps after(PreBindStep first) {
+    List<PreBindStep> all = new ArrayList<>();
+    all.add(first);
+    all.addAll(steps);
+    return new PreBindSteps(all);
+  }
+
   /** A new run of the steps for {@code binding}. */
   public Run start(SessionResult.Binding binding) {
     return new Run(binding);

@@ -98,6 +98,18 @@ public final class Resources {
   public static final ResourceType HYPERNODES = register(ResourceType.custom("topology.volcano.sh", "v1alpha1",
       "hypernodes", "HyperNode", false));
 
+  /** Storage: claims and PVs (with status), classes, CSINodes and CSIStorageCapacities. */
+  public static final ResourceType PERSISTENT_VOLUME_CLAIMS = register(ResourceType.builtin("", "v1",
+      "persistentvolumeclaims", "PersistentVolumeClaim", true).statusSubresource().mergeKeys(META_KEYS));
+  public static final ResourceType PERSISTENT_VOLUMES = register(ResourceType.builtin("", "v1", "persistentvolumes",
+      "PersistentVolume", false).statusSubresource().mergeKeys(META_KEYS));
+  public static final ResourceType STORAGE_CLASSES = register(ResourceType.builtin("storage.k8s.io", "v1",
+      "storageclasses", "StorageClass", false).mergeKeys(META_KEYS));
+  public static final ResourceType CSI_NODES = register(ResourceType.builtin("storage.k8s.io", "v1", "csinodes",
+      "CSINode", false).mergeKeys(META_KEYS));
+  public static final ResourceType CSI_STORAGE_CAPACITIES = register(ResourceType.builtin("storage.k8s.io", "v1",
+      "csistoragecapacities", "CSIStorageCapacity", true).mergeKeys(META_KEYS));
+
   /**
    * A kind no real server has and Basalt does not know: tests register their own adapter for it and watch it
    * ({@code KindRegistryTest}), as a new kind's adapter would be.

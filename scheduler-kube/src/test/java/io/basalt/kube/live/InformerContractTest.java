@@ -100,6 +100,11 @@ class InformerContractTest {
     list(MPIJOBS, "MPIJobList", "kubeflow.org/v1", null);
     list(TFJOBS, "TFJobList", "kubeflow.org/v1", null);
     list(JOBSETS, "JobSetList", "jobset.x-k8s.io/v1alpha2", null);
+    list("/api/v1/persistentvolumeclaims", "PersistentVolumeClaimList", "v1", null);
+    list("/api/v1/persistentvolumes", "PersistentVolumeList", "v1", null);
+    list("/apis/storage.k8s.io/v1/storageclasses", "StorageClassList", "storage.k8s.io/v1", null);
+    list("/apis/storage.k8s.io/v1/csinodes", "CSINodeList", "storage.k8s.io/v1", null);
+    list("/apis/storage.k8s.io/v1/csistoragecapacities", "CSIStorageCapacityList", "storage.k8s.io/v1", null);
   }
 
   @AfterEach

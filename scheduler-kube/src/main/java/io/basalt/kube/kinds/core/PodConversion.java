@@ -85,7 +85,7 @@ public final class PodConversion {
         group == null ? null : group.name(),
         controller,
         containers(spec, ctx),
-        PodConstraintsConversion.of(spec, ctx),
+        PodVolumes.with(PodConstraintsConversion.of(spec, ctx), pod.getMetadata().getName(), spec, ctx),
         pod.getStatus() == null ? null : emptyToNull(pod.getStatus().getNominatedNodeName()));
   }
 

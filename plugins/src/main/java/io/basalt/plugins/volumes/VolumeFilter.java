@@ -1,0 +1,305 @@
+package io.basalt.plugins.volumes;
+
+import io.basalt.api.NodeInfo;
+import io.basalt.api.TaskInfo;
+import io.basalt.framework.AllocationListener;
+import io.basalt.framework.FilterResult;
+import io.basalt.framework.PodSigner;
+import io.basalt.framework.PreparedFilter;
+import io.basalt.framework.SessionView;
+import io.basalt.model.ClusterVolumes;
+import io.basalt.model.CsiNode;
+import io.basalt.model.Node;
+import io.basalt.model.PersistentVolume;
+import io.basalt.model.Pod;
+import io.basalt.model.PodVolume;
+import io.basalt.model.StorageClass;
+import io.basalt.model.VolumeClaim;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The volume filters for one session ({@link VolumeFilters}). What it keeps, all for this session only: the PVs
+ * placements chose for unbound claims (so two pods never count on one PV), which pods use each claim (for
+ * {@code ReadWriteOncePod}; read from every node's pods the first time a pod with claims asks or is placed) and the
+ * volumes attached per node (for attach limits; read from a node's pods the first time it is asked about). Placements
+ * and their undo keep them current.
+ */
+final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListener {
+  /** The signature of every pod without claims: its answer is "fits" on every node. */
+  private static final Object NO_CLAIMS = "no-claims";
+  private static final List<String> ZONE_LABELS = List.of("failure-domain.beta.kubernetes.io/zone",
+      "failure-domain.beta.kubernetes.io/region", "topology.kubernetes.io/zone", "topology.kubernetes.io/region");
+
+  private final SessionView session;
+  private final VolumeFilters.Settings settings;
+  private final ClusterVolumes volumes;
+  private final Map<String, PodClaims> claimsByPod = new HashMap<>();
+  /** PV name to the claim key a placement chose it for. */
+  private final Map<String, String> taken = new HashMap<>();
+  /** Pod uid to the PVs its placement chose. */
+  private final Map<String, List<String>> takenBy = new HashMap<>();
+  /** Claim key to the uids of the pods using it; null until first needed. */
+  private Map<String, Set<String>> users;
+  /** Node name to its attached volume ids with the number of pods using each; filled per node as asked about. */
+  private final Map<String, Map<String, Integer>> attached = new HashMap<>();
+
+  VolumeFilter(SessionView session, VolumeFilters.Settings settings) {
+    this.session = session;
+    this.settings = settings;
+    this.volumes = session.volumes();
+  }
+
+  @Override
+  public FilterResult filter(TaskInfo task, NodeInfo node) {
+    Function<NodeInfo, FilterResult> f = forTask(task);
+    return f == null ? FilterResult.OK : f.apply(node);
+  }
+
+  @Override
+  public Function<NodeInfo, FilterResult> forTask(TaskInfo task) {
+    Pod pod = task.pod();
+    if (!pod.constraints().hasVolumes()) {
+      return null; // fits every node
+    }
+    PodClaims claims = claimsOf(pod);
+    return node -> check(pod, claims, node.node());
+  }
+
+  @Override
+  public Object sign(TaskInfo task) {
+    return task.pod().constraints().hasVolumes() ? null : NO_CLAIMS;
+  }
+
+  private PodClaims claimsOf(Pod pod) {
+    return claimsByPod.computeIfAbsent(pod.uid(), u -> new PodClaims(pod, volumes));
+  }
+
+  FilterResult check(Pod pod, PodClaims claims, Node node) {
+    if (claims.everywhere != null && (settings.binding() || claims.everywhere != PodClaims.UNBOUND_IMMEDIATE)) {
+      return claims.everywhere;
+    }
+    if (settings.restrictions() && claims.anyReadWriteOncePod() && readWriteOncePodInUse(pod, claims)) {
+      return PodClaims.RWOP_CONFLICT;
+    }
+    if (settings.limits() && exceedsAttachLimit(pod, node)) {
+      return PodClaims.MAX_VOLUME_COUNT;
+    }
+    if (settings.binding()) {
+      for (PersistentVolume pv : claims.boundVolumes) {
+        if (!pv.reachableFrom(node)) {
+          return PodClaims.NODE_CONFLICT;
+        }
+      }
+      if (!claims.delayed.isEmpty()) {
+        FilterResult r = claims.bind(node, volumes, this::takenByOther).verdict();
+        if (!r.ok()) {
+          return r;
+        }
+      }
+    }
+    if (settings.zone() && !zonesMatch(claims, node)) {
+      return PodClaims.ZONE_CONFLICT;
+    }
+    return FilterResult.OK;
+  }
+
+  private boolean takenByOther(String pv, String claimKey) {
+    String by = taken.get(pv);
+    return by != null && !by.equals(claimKey);
+  }
+
+  // ------------------------------------------------------------------------------------------- VolumeRestrictions
+
+  private boolean readWriteOncePodInUse(Pod pod, PodClaims claims) {
+    Map<String, Set<String>> u = users();
+    for (VolumeClaim c : claims.claims) {
+      if (!c.readWriteOncePod()) {
+        continue;
+      }
+      Set<String> by = u.get(c.key());
+      if (by != null && (by.size() > 1 || (by.size() == 1 && !by.contains(pod.uid())))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private Map<String, Set<String>> users() {
+    if (users == null) {
+      users = new HashMap<>();
+      for (NodeInfo n : session.nodes()) {
+        for (Pod p : session.podsOn(n)) {
+          addUser(p);
+        }
+      }
+    }
+    return users;
+  }
+
+  private void addUser(Pod p) {
+    for (PodVolume v : p.constraints().volumes()) {
+      users.computeIfAbsent(p.namespace() + "/" + v.claimName(), k -> new HashSet<>()).add(p.uid());
+    }
+  }
+
+  // --------------------------------------------------------------------------------------------- NodeVolumeLimits
+
+  private boolean exceedsAttachLimit(Pod pod, Node node) {
+    CsiNode csi = volumes.csiNode(node.name());
+    if (csi == null || csi.attachLimits().isEmpty()) {
+      return false;
+    }
+    Map<String, Integer> on = attachedOn(node.name());
+    Map<String, Integer> adding = new HashMap<>();
+    for (PodVolume v : pod.constraints().volumes()) {
+      Attachment a = attachment(pod.namespace(), v.claimName());
+      if (a != null && a.driver != null && csi.attachLimits().containsKey(a.driver) && !on.containsKey(a.id)) {
+        adding.merge(a.driver, 1, Integer::sum);
+      }
+    }
+    for (Map.Entry<String, Integer> e : adding.entrySet()) {
+      int count = 0;
+      for (String id : on.keySet()) {
+        if (id.startsWith(e.getKey() + "|")) {
+          count++;
+        }
+      }
+      if (count + e.getValue() > csi.attachLimits().get(e.getKey())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A volume as attach limits count it: {@code driver|volume}, the PV's or (unbound) the claim's. */
+  private record Attachment(String driver, String id) {}
+
+  private Attachment attachment(String namespace, String claimName) {
+    VolumeClaim c = volumes.claim(namespace, claimName);
+    if (c == null) {
+      return null;
+    }
+    if (c.isBound()) {
+      PersistentVolume pv = volumes.volume(c.volumeName());
+      String driver = pv == null ? null : pv.csiDriver();
+      return new Attachment(driver, driver + "|pv/" + c.volumeName());
+    }
+    StorageClass sc = volumes.storageClass(c.storageClassName());
+    String driver = sc == null ? null : sc.provisioner();
+    return new Attachment(driver, driver + "|claim/" + c.key());
+  }
+
+  private Map<String, Integer> attachedOn(String node) {
+    Map<String, Integer> on = attached.get(node);
+    if (on == null) {
+      on = new HashMap<>();
+      attached.put(node, on);
+      NodeInfo info = session.node(node);
+      if (info != null) {
+        for (Pod p : session.podsOn(info)) {
+          attach(on, p, 1);
+        }
+      }
+    }
+    return on;
+  }
+
+  private void attach(Map<String, Integer> on, Pod p, int delta) {
+    for (PodVolume v : p.constraints().volumes()) {
+      Attachment a = attachment(p.namespace(), v.claimName());
+      if (a != null && a.driver != null) {
+        int n = on.getOrDefault(a.id, 0) + delta;
+        if (n <= 0) {
+          on.remove(a.id);
+        } else {
+          on.put(a.id, n);
+        }
+      }
+    }
+  }
+
+  // --------------------------------------------------------------------------------------------------- VolumeZone
+
+  private static boolean zonesMatch(PodClaims claims, Node node) {
+    Map<String, String> nodeLabels = node.labels();
+    boolean nodeHasZone = false;
+    for (String k : ZONE_LABELS) {
+      nodeHasZone |= nodeLabels.containsKey(k);
+    }
+    if (!nodeHasZone) {
+      return true; // a node without zone labels takes any volume, as kube-scheduler's VolumeZone lets it
+    }
+    for (PersistentVolume pv : claims.boundVolumes) {
+      for (String k : ZONE_LABELS) {
+        String want = pv.labels().get(k);
+        if (want == null) {
+          continue;
+        }
+        String have = nodeLabels.get(k);
+        if (have == null || !List.of(want.split("__")).contains(have)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  // ------------------------------------------------------------------------------------------ placements, undone
+
+  @Override
+  public void onAllocate(TaskInfo task) {
+    Pod pod = task.pod();
+    if (!pod.constraints().hasVolumes() || task.nodeName() == null) {
+      return;
+    }
+    NodeInfo node = session.node(task.nodeName());
+    if (node == null) {
+      return;
+    }
+    PodClaims claims = claimsOf(pod);
+    if (claims.everywhere == null && !claims.delayed.isEmpty()) {
+      List<String> chosen = new ArrayList<>();
+      claims.bind(node.node(), volumes, this::takenByOther).chosen().forEach((claim, pv) -> {
+        if (pv != null) {
+          taken.put(pv, claim);
+          chosen.add(pv);
+        }
+      });
+      takenBy.put(pod.uid(), chosen);
+    }
+    users();
+    addUser(pod);
+    attach(attachedOn(task.nodeName()), pod, 1);
+  }
+
+  /** An undone placement, or an eviction: the PVs it chose are free again, and its claims no longer used there. */
+  @Override
+  public void onDeallocate(TaskInfo task) {
+    Pod pod = task.pod();
+    if (!pod.constraints().hasVolumes()) {
+      return;
+    }
+    List<String> chosen = takenBy.remove(pod.uid());
+    if (chosen != null) {
+      chosen.forEach(taken::remove);
+    }
+    if (users != null) {
+      for (PodVolume v : pod.constraints().volumes()) {
+        Set<String> by = users.get(pod.namespace() + "/" + v.claimName());
+        if (by != null) {
+          by.remove(pod.uid());
+        }
+      }
+    }
+    Map<String, Integer> on = task.nodeName() == null ? null : attached.get(task.nodeName());
+    if (on != null) {
+      attach(on, pod, -1);
+    }
+  }
+}

@@ -1,0 +1,67 @@
+package io.basalt.model;
+
+import java.util.List;
+
+/**
+ * A PersistentVolumeClaim as the volume filters and the binder read it.
+ *
+ * @param storageClassName {@code spec.storageClassName}; "" asks for a PV of no class, null for the default class
+ *     (which Basalt does not resolve: such a claim is matched as "")
+ * @param volumeName {@code spec.volumeName}, the PV it is bound (or pre-bound) to; null when unbound
+ * @param request {@code spec.resources.requests.storage} in bytes (0 when absent)
+ * @param volumeMode {@code Filesystem} (the default) or {@code Block}
+ * @param selector {@code spec.selector}; null when absent (any PV)
+ * @param selectedNode the {@link #SELECTED_NODE} annotation: the node chosen for provisioning; null when absent
+ * @param deleting true once a deletion timestamp is set
+ */
+public record VolumeClaim(
+    String namespace,
+    String name,
+    String uid,
+    String storageClassName,
+    String volumeName,
+    List<String> accessModes,
+    long request,
+    String volumeMode,
+    LabelSelector selector,
+    String selectedNode,
+    String phase,
+    boolean deleting) {
+  /** The annotation that asks a provisioner to provision a claim on a node (kube-scheduler writes it). */
+  public static final String SELECTED_NODE = "volume.kubernetes.io/selected-node";
+  public static final String READ_WRITE_ONCE_POD = "ReadWriteOncePod";
+  public static final String FILESYSTEM = "Filesystem";
+
+  public VolumeClaim {
+    storageClassName = storageClassName == null ? "" : storageClassName;
+    volumeName = volumeName == null || volumeName.isEmpty() ? null : volumeName;
+    accessModes = accessModes == null ? List.of() : List.copyOf(accessModes);
+    volumeMode = volumeMode == null || volumeMode.isEmpty() ? FILESYSTEM : volumeMode;
+    selectedNode = selectedNode == null || selectedNode.isEmpty() ? null : selectedNode;
+  }
+
+  /** {@code namespace/name}. */
+  public String key() {
+    return namespace + "/" + name;
+  }
+
+  public boolean isBound() {
+    return volumeName != null;
+  }
+
+  public boolean readWriteOncePod() {
+    return accessModes.contains(READ_WRITE_ONCE_POD);
+  }
+
+  /** This claim bound to {@code pv}, as the PV controller leaves it. */
+  public VolumeClaim boundTo(String pv) {
+    return new VolumeClaim(namespace, name, uid, storageClassName, pv, accessModes, request, volumeMode, selector,
+        selectedNode, "Bound", deleting);
+  }
+
+  /** This claim with the {@link #SELECTED_NODE} annotation set (null removes it). */
+  public VolumeClaim withSelectedNode(String node) {
+    return new VolumeClaim(namespace, name, uid, storageClassName, volumeName, accessModes, request, volumeMode,
+        selector, node, phase, deleting);
+  }
+}

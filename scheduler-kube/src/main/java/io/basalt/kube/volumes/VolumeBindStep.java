@@ -1,0 +1,240 @@
+package io.basalt.kube.volumes;
+
+import io.basalt.kube.prebind.ApiObjects;
+import io.basalt.kube.prebind.ApiReply;
+import io.basalt.kube.prebind.PreBindStep;
+import io.basalt.model.ClusterVolumes;
+import io.basalt.model.Node;
+import io.basalt.model.PersistentVolume;
+import io.basalt.model.Pod;
+import io.basalt.model.PodVolume;
+import io.basalt.model.VolumeClaim;
+import io.basalt.session.SessionResult;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * kube-scheduler's VolumeBinding Reserve / PreBind / Unreserve for a pod's unbound {@code WaitForFirstConsumer}
+ * claims on the node it was placed on: a matching available PV is bound to its claim ({@code spec.claimRef}, which
+ * the PV controller completes), otherwise the claim is annotated {@code volume.kubernetes.io/selected-node} for its
+ * provisioner. The PV chosen is the one the filter counted on (smallest fitting, ties by name, skipping PVs reserved
+ * for other claims), read from the same storage objects. Live, it then waits (bounded) until every claim is bound
+ * before the pod's binding is posted; unreserve clears the claimRefs and annotations it wrote.
+ */
+public final class VolumeBindStep implements PreBindStep {
+  /** What the step reads of the cluster: the cache's storage objects and nodes. */
+  public interface View {
+    ClusterVolumes volumes();
+
+    Node node(String name);
+  }
+
+  /** How the step waits between looks at the claims (live: sleeps; tests: nothing). */
+  @FunctionalInterface
+  public interface Pause {
+    void pause(Duration d) throws InterruptedException;
+  }
+
+  /** What preBind wrote for one claim: the PV reserved for it, or (volume null) the node selected for provisioning. */
+  public record Write(VolumeClaim claim, String volume, String node) {}
+
+  private final View view;
+  private final Duration waitForBound;
+  private final Duration poll;
+  private final Pause pause;
+  /** Per pod uid, what preBind wrote and unreserve must undo. */
+  private final Map<String, List<Write>> written = new ConcurrentHashMap<>();
+  /** PV name to the claim key this step reserved it for, until the cache shows its claimRef or it is unreserved. */
+  private final Map<String, String> reserved = new ConcurrentHashMap<>();
+
+  /**
+   * @param waitForBound how long preBind waits for the claims to be bound before failing; zero writes and returns
+   *     (the simulator, whose PV controller and provisioner act once the bind is done)
+   */
+  public VolumeBindStep(View view, Duration waitForBound, Duration poll, Pause pause) {
+    this.view = view;
+    this.waitForBound = waitForBound;
+    this.poll = poll;
+    this.pause = pause;
+  }
+
+  /**
+   * Live mode's step over {@code cache}: waits up to {@link #LIVE_WAIT} for the PV controller or the provisioner to
+   * bind the claims, looking every {@link #LIVE_POLL}.
+   */
+  public static VolumeBindStep live(io.basalt.cache.ClusterCache cache) {
+    return new VolumeBindStep(new View() {
+      @Override
+      public ClusterVolumes volumes() {
+        return cache.volumes().value();
+      }
+
+      @Override
+      public Node node(String name) {
+        return cache.node(name);
+      }
+    }, LIVE_WAIT, LIVE_POLL, d -> Thread.sleep(d.toMillis()));
+  }
+
+  /** How long live binds wait for claims to be bound (kube-scheduler waits up to its bindTimeoutSeconds). */
+  public static final Duration LIVE_WAIT = Duration.ofSeconds(60);
+  public static final Duration LIVE_POLL = Duration.ofMillis(500);
+
+  /** A step that does not wait for the claims to be bound. */
+  public VolumeBindStep(View view) {
+    this(view, Duration.ZERO, Duration.ZERO, d -> { });
+  }
+
+  @Override
+  public boolean writesBefore(SessionResult.Binding binding, Map<String, String> annotations) {
+    Pod pod = binding.pod();
+    if (!pod.constraints().hasVolumes()) {
+      return false;
+    }
+    ClusterVolumes vols = view.volumes();
+    for (PodVolume v : pod.constraints().volumes()) {
+      VolumeClaim c = vols.claim(pod.namespace(), v.claimName());
+      if (c != null && !c.isBound() && vols.delaysBinding(c)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The writes binding {@code pod}'s unbound claims on {@code node} takes, largest request first. */
+  public List<Write> plan(Pod pod, String nodeName) {
+    ClusterVolumes vols = view.volumes();
+    Node node = view.node(nodeName);
+    reserved.keySet().removeIf(pv -> {
+      PersistentVolume now = vols.volume(pv);
+      return now != null && now.claimName() != null; // the cache shows the claimRef now
+    });
+    List<VolumeClaim> delayed = new ArrayList<>();
+    for (PodVolume v : pod.constraints().volumes()) {
+      VolumeClaim c = vols.claim(pod.namespace(), v.claimName());
+      if (c != null && !c.isBound() && vols.delaysBinding(c) && !nodeName.equals(c.selectedNode())) {
+        delayed.add(c);
+      }
+    }
+    delayed.sort(Comparator.comparingLong(VolumeClaim::request).reversed().thenComparing(VolumeClaim::name));
+    List<Write> plan = new ArrayList<>();
+    Set<String> mine = new HashSet<>();
+    for (VolumeClaim c : delayed) {
+      PersistentVolume pv = node == null ? null : vols.bestMatch(c, node, name -> mine.contains(name)
+          || (reserved.containsKey(name) && !reserved.get(name).equals(c.key())));
+      if (pv != null) {
+        mine.add(pv.name());
+      }
+      plan.add(new Write(c, pv == null ? null : pv.name(), nodeName));
+    }
+    return plan;
+  }
+
+  @Override
+  public Result preBind(SessionResult.Binding binding, ApiObjects api) {
+    Pod pod = binding.pod();
+    List<Write> done = new ArrayList<>();
+    for (Write w : plan(pod, binding.node())) {
+      ApiReply r = w.volume() != null ? reserve(api, w) : select(api, w);
+      if (!r.ok()) {
+        undo(done, api);
+        return new Result(State.FAILED, "persistentvolumeclaim " + w.claim().key() + ": " + r.body(), r);
+      }
+      done.add(w);
+      if (w.volume() != null) {
+        reserved.put(w.volume(), w.claim().key());
+      }
+    }
+    written.put(pod.uid(), done);
+    if (!waitForBound.isZero() && !done.isEmpty() && !bound(done, api)) {
+      undo(written.remove(pod.uid()), api);
+      return new Result(State.FAILED, "claims of " + pod.key() + " not bound within " + waitForBound,
+          new ApiReply(504, "timed out waiting for the claims to be bound"));
+    }
+    return Result.DONE;
+  }
+
+  /** What preBind wrote for the pod of {@code uid} and has not undone (the simulator's report). */
+  public List<Write> written(String uid) {
+    return written.getOrDefault(uid, List.of());
+  }
+
+  /** Forgets what was written for a pod that is bound: nothing of it will be undone. */
+  public void settled(String uid) {
+    written.remove(uid);
+  }
+
+  @Override
+  public boolean unreserve(SessionResult.Binding binding, ApiObjects api) {
+    List<Write> done = written.remove(binding.pod().uid());
+    return done == null || undo(done, api);
+  }
+
+  private static ApiReply reserve(ApiObjects api, Write w) {
+    ApiObjects.Read<PersistentVolume> pv = api.readVolume(w.volume());
+    if (!pv.reply().ok()) {
+      return pv.reply();
+    }
+    if (pv.value().claimName() != null && !pv.value().reservedFor(w.claim())) {
+      return new ApiReply(409, "persistentvolume " + w.volume() + " is bound to another claim");
+    }
+    return api.reserveVolume(w.volume(), w.claim(), pv.resourceVersion());
+  }
+
+  private static ApiReply select(ApiObjects api, Write w) {
+    ApiObjects.Read<VolumeClaim> c = api.readClaim(w.claim().namespace(), w.claim().name());
+    if (!c.reply().ok()) {
+      return c.reply();
+    }
+    return api.selectNode(w.claim().namespace(), w.claim().name(), w.node(), c.resourceVersion());
+  }
+
+  /** Whether every claim written for is bound, looking until {@link #waitForBound} has passed. */
+  private boolean bound(List<Write> done, ApiObjects api) {
+    long polls = Math.max(1, poll.isZero() ? 1 : waitForBound.toMillis() / Math.max(1, poll.toMillis()));
+    for (long i = 0; i < polls; i++) {
+      boolean all = true;
+      for (Write w : done) {
+        ApiObjects.Read<VolumeClaim> c = api.readClaim(w.claim().namespace(), w.claim().name());
+        all &= c.value() != null && c.value().isBound();
+      }
+      if (all) {
+        return true;
+      }
+      try {
+        pause.pause(poll);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return false;
+  }
+
+  /** Undoes the writes, last first; false when any undo failed. */
+  private boolean undo(List<Write> done, ApiObjects api) {
+    boolean ok = true;
+    for (int i = done.size() - 1; i >= 0; i--) {
+      Write w = done.get(i);
+      if (w.volume() != null) {
+        reserved.remove(w.volume());
+        ApiObjects.Read<PersistentVolume> pv = api.readVolume(w.volume());
+        if (pv.value() != null && pv.value().reservedFor(w.claim())) {
+          ok &= api.reserveVolume(w.volume(), null, pv.resourceVersion()).ok();
+        }
+      } else {
+        ApiObjects.Read<VolumeClaim> c = api.readClaim(w.claim().namespace(), w.claim().name());
+        if (c.value() != null && w.node().equals(c.value().selectedNode())) {
+          ok &= api.selectNode(w.claim().namespace(), w.claim().name(), null, c.resourceVersion()).ok();
+        }
+      }
+    }
+    return ok;
+  }
+}
