@@ -9,6 +9,9 @@ import io.basalt.kube.gang.OwnerObject;
 import io.basalt.kube.kinds.KindAdapter;
 import io.basalt.kube.kinds.KubeConversionException;
 import io.basalt.kube.kinds.Records;
+import io.basalt.kube.kueue.KueueAdmission;
+import io.basalt.kube.kueue.KueueMode;
+import io.basalt.kube.kueue.KueueRecord;
 import io.basalt.model.Namespace;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
@@ -37,7 +40,8 @@ public record ClusterObjects(
     List<OwnerObject> owners,
     List<String> errors,
     Fabric fabric,
-    List<Namespace> namespaces) {
+    List<Namespace> namespaces,
+    List<KueueRecord> kueue) {
 
   public ClusterObjects {
     nodes = List.copyOf(nodes);
@@ -50,6 +54,15 @@ public record ClusterObjects(
     errors = List.copyOf(errors);
     fabric = fabric == null ? Fabric.EMPTY : fabric;
     namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
+    kueue = kueue == null ? List.of() : List.copyOf(kueue);
+  }
+
+  /** Without Kueue objects. */
+  public ClusterObjects(List<Node> nodes, List<Pod> pods, List<PodGroup> podGroups, List<Queue> queues,
+      List<PriorityClass> priorityClasses, List<CoschedulingGroup> coschedulingGroups, List<OwnerObject> owners,
+      List<String> errors, Fabric fabric, List<Namespace> namespaces) {
+    this(nodes, pods, podGroups, queues, priorityClasses, coschedulingGroups, owners, errors, fabric, namespaces,
+        List.of());
   }
 
   /** Converts every object of {@code m}, the fabric from its HyperNodes; never throws for a bad object. */
@@ -62,6 +75,15 @@ public record ClusterObjects(
    * appended to the errors), and the HyperNodes of {@code m} not read; null reads the HyperNodes.
    */
   public static ClusterObjects from(Manifests m, Function<List<Node>, FabricBuilder.Result> topology) {
+    return from(m, topology, KueueMode.INSTEAD);
+  }
+
+  /**
+   * As {@link #from(Manifests, Function)}, with Kueue's workloads admitted as {@code kueue} says
+   * ({@link KueueAdmission}: Basalt in Kueue's place, or Kueue alongside).
+   */
+  public static ClusterObjects from(Manifests m, Function<List<Node>, FabricBuilder.Result> topology,
+      KueueMode kueue) {
     List<String> errors = new ArrayList<>(m.errors());
     Collected c = new Collected();
     for (KindAdapter<?> kind : m.kinds().all()) {
@@ -75,8 +97,17 @@ public record ClusterObjects(
     }
     List<OwnerObject> owners = new ArrayList<>(m.owners());
     owners.addAll(c.owners);
-    return new ClusterObjects(c.nodes, c.pods, c.podGroups, c.queues, c.priorityClasses, c.coschedulingGroups, owners,
-        errors, fabric, c.namespaces);
+    List<Pod> pods = c.pods;
+    List<Queue> queues = c.queues;
+    KueueAdmission.Result admitted = KueueAdmission.apply(new KueueAdmission.Cluster(c.pods, c.queues, c.nodes,
+        owners, c.priorityClasses, c.kueue), kueue);
+    if (admitted != null) {
+      pods = admitted.pods();
+      queues = admitted.queues();
+      errors.addAll(admitted.warnings());
+    }
+    return new ClusterObjects(c.nodes, pods, c.podGroups, queues, c.priorityClasses, c.coschedulingGroups, owners,
+        errors, fabric, c.namespaces, c.kueue);
   }
 
   /** Each object of {@code kind} through its adapter; one that fails is reported with its origin and left out. */
@@ -103,6 +134,12 @@ public record ClusterObjects(
     final List<OwnerObject> owners = new ArrayList<>();
     final List<JsonObject> hyperNodes = new ArrayList<>();
     final List<Namespace> namespaces = new ArrayList<>();
+    final List<KueueRecord> kueue = new ArrayList<>();
+
+    @Override
+    public void kueue(KueueRecord record) {
+      kueue.add(record);
+    }
 
     @Override
     public void namespace(Namespace namespace) {

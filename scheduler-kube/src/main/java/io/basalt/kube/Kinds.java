@@ -6,6 +6,7 @@ import io.basalt.kube.kinds.core.NamespaceKind;
 import io.basalt.kube.kinds.core.NodeKind;
 import io.basalt.kube.kinds.core.PodKind;
 import io.basalt.kube.kinds.core.PriorityClassKind;
+import io.basalt.kube.kinds.kueue.KueueKind;
 import io.basalt.kube.kinds.volcano.HyperNodeKind;
 import io.basalt.kube.kinds.volcano.VolcanoPodGroupKind;
 import io.basalt.kube.kinds.volcano.VolcanoQueueKind;
@@ -35,7 +36,12 @@ public final class Kinds {
       WorkloadKind.JOBSET,
       WorkloadKind.PYTORCHJOB,
       WorkloadKind.MPIJOB,
-      WorkloadKind.TFJOB));
+      WorkloadKind.TFJOB,
+      KueueKind.RESOURCE_FLAVOR,
+      KueueKind.CLUSTER_QUEUE,
+      KueueKind.LOCAL_QUEUE,
+      KueueKind.COHORT,
+      KueueKind.WORKLOAD_PRIORITY_CLASS));
 
   private final List<KindAdapter<?>> adapters;
 
