@@ -60,7 +60,12 @@ class KindRegistryTest {
         "JobSet jobset.x-k8s.io/v1alpha2 (jobsets): manifests expand, live IF_SERVED",
         "PyTorchJob kubeflow.org/v1 (pytorchjobs): manifests expand, live IF_SERVED",
         "MPIJob kubeflow.org/v1 (mpijobs): manifests expand, live IF_SERVED",
-        "TFJob kubeflow.org/v1 (tfjobs): manifests no, live IF_SERVED"), rows);
+        "TFJob kubeflow.org/v1 (tfjobs): manifests no, live IF_SERVED",
+        "ResourceFlavor kueue.x-k8s.io/v1beta1 (resourceflavors): manifests read, live NEVER",
+        "ClusterQueue kueue.x-k8s.io/v1beta1 (clusterqueues): manifests read, live NEVER",
+        "LocalQueue kueue.x-k8s.io/v1beta1 (localqueues): manifests read, live NEVER",
+        "Cohort kueue.x-k8s.io/v1beta1 (cohorts): manifests read, live NEVER",
+        "WorkloadPriorityClass kueue.x-k8s.io/v1beta1 (workloadpriorityclasses): manifests read, live NEVER"), rows);
 
     // The two sources differ only where an adapter says so.
     List<String> manifestsOnly = new ArrayList<>();
@@ -73,8 +78,11 @@ class KindRegistryTest {
         liveOnly.add(k.toString());
       }
     }
-    assertEquals(List.of("Namespace v1", "Job batch.volcano.sh/v1alpha1"), manifestsOnly,
-        "namespaces are only checked; Volcano's controller makes the PodGroup live mode reads");
+    assertEquals(List.of("Namespace v1", "Job batch.volcano.sh/v1alpha1", "ResourceFlavor kueue.x-k8s.io/v1beta1",
+        "ClusterQueue kueue.x-k8s.io/v1beta1", "LocalQueue kueue.x-k8s.io/v1beta1", "Cohort kueue.x-k8s.io/v1beta1",
+        "WorkloadPriorityClass kueue.x-k8s.io/v1beta1"), manifestsOnly,
+        "namespaces are only checked; Volcano's controller makes the PodGroup live mode reads; the live cache holds "
+            + "no Kueue records yet");
     assertEquals(List.of("TFJob kubeflow.org/v1"), liveOnly, "no TFJob expansion is written");
   }
 
