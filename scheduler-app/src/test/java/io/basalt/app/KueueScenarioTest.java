@@ -91,6 +91,26 @@ class KueueScenarioTest {
         r.warnings().toString());
   }
 
+  @Test
+  void aRequiredTopologyLevelPlacesTheGangInOneDomainOfThatLevel() throws Exception {
+    SimulationReport r = Scenarios.run("kueue/tas", """
+        actions: "enqueue, allocate, backfill"
+        tiers:
+        - plugins:
+          - name: priority
+          - name: gang
+        - plugins:
+          - name: predicates
+          - name: proportion
+          - name: network-topology-aware
+          - name: binpack
+        """);
+    assertEquals(List.of(), r.warnings());
+    assertEquals("b-2/sb-4/node-7", r.binding("default/tas-job-0").domain(),
+        "the only subblock with two free nodes: " + r.bindings());
+    assertEquals("b-2/sb-4/node-8", r.binding("default/tas-job-1").domain());
+  }
+
   private static SimulationReport simulate(KueueMode mode, String fixture) throws Exception {
     Simulator sim = new Simulator(Scenarios.compile(ConfLoader.defaultConf()), Set.of("basalt-scheduler"), false);
     return sim.run(FixtureSource.fromPaths(List.of(Scenarios.fixture(fixture))).withKueue(mode));

@@ -90,6 +90,9 @@ public record ClusterObjects(
       convert(m, kind, c, errors);
     }
     Fabric fabric = Fabric.EMPTY;
+    if (topology == null && c.hyperNodes.isEmpty()) {
+      topology = KueueAdmission.fabricSource(c.kueue, errors); // Kueue's Topology, when the manifests hold one
+    }
     if (topology != null || !c.hyperNodes.isEmpty()) {
       FabricBuilder.Result r = topology != null ? topology.apply(c.nodes) : HyperNodeReader.read(c.hyperNodes, c.nodes);
       errors.addAll(r.problems());

@@ -41,7 +41,8 @@ public final class Kinds {
       KueueKind.CLUSTER_QUEUE,
       KueueKind.LOCAL_QUEUE,
       KueueKind.COHORT,
-      KueueKind.WORKLOAD_PRIORITY_CLASS));
+      KueueKind.WORKLOAD_PRIORITY_CLASS,
+      KueueKind.TOPOLOGY));
 
   private final List<KindAdapter<?>> adapters;
 

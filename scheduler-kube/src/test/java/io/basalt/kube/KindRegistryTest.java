@@ -65,7 +65,8 @@ class KindRegistryTest {
         "ClusterQueue kueue.x-k8s.io/v1beta1 (clusterqueues): manifests read, live NEVER",
         "LocalQueue kueue.x-k8s.io/v1beta1 (localqueues): manifests read, live NEVER",
         "Cohort kueue.x-k8s.io/v1beta1 (cohorts): manifests read, live NEVER",
-        "WorkloadPriorityClass kueue.x-k8s.io/v1beta1 (workloadpriorityclasses): manifests read, live NEVER"), rows);
+        "WorkloadPriorityClass kueue.x-k8s.io/v1beta1 (workloadpriorityclasses): manifests read, live NEVER",
+        "Topology kueue.x-k8s.io/v1beta1 (topologies): manifests read, live NEVER"), rows);
 
     // The two sources differ only where an adapter says so.
     List<String> manifestsOnly = new ArrayList<>();
@@ -80,7 +81,7 @@ class KindRegistryTest {
     }
     assertEquals(List.of("Namespace v1", "Job batch.volcano.sh/v1alpha1", "ResourceFlavor kueue.x-k8s.io/v1beta1",
         "ClusterQueue kueue.x-k8s.io/v1beta1", "LocalQueue kueue.x-k8s.io/v1beta1", "Cohort kueue.x-k8s.io/v1beta1",
-        "WorkloadPriorityClass kueue.x-k8s.io/v1beta1"), manifestsOnly,
+        "WorkloadPriorityClass kueue.x-k8s.io/v1beta1", "Topology kueue.x-k8s.io/v1beta1"), manifestsOnly,
         "namespaces are only checked; Volcano's controller makes the PodGroup live mode reads; the live cache holds "
             + "no Kueue records yet");
     assertEquals(List.of("TFJob kubeflow.org/v1"), liveOnly, "no TFJob expansion is written");

@@ -84,6 +84,15 @@ public final class KueueAdmission {
     return new KueueAdmission(in, mode).run();
   }
 
+  /**
+   * The network fabric Kueue's {@code Topology} states (its levels as node labels, widest first), or null when
+   * {@code kueue} holds none; a second Topology is warned about in {@code warnings}.
+   */
+  public static java.util.function.Function<List<Node>, io.basalt.fabric.FabricBuilder.Result> fabricSource(
+      List<KueueRecord> kueue, List<String> warnings) {
+    return KueueTopology.source(kueue, warnings);
+  }
+
   private Result run() {
     for (KueueRecord r : in.kueue()) {
       if (!r.unsupported().isEmpty()) {

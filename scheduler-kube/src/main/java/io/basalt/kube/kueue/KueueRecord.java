@@ -135,4 +135,20 @@ public sealed interface KueueRecord {
       return "WorkloadPriorityClass " + name;
     }
   }
+
+  /**
+   * A Topology (topology-aware scheduling): node label keys, widest level first, whose values group nodes into the
+   * network fabric's domains.
+   */
+  record Topology(String name, List<String> levels, List<String> unsupported) implements KueueRecord {
+    public Topology {
+      levels = List.copyOf(levels);
+      unsupported = List.copyOf(unsupported);
+    }
+
+    @Override
+    public String display() {
+      return "Topology " + name;
+    }
+  }
 }

@@ -33,6 +33,10 @@ public final class KueueKind<T extends CustomObject<T, ?, ?>> extends KindAdapte
       "WorkloadPriorityClass", "workloadpriorityclasses", false, KueueObjects.WorkloadPriorityClass.class,
       KueueObjects.WorkloadPriorityClassList.class, KueueParse::priorityClass);
 
+  /** {@code Topology}: v1alpha1 (Kueue 0.9 to 0.13) as well. */
+  public static final KueueKind<KueueObjects.Topology> TOPOLOGY = new KueueKind<>("Topology", "topologies", false,
+      KueueObjects.Topology.class, KueueObjects.TopologyList.class, KueueParse::topology);
+
   private final Function<T, KueueRecord> parse;
 
   private KueueKind(String kind, String plural, boolean namespaced, Class<T> type,
@@ -55,7 +59,8 @@ public final class KueueKind<T extends CustomObject<T, ?, ?>> extends KindAdapte
   @Override
   public boolean readsDocument(String apiVersion, String kind) {
     return kind().equals(kind) && (apiVersion.equals(KueueObjects.GROUP + "/" + V1BETA1)
-        || apiVersion.equals(KueueObjects.GROUP + "/" + V1BETA2));
+        || apiVersion.equals(KueueObjects.GROUP + "/" + V1BETA2)
+        || kind.equals("Topology") && apiVersion.equals(KueueObjects.GROUP + "/v1alpha1"));
   }
 
   @Override

@@ -46,6 +46,11 @@ public final class KueueObjects {
     }
   }
 
+  /** {@code Topology} (cluster-scoped): the node label of each level of the network, widest first. */
+  public static final class Topology extends CustomObject<Topology, JsonObject, JsonObject> {}
+
+  public static final class TopologyList extends CustomObjectList<Topology> {}
+
   public static final class ResourceFlavorList extends CustomObjectList<ResourceFlavor> {}
 
   public static final class ClusterQueueList extends CustomObjectList<ClusterQueue> {}

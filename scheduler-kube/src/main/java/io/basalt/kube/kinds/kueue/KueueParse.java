@@ -26,7 +26,7 @@ final class KueueParse {
   static KueueRecord.Flavor flavor(KueueObjects.ResourceFlavor f) {
     Ctx ctx = Ctx.clusterScoped("ResourceFlavor", f.getMetadata());
     JsonObject spec = f.getSpec() == null ? new JsonObject() : f.getSpec();
-    List<String> unsupported = unknown(spec, Set.of("nodeLabels", "nodeTaints", "tolerations"));
+    List<String> unsupported = unknown(spec, Set.of("nodeLabels", "nodeTaints", "tolerations", "topologyName"));
     Map<String, String> labels = strings(spec, "nodeLabels", ctx);
     List<Taint> taints = new ArrayList<>();
     for (JsonObject t : objects(spec, "nodeTaints", ctx)) {
@@ -91,6 +91,24 @@ final class KueueParse {
       throw ctx.fail("value", "missing");
     }
     return new KueueRecord.PriorityClass(name(p.getMetadata(), ctx), p.getValue(), List.of());
+  }
+
+  static KueueRecord.Topology topology(KueueObjects.Topology t) {
+    Ctx ctx = Ctx.clusterScoped("Topology", t.getMetadata());
+    JsonObject spec = t.getSpec() == null ? new JsonObject() : t.getSpec();
+    List<String> levels = new ArrayList<>();
+    List<JsonObject> ls = objects(spec, "levels", ctx);
+    for (int i = 0; i < ls.size(); i++) {
+      String label = string(ls.get(i), "nodeLabel");
+      if (label == null || label.isEmpty()) {
+        throw ctx.fail("spec.levels[" + i + "].nodeLabel", "missing");
+      }
+      levels.add(label);
+    }
+    if (levels.isEmpty()) {
+      throw ctx.fail("spec.levels", "no levels: a Topology needs at least one");
+    }
+    return new KueueRecord.Topology(name(t.getMetadata(), ctx), levels, unknown(spec, Set.of("levels")));
   }
 
   private static List<KueueRecord.ResourceGroup> resourceGroups(JsonObject spec, Ctx ctx) {
