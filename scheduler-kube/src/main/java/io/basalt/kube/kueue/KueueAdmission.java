@@ -1,5 +1,6 @@
 package io.basalt.kube.kueue;
 
+import io.basalt.fabric.FabricBuilder;
 import io.basalt.kube.gang.GroupInference;
 import io.basalt.kube.gang.OwnerObject;
 import io.basalt.model.Node;
@@ -18,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Kueue's admission, played by the simulator over a cluster read from manifests. Each workload naming a LocalQueue
@@ -88,7 +90,7 @@ public final class KueueAdmission {
    * The network fabric Kueue's {@code Topology} states (its levels as node labels, widest first), or null when
    * {@code kueue} holds none; a second Topology is warned about in {@code warnings}.
    */
-  public static java.util.function.Function<List<Node>, io.basalt.fabric.FabricBuilder.Result> fabricSource(
+  public static Function<List<Node>, FabricBuilder.Result> fabricSource(
       List<KueueRecord> kueue, List<String> warnings) {
     return KueueTopology.source(kueue, warnings);
   }

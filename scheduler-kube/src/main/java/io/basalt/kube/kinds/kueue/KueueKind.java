@@ -2,6 +2,7 @@ package io.basalt.kube.kinds.kueue;
 
 import io.basalt.kube.kinds.CustomObject;
 import io.basalt.kube.kinds.KindAdapter;
+import io.basalt.kube.kinds.KubeConversionException;
 import io.basalt.kube.kinds.Records;
 import io.basalt.kube.kueue.KueueRecord;
 import io.kubernetes.client.common.KubernetesListObject;
@@ -47,7 +48,17 @@ public final class KueueKind<T extends CustomObject<T, ?, ?>> extends KindAdapte
 
   @Override
   public void put(T object, Records out) {
-    out.kueue(parse.apply(object));
+    KueueRecord r;
+    try {
+      r = parse.apply(object);
+    } catch (KubeConversionException e) {
+      throw e;
+    } catch (RuntimeException e) { // a shape the parser did not foresee: still one named line, never a crash
+      String name = object.getMetadata() == null ? null : object.getMetadata().getName();
+      throw new KubeConversionException(kind(), name == null ? "<unnamed>" : name, "spec",
+          "cannot read it: a field has an unexpected type");
+    }
+    out.kueue(r);
   }
 
   @Override

@@ -118,8 +118,12 @@ final class KueueParse {
       String path = "spec.resourceGroups[" + g + "]";
       JsonObject rg = asObject(rgs.get(g), path, ctx);
       List<String> covered = new ArrayList<>();
-      for (JsonElement e : array(rg, "coveredResources", path + ".coveredResources", ctx)) {
-        covered.add(e.getAsString());
+      JsonArray cr = array(rg, "coveredResources", path + ".coveredResources", ctx);
+      for (int i = 0; i < cr.size(); i++) {
+        if (!cr.get(i).isJsonPrimitive()) {
+          throw ctx.fail(path + ".coveredResources[" + i + "]", "expected a resource name");
+        }
+        covered.add(cr.get(i).getAsString());
       }
       List<KueueRecord.FlavorQuotas> flavors = new ArrayList<>();
       JsonArray fs = array(rg, "flavors", path + ".flavors", ctx);
@@ -160,9 +164,12 @@ final class KueueParse {
     }
     Quantity q;
     try {
+      if (!e.isJsonPrimitive()) {
+        throw new IllegalArgumentException();
+      }
       q = new Quantity(e.getAsString());
     } catch (RuntimeException ex) {
-      throw ctx.fail(path + "." + key, "not a quantity: '" + e + "'");
+      throw ctx.fail(path + "." + key, "not a quantity: '" + shown(e) + "'");
     }
     return Conversion.amount(resource, q, path + "." + key, ctx);
   }
@@ -175,11 +182,20 @@ final class KueueParse {
       return 1;
     }
     try {
+      if (!w.isJsonPrimitive()) {
+        throw new IllegalArgumentException();
+      }
       double v = new Quantity(w.getAsString()).getNumber().doubleValue();
       return (int) Math.max(1, Math.min(Integer.MAX_VALUE, Math.round(v)));
     } catch (RuntimeException e) {
-      throw ctx.fail("spec.fairSharing.weight", "not a quantity: '" + w + "'");
+      throw ctx.fail("spec.fairSharing.weight", "not a quantity: '" + shown(w) + "'");
     }
+  }
+
+  /** A value as messages quote it: short, whatever was written. */
+  private static String shown(JsonElement e) {
+    String s = e.isJsonPrimitive() ? e.getAsString() : e.toString();
+    return s.length() > 60 ? s.substring(0, 60) + "..." : s;
   }
 
   private static boolean stopped(JsonObject spec) {
@@ -249,6 +265,9 @@ final class KueueParse {
     JsonObject m = object(spec, key, ctx);
     if (m != null) {
       for (String k : m.keySet()) {
+        if (!m.get(k).isJsonPrimitive()) {
+          throw ctx.fail("spec." + key + "." + k, "expected a string");
+        }
         out.put(k, m.get(k).getAsString());
       }
     }
