@@ -6,6 +6,7 @@ import io.basalt.fabric.FabricBuilder;
 import io.basalt.framework.PluginRegistry;
 import io.basalt.gpu.protocol.DeviceProtocols;
 import io.basalt.kube.ManifestException;
+import io.basalt.kube.kueue.KueueMode;
 import io.basalt.model.Node;
 import io.basalt.scheduler.SchedulerProfile;
 import io.basalt.sim.FixtureSource;
@@ -59,6 +60,12 @@ final class SimulateCommand implements Callable<Integer> {
       description = "Pods naming one of these are scheduled (default: ${DEFAULT-VALUE}).")
   List<String> schedulerNames;
 
+  @Option(names = "--kueue", defaultValue = "instead", paramLabel = "MODE",
+      description = "Kueue's objects in the manifests: instead (Basalt admits workloads by their ClusterQueue's "
+          + "quota and flavors, as Kueue would) or alongside (Kueue admits: only unsuspended workloads run, each as "
+          + "one gang, under no second quota). Default: ${DEFAULT-VALUE}.")
+  String kueue;
+
   @Mixin
   TopologyOptions topology = new TopologyOptions();
 
@@ -82,9 +89,16 @@ final class SimulateCommand implements Callable<Integer> {
       return 2;
     }
     warnings.forEach(w -> System.err.println("warning: " + w));
+    KueueMode kueueMode;
+    try {
+      kueueMode = KueueMode.parse(kueue);
+    } catch (IllegalArgumentException e) {
+      System.err.println("--kueue: " + e.getMessage());
+      return 2;
+    }
     FixtureSource source;
     try {
-      source = source();
+      source = kueueMode == KueueMode.INSTEAD ? source() : source().withKueue(kueueMode);
     } catch (IOException | IllegalArgumentException | ManifestException e) {
       System.err.println(e.getMessage()); // a manifest that cannot be read names its file, document and line
       return 2;

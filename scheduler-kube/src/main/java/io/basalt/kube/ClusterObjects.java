@@ -9,6 +9,9 @@ import io.basalt.kube.gang.OwnerObject;
 import io.basalt.kube.kinds.KindAdapter;
 import io.basalt.kube.kinds.KubeConversionException;
 import io.basalt.kube.kinds.Records;
+import io.basalt.kube.kueue.KueueAdmission;
+import io.basalt.kube.kueue.KueueMode;
+import io.basalt.kube.kueue.KueueRecord;
 import io.basalt.model.Namespace;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
@@ -39,7 +42,8 @@ public record ClusterObjects(
     List<String> errors,
     Fabric fabric,
     List<Namespace> namespaces,
-    io.basalt.model.ClusterVolumes volumes) {
+    io.basalt.model.ClusterVolumes volumes,
+    List<KueueRecord> kueue) {
 
   public ClusterObjects {
     volumes = volumes == null ? io.basalt.model.ClusterVolumes.EMPTY : volumes;
@@ -53,14 +57,15 @@ public record ClusterObjects(
     errors = List.copyOf(errors);
     fabric = fabric == null ? Fabric.EMPTY : fabric;
     namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
+    kueue = kueue == null ? List.of() : List.copyOf(kueue);
   }
 
-  /** A cluster without storage objects. */
+  /** A cluster without storage or Kueue objects. */
   public ClusterObjects(List<Node> nodes, List<Pod> pods, List<PodGroup> podGroups, List<Queue> queues,
       List<PriorityClass> priorityClasses, List<CoschedulingGroup> coschedulingGroups, List<OwnerObject> owners,
       List<String> errors, Fabric fabric, List<Namespace> namespaces) {
     this(nodes, pods, podGroups, queues, priorityClasses, coschedulingGroups, owners, errors, fabric, namespaces,
-        null);
+        null, List.of());
   }
 
   /** Converts every object of {@code m}, the fabric from its HyperNodes; never throws for a bad object. */
@@ -73,12 +78,24 @@ public record ClusterObjects(
    * appended to the errors), and the HyperNodes of {@code m} not read; null reads the HyperNodes.
    */
   public static ClusterObjects from(Manifests m, Function<List<Node>, FabricBuilder.Result> topology) {
+    return from(m, topology, KueueMode.INSTEAD);
+  }
+
+  /**
+   * As {@link #from(Manifests, Function)}, with Kueue's workloads admitted as {@code kueue} says
+   * ({@link KueueAdmission}: Basalt in Kueue's place, or Kueue alongside).
+   */
+  public static ClusterObjects from(Manifests m, Function<List<Node>, FabricBuilder.Result> topology,
+      KueueMode kueue) {
     List<String> errors = new ArrayList<>(m.errors());
     Collected c = new Collected();
     for (KindAdapter<?> kind : m.kinds().all()) {
       convert(m, kind, c, errors);
     }
     Fabric fabric = Fabric.EMPTY;
+    if (topology == null && c.hyperNodes.isEmpty()) {
+      topology = KueueAdmission.fabricSource(c.kueue, errors); // Kueue's Topology, when the manifests hold one
+    }
     if (topology != null || !c.hyperNodes.isEmpty()) {
       FabricBuilder.Result r = topology != null ? topology.apply(c.nodes) : HyperNodeReader.read(c.hyperNodes, c.nodes);
       errors.addAll(r.problems());
@@ -86,9 +103,18 @@ public record ClusterObjects(
     }
     List<OwnerObject> owners = new ArrayList<>(m.owners());
     owners.addAll(c.owners);
-    return new ClusterObjects(c.nodes, c.pods, c.podGroups, c.queues, c.priorityClasses, c.coschedulingGroups, owners,
+    List<Pod> pods = c.pods;
+    List<Queue> queues = c.queues;
+    KueueAdmission.Result admitted = KueueAdmission.apply(new KueueAdmission.Cluster(c.pods, c.queues, c.nodes,
+        owners, c.priorityClasses, c.kueue), kueue);
+    if (admitted != null) {
+      pods = admitted.pods();
+      queues = admitted.queues();
+      errors.addAll(admitted.warnings());
+    }
+    return new ClusterObjects(c.nodes, pods, c.podGroups, queues, c.priorityClasses, c.coschedulingGroups, owners,
         errors, fabric, c.namespaces, io.basalt.model.ClusterVolumes.of(c.claims, c.persistentVolumes,
-            c.storageClasses, c.csiNodes, c.capacities));
+            c.storageClasses, c.csiNodes, c.capacities), c.kueue);
   }
 
   /** Each object of {@code kind} through its adapter; one that fails is reported with its origin and left out. */
@@ -144,6 +170,13 @@ public record ClusterObjects(
     @Override
     public void storageCapacity(io.basalt.model.StorageCapacity capacity) {
       capacities.add(capacity);
+    }
+
+    final List<KueueRecord> kueue = new ArrayList<>();
+
+    @Override
+    public void kueue(KueueRecord record) {
+      kueue.add(record);
     }
 
     @Override

@@ -11,6 +11,7 @@ import io.basalt.kube.kinds.storage.CsiStorageCapacityKind;
 import io.basalt.kube.kinds.storage.PersistentVolumeClaimKind;
 import io.basalt.kube.kinds.storage.PersistentVolumeKind;
 import io.basalt.kube.kinds.storage.StorageClassKind;
+import io.basalt.kube.kinds.kueue.KueueKind;
 import io.basalt.kube.kinds.volcano.HyperNodeKind;
 import io.basalt.kube.kinds.volcano.VolcanoPodGroupKind;
 import io.basalt.kube.kinds.volcano.VolcanoQueueKind;
@@ -45,7 +46,13 @@ public final class Kinds {
       new PersistentVolumeKind(),
       new StorageClassKind(),
       new CsiNodeKind(),
-      new CsiStorageCapacityKind()));
+      new CsiStorageCapacityKind(),
+      KueueKind.RESOURCE_FLAVOR,
+      KueueKind.CLUSTER_QUEUE,
+      KueueKind.LOCAL_QUEUE,
+      KueueKind.COHORT,
+      KueueKind.WORKLOAD_PRIORITY_CLASS,
+      KueueKind.TOPOLOGY));
 
   private final List<KindAdapter<?>> adapters;
 

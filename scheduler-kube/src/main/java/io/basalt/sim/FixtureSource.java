@@ -5,6 +5,7 @@ import io.basalt.fabric.FabricBuilder;
 import io.basalt.kube.ClusterObjects;
 import io.basalt.kube.ManifestReader;
 import io.basalt.kube.gang.InferredGroups;
+import io.basalt.kube.kueue.KueueMode;
 import io.basalt.kube.Manifests;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
@@ -32,9 +33,19 @@ public final class FixtureSource implements ClusterSource {
   private final List<String> warnings;
   private final List<String> startWarnings = new ArrayList<>();
 
+  private final String topologyName;
+  private final Function<List<Node>, FabricBuilder.Result> topology;
+
   private FixtureSource(Manifests manifests, String topologyName, Function<List<Node>, FabricBuilder.Result> topology) {
+    this(manifests, topologyName, topology, KueueMode.INSTEAD);
+  }
+
+  private FixtureSource(Manifests manifests, String topologyName, Function<List<Node>, FabricBuilder.Result> topology,
+      KueueMode kueue) {
     this.manifests = manifests;
-    this.objects = ClusterObjects.from(manifests, topology);
+    this.topologyName = topologyName;
+    this.topology = topology;
+    this.objects = ClusterObjects.from(manifests, topology, kueue);
     List<String> w = new ArrayList<>(manifests.skipped());
     w.addAll(manifests.warnings());
     w.addAll(objects.errors());
@@ -77,6 +88,14 @@ public final class FixtureSource implements ClusterSource {
    */
   public FixtureSource withTopology(String name, Function<List<Node>, FabricBuilder.Result> topology) {
     return new FixtureSource(manifests, name, topology);
+  }
+
+  /**
+   * The same cluster with Kueue's workloads admitted as {@code kueue} says: by Basalt in Kueue's place
+   * ({@link KueueMode#INSTEAD}, the default) or by a Kueue running alongside.
+   */
+  public FixtureSource withKueue(KueueMode kueue) {
+    return new FixtureSource(manifests, topologyName, topology, kueue);
   }
 
   public ClusterObjects objects() {

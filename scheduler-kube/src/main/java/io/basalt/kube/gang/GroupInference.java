@@ -1,5 +1,6 @@
 package io.basalt.kube.gang;
 
+import io.basalt.model.NetworkTopology;
 import io.basalt.model.OwnerReference;
 import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
@@ -97,6 +98,28 @@ public final class GroupInference {
    */
   public static boolean wantsPodGroupObject(PodGroup group) {
     return group.inferred() && !group.inferredFrom().startsWith(COSCHEDULING_SOURCE);
+  }
+
+  /** Kueue's TAS: every pod of the pod set in one domain of this level (a node label key of the Topology). */
+  public static final String KUEUE_REQUIRED_TOPOLOGY = "kueue.x-k8s.io/podset-required-topology";
+  /** Kueue's TAS: in one domain of this level if possible, else as close as the fabric allows. */
+  public static final String KUEUE_PREFERRED_TOPOLOGY = "kueue.x-k8s.io/podset-preferred-topology";
+
+  /**
+   * The network-topology ask of a pod's Kueue TAS annotations: required is a hard ask for one domain of the level's
+   * tier (a Topology's levels name their tiers, see {@code kube.kueue.KueueTopology}), preferred a soft one; null
+   * when it has neither.
+   */
+  public static NetworkTopology kueueTopology(Map<String, String> annotations) {
+    String required = annotations.get(KUEUE_REQUIRED_TOPOLOGY);
+    if (notBlank(required)) {
+      return new NetworkTopology(NetworkTopology.Mode.HARD, null, required.trim(), null);
+    }
+    String preferred = annotations.get(KUEUE_PREFERRED_TOPOLOGY);
+    if (notBlank(preferred)) {
+      return new NetworkTopology(NetworkTopology.Mode.SOFT, null, preferred.trim(), null);
+    }
+    return null;
   }
 
   private static boolean notBlank(String s) {

@@ -238,7 +238,8 @@ public final class InferredGroups {
       }
     }
     return new PodGroup(g.namespace, g.inferred.name(), minMember, Map.of(), queue, rep.priorityClassName(),
-        minResources, "Pending", created, g.inferred.source(), ownerRef);
+        minResources, "Pending", created, g.inferred.source(), GroupInference.kueueTopology(rep.annotations()),
+        ownerRef);
   }
 
   /** A positive count, or null when absent; a bad value is warned about (naming the field) and ignored. */

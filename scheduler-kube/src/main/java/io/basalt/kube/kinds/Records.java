@@ -3,6 +3,7 @@ package io.basalt.kube.kinds;
 import com.google.gson.JsonObject;
 import io.basalt.kube.gang.CoschedulingGroup;
 import io.basalt.kube.gang.OwnerObject;
+import io.basalt.kube.kueue.KueueRecord;
 import io.basalt.model.Namespace;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
@@ -79,6 +80,11 @@ public interface Records {
   /** A CSIStorageCapacity. */
   default void storageCapacity(io.basalt.model.StorageCapacity capacity) {
   }
+  /**
+   * A Kueue object (ClusterQueue, LocalQueue, ResourceFlavor, Cohort, WorkloadPriorityClass): the simulator applies
+   * them all together ({@code kube.kueue.KueueAdmission}); live mode does not read them yet.
+   */
+  default void kueue(KueueRecord record) {}
 
   /** What live mode does when an object is deleted; keys are the informer's ({@code namespace/name} or name). */
   interface Removals {

@@ -1,11 +1,15 @@
 package io.basalt.kube.kinds.workload;
 
 import com.google.gson.JsonObject;
+import io.basalt.kube.kueue.KueueAdmission;
+import io.basalt.model.QueueRequest;
 
 /**
  * A {@code batch/v1} Job, as the Kubernetes Job controller starts it: {@code parallelism} pods (default 1, at most
  * {@code completions}; with neither set the API server defaults both to 1), no PodGroup (gangs for plain Jobs are
- * another part's business). A suspended Job starts nothing: that is a note, not an error.
+ * another part's business). A suspended Job starts nothing: that is a note, not an error; one naming a Kueue queue
+ * ({@code kueue.x-k8s.io/queue-name}) expands into pods marked {@link KueueAdmission#SUSPENDED}, which Kueue's
+ * admission in the simulator starts or holds ({@code kube.kueue}).
  *
  * <p>Names: the controller uses {@code generateName} and the API server appends five random characters; here the
  * random part becomes something stable. NonIndexed: {@code <job>-<n>} ({@code n} counts the Job's pods from 0).
@@ -41,7 +45,10 @@ final class BatchJobs {
     if (completions != null) {
       pods = Math.min(pods, completions);
     }
-    if (Fields.isTrue(spec, "suspend")) {
+    boolean forKueue = false;
+    if (Fields.isTrue(spec, "suspend") && kueueQueue(job) != null) {
+      forKueue = true; // Kueue would unsuspend it: its pods are made for admission to start or hold (kube.kueue)
+    } else if (Fields.isTrue(spec, "suspend")) {
       Docs.pod(template, "spec.template", owner.name(), owner); // still check the template
       out.warnings().add(owner.display() + " is suspended (spec.suspend: true), no pods: Kueue or a user would "
           + "unsuspend it");
@@ -59,7 +66,18 @@ final class BatchJobs {
         Docs.annotate(pod, "batch.kubernetes.io/job-completion-index", Integer.toString(i));
         Docs.specDefault(pod, "hostname", owner.name() + "-" + i);
       }
+      if (forKueue) {
+        Docs.annotate(pod, KueueAdmission.SUSPENDED, "true");
+      }
       out.add(pod);
     }
+  }
+
+  /** The {@code kueue.x-k8s.io/queue-name} label of a Job, or null. */
+  private static String kueueQueue(JsonObject job) {
+    JsonObject meta = Fields.object(job, "metadata", "metadata");
+    JsonObject labels = meta == null ? null : Fields.object(meta, "labels", "metadata.labels");
+    String q = labels == null ? null : Fields.string(labels, QueueRequest.KUEUE_LABEL);
+    return q == null || q.isEmpty() ? null : q;
   }
 }

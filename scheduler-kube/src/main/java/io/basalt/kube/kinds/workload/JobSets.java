@@ -3,6 +3,7 @@ package io.basalt.kube.kinds.workload;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import io.basalt.model.QueueRequest;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -27,6 +28,9 @@ final class JobSets {
       throw new Malformed("spec.replicatedJobs", "no replicated jobs: a JobSet needs at least one");
     }
     boolean suspend = Fields.isTrue(spec, "suspend");
+    JsonObject meta = Fields.object(jobSet, "metadata", "metadata");
+    JsonObject labels = meta == null ? null : Fields.object(meta, "labels", "metadata.labels");
+    String kueueQueue = labels == null ? null : Fields.string(labels, QueueRequest.KUEUE_LABEL);
     Set<String> seen = new HashSet<>();
     for (int r = 0; r < rjobs.size(); r++) {
       String path = "spec.replicatedJobs[" + r + "]";
@@ -57,6 +61,9 @@ final class JobSets {
       }
       for (int i = 0; i < n; i++) {
         JsonObject job = job(owner, rname, i, n, template, suspend);
+        if (kueueQueue != null && !kueueQueue.isEmpty()) { // Kueue's admission reads it on each Job it admits
+          Docs.label(job, QueueRequest.KUEUE_LABEL, kueueQueue);
+        }
         Owner jobOwner = Owner.of(BatchJobs.API_VERSION, "Job", owner.namespace(), owner.name() + "-" + rname + "-" + i,
             null);
         try {

@@ -1,10 +1,13 @@
 package io.basalt.kube.kinds.workload;
 
 import com.google.gson.JsonObject;
+import io.basalt.kube.gang.GroupInference;
+import io.basalt.kube.gang.OwnerObject;
 import io.basalt.kube.kinds.Conversion;
 import io.basalt.kube.kinds.Expansion;
 import io.basalt.kube.kinds.KindAdapter;
 import io.basalt.kube.kinds.Records;
+import io.basalt.model.QueueRequest;
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
@@ -12,6 +15,8 @@ import io.kubernetes.client.openapi.apis.BatchV1Api;
 import io.kubernetes.client.openapi.models.V1Job;
 import io.kubernetes.client.openapi.models.V1JobList;
 import io.kubernetes.client.util.CallGenerator;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * A workload kind owning pods (a Job, a JobSet, a Kubeflow job): in manifests it expands into what its controllers
@@ -58,7 +63,37 @@ public final class WorkloadKind<T extends KubernetesObject> extends KindAdapter<
 
   @Override
   public void put(T workload, Records out) {
-    out.owner(Conversion.owner(kind(), workload.getMetadata()));
+    OwnerObject owner = Conversion.owner(kind(), workload.getMetadata());
+    if (workload instanceof V1Job job) {
+      owner = kueueGang(job, owner);
+    }
+    out.owner(owner);
+  }
+
+  /**
+   * A Job naming a Kueue queue runs as Kueue admitted it, whole: unless it says its gang's size itself, its gang is
+   * all the pods it runs at once ({@code parallelism}, at most {@code completions}), as Kueue's workload counts them.
+   * This is live mode's "alongside Kueue" (docs/KUEUE.md): Kueue unsuspends, Basalt starts all or none.
+   */
+  static OwnerObject kueueGang(V1Job job, OwnerObject owner) {
+    String queue = owner.labels().get(QueueRequest.KUEUE_LABEL);
+    if (queue == null || queue.isEmpty() || owner.annotations().containsKey(GroupInference.MIN_MEMBER_ANNOTATION)
+        || job.getSpec() == null) {
+      return owner;
+    }
+    Integer parallelism = job.getSpec().getParallelism();
+    Integer completions = job.getSpec().getCompletions();
+    int pods = parallelism == null ? 1 : parallelism;
+    if (completions != null) {
+      pods = Math.min(pods, completions);
+    }
+    if (pods <= 1) {
+      return owner;
+    }
+    Map<String, String> annotations = new HashMap<>(owner.annotations());
+    annotations.put(GroupInference.MIN_MEMBER_ANNOTATION, Integer.toString(pods));
+    return new OwnerObject(owner.kind(), owner.namespace(), owner.name(), owner.uid(), owner.labels(), annotations,
+        owner.creationTimestamp());
   }
 
   @Override

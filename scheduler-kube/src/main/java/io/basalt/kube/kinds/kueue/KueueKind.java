@@ -1,0 +1,86 @@
+package io.basalt.kube.kinds.kueue;
+
+import io.basalt.kube.kinds.CustomObject;
+import io.basalt.kube.kinds.KindAdapter;
+import io.basalt.kube.kinds.KubeConversionException;
+import io.basalt.kube.kinds.Records;
+import io.basalt.kube.kueue.KueueRecord;
+import io.kubernetes.client.common.KubernetesListObject;
+import java.util.function.Function;
+
+/**
+ * One of Kueue's kinds ({@code kueue.x-k8s.io}): a manifest document of v1beta1 or v1beta2 becomes one
+ * {@link KueueRecord} for {@link Records#kueue}. What the records mean for queues, gangs and flavors is
+ * {@link io.basalt.kube.kueue.KueueAdmission}'s business.
+ *
+ * <p>Read from manifests only for now: live mode would watch v1beta1 (served by every Kueue release with v1beta2 too),
+ * but the live cache does not hold Kueue's records yet, so nothing is watched (see docs/KUEUE.md).
+ */
+public final class KueueKind<T extends CustomObject<T, ?, ?>> extends KindAdapter<T> {
+  static final String V1BETA1 = "v1beta1";
+  static final String V1BETA2 = "v1beta2";
+
+  public static final KueueKind<KueueObjects.ResourceFlavor> RESOURCE_FLAVOR = new KueueKind<>("ResourceFlavor",
+      "resourceflavors", false, KueueObjects.ResourceFlavor.class, KueueObjects.ResourceFlavorList.class,
+      KueueParse::flavor);
+  public static final KueueKind<KueueObjects.ClusterQueue> CLUSTER_QUEUE = new KueueKind<>("ClusterQueue",
+      "clusterqueues", false, KueueObjects.ClusterQueue.class, KueueObjects.ClusterQueueList.class,
+      KueueParse::clusterQueue);
+  public static final KueueKind<KueueObjects.LocalQueue> LOCAL_QUEUE = new KueueKind<>("LocalQueue", "localqueues",
+      true, KueueObjects.LocalQueue.class, KueueObjects.LocalQueueList.class, KueueParse::localQueue);
+  public static final KueueKind<KueueObjects.Cohort> COHORT = new KueueKind<>("Cohort", "cohorts", false,
+      KueueObjects.Cohort.class, KueueObjects.CohortList.class, KueueParse::cohort);
+  public static final KueueKind<KueueObjects.WorkloadPriorityClass> WORKLOAD_PRIORITY_CLASS = new KueueKind<>(
+      "WorkloadPriorityClass", "workloadpriorityclasses", false, KueueObjects.WorkloadPriorityClass.class,
+      KueueObjects.WorkloadPriorityClassList.class, KueueParse::priorityClass);
+
+  /** {@code Topology}: v1alpha1 (Kueue 0.9 to 0.13) as well. */
+  public static final KueueKind<KueueObjects.Topology> TOPOLOGY = new KueueKind<>("Topology", "topologies", false,
+      KueueObjects.Topology.class, KueueObjects.TopologyList.class, KueueParse::topology);
+
+  private final Function<T, KueueRecord> parse;
+
+  private KueueKind(String kind, String plural, boolean namespaced, Class<T> type,
+      Class<? extends KubernetesListObject> listType, Function<T, KueueRecord> parse) {
+    super(KueueObjects.GROUP, V1BETA1, kind, plural, namespaced, type, listType);
+    this.parse = parse;
+  }
+
+  @Override
+  public void put(T object, Records out) {
+    KueueRecord r;
+    try {
+      r = parse.apply(object);
+    } catch (KubeConversionException e) {
+      throw e;
+    } catch (RuntimeException e) { // a shape the parser did not foresee: still one named line, never a crash
+      String name = object.getMetadata() == null ? null : object.getMetadata().getName();
+      throw new KubeConversionException(kind(), name == null ? "<unnamed>" : name, "spec",
+          "cannot read it: a field has an unexpected type");
+    }
+    out.kueue(r);
+  }
+
+  @Override
+  public void remove(T object, String key, Records.Removals out) {
+    // not watched (see the class comment): nothing to forget
+  }
+
+  /** v1beta1 and v1beta2 documents alike: the fields Basalt reads differ only in names it reads both of. */
+  @Override
+  public boolean readsDocument(String apiVersion, String kind) {
+    return kind().equals(kind) && (apiVersion.equals(KueueObjects.GROUP + "/" + V1BETA1)
+        || apiVersion.equals(KueueObjects.GROUP + "/" + V1BETA2)
+        || kind.equals("Topology") && apiVersion.equals(KueueObjects.GROUP + "/v1alpha1"));
+  }
+
+  @Override
+  public Watch watch() {
+    return Watch.NEVER;
+  }
+
+  @Override
+  public String project() {
+    return "Kueue";
+  }
+}

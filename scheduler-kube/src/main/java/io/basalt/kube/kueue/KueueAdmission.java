@@ -1,0 +1,370 @@
+package io.basalt.kube.kueue;
+
+import io.basalt.fabric.FabricBuilder;
+import io.basalt.kube.gang.GroupInference;
+import io.basalt.kube.gang.OwnerObject;
+import io.basalt.model.Node;
+import io.basalt.model.Pod;
+import io.basalt.model.PodConstraints;
+import io.basalt.model.PriorityClass;
+import io.basalt.model.Queue;
+import io.basalt.model.Taint;
+import io.basalt.model.Toleration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Kueue's admission, played by the simulator over a cluster read from manifests. Each workload naming a LocalQueue
+ * ({@link Workload}) is admitted whole or not at all:
+ *
+ * <ul>
+ *   <li>{@link KueueMode#INSTEAD}: workloads already running are charged to their ClusterQueue at the flavor their
+ *       nodes carry; the others, by priority then age ({@code StrictFIFO}: a queue's head that does not fit blocks
+ *       the rest of that queue), get for each resource group the first flavor in order whose quota holds the whole
+ *       workload ({@code flavorFungibility.whenCanBorrow: TryNextFlavor} prefers a later flavor that fits without
+ *       borrowing) and whose nodes the pods may use (their node selector and tolerations against the flavor's labels
+ *       and taints). An admitted workload's pods join the ClusterQueue's Basalt queue, get the flavor's node labels
+ *       as node selector and its tolerations, as Kueue writes them into a Job it unsuspends, and form one gang of all
+ *       of them. A workload not admitted keeps its pods behind the scheduling gate {@value #ADMISSION_GATE}, with a
+ *       warning naming why.
+ *   <li>{@link KueueMode#ALONGSIDE}: Kueue admits. A suspended workload starts nothing; an unsuspended one is one gang
+ *       in Basalt's default queue, where Kueue's quota is not enforced again.
+ * </ul>
+ *
+ * Without any Kueue object in the manifests nothing changes but that a suspended Job starts nothing. Kept apart from
+ * the adapters ({@code kinds.kueue}), as gang inference is: it reads engine records only.
+ */
+public final class KueueAdmission {
+  /**
+   * Marks the pods of a suspended workload naming a Kueue queue, expanded only so that admission may start them; the
+   * value is the workload's note for when it stays suspended. Never seen outside the simulator.
+   */
+  public static final String SUSPENDED = "basalt.io/expanded-while-suspended";
+  /** The scheduling gate Kueue holds a pod behind until its workload is admitted. */
+  public static final String ADMISSION_GATE = "kueue.x-k8s.io/admission";
+
+  /**
+   * What admission made of a cluster: its pods (admitted ones changed, held ones gated or gone), its queues with the
+   * ClusterQueues' and cohorts' added, and one warning per workload not admitted or field not supported.
+   */
+  public record Result(List<Pod> pods, List<Queue> queues, List<String> warnings) {}
+
+  /** The cluster's objects admission reads. */
+  public record Cluster(List<Pod> pods, List<Queue> queues, List<Node> nodes, List<OwnerObject> owners,
+      List<PriorityClass> priorityClasses, List<KueueRecord> kueue) {}
+
+  private final Cluster in;
+  private final KueueMode mode;
+  private final List<String> warnings = new ArrayList<>();
+  private final Map<String, KueueRecord.Flavor> flavors = new LinkedHashMap<>();
+  private final Map<String, KueueRecord.ClusterQueue> clusterQueues = new LinkedHashMap<>();
+  private final Map<String, KueueRecord.LocalQueue> localQueues = new LinkedHashMap<>();
+  private final Map<String, KueueRecord.Cohort> cohorts = new LinkedHashMap<>();
+  private final Map<String, Integer> priorities = new HashMap<>();
+  /** The pods to replace (by identity) and what replaces them; null drops the pod. */
+  private final Map<Pod, Pod> replaced = new IdentityHashMap<>();
+
+  private KueueAdmission(Cluster in, KueueMode mode) {
+    this.in = in;
+    this.mode = mode;
+  }
+
+  /** {@code in} as admitted in {@code mode}; null when it holds nothing of Kueue's (nothing changes). */
+  public static Result apply(Cluster in, KueueMode mode) {
+    boolean marked = in.pods().stream().anyMatch(p -> p.annotations().containsKey(SUSPENDED));
+    if (in.kueue().isEmpty() && !marked) {
+      return null;
+    }
+    return new KueueAdmission(in, mode).run();
+  }
+
+  /**
+   * The network fabric Kueue's {@code Topology} states (its levels as node labels, widest first), or null when
+   * {@code kueue} holds none; a second Topology is warned about in {@code warnings}.
+   */
+  public static Function<List<Node>, FabricBuilder.Result> fabricSource(
+      List<KueueRecord> kueue, List<String> warnings) {
+    return KueueTopology.source(kueue, warnings);
+  }
+
+  private Result run() {
+    for (KueueRecord r : in.kueue()) {
+      if (!r.unsupported().isEmpty()) {
+        warnings.add("Kueue: " + r.display() + ": not supported, ignored: " + String.join(", ", r.unsupported()));
+      }
+      if (r instanceof KueueRecord.Flavor f) {
+        flavors.put(f.name(), f);
+      } else if (r instanceof KueueRecord.ClusterQueue q) {
+        clusterQueues.put(q.name(), q);
+      } else if (r instanceof KueueRecord.LocalQueue q) {
+        localQueues.put(q.key(), q);
+      } else if (r instanceof KueueRecord.Cohort c) {
+        cohorts.put(c.name(), c);
+      } else if (r instanceof KueueRecord.PriorityClass p) {
+        priorities.put(p.name(), p.value());
+      }
+    }
+    List<Workload> workloads = Workload.of(in.pods(), in.owners(), in.priorityClasses(), priorities);
+    List<Queue> queues = new ArrayList<>(in.queues());
+    boolean kueueObjects = !clusterQueues.isEmpty() || !localQueues.isEmpty();
+    if (mode == KueueMode.ALONGSIDE || !kueueObjects) {
+      for (Workload w : workloads) {
+        if (w.suspended()) {
+          hold(w, mode == KueueMode.ALONGSIDE ? "Kueue unsuspends it when it admits it"
+              : "Kueue or a user would unsuspend it (no Kueue ClusterQueue or LocalQueue in the manifests)", true);
+        } else if (kueueObjects) {
+          admit(w, Queue.DEFAULT, List.of());
+        }
+      }
+    } else {
+      Set<String> existing = new HashSet<>();
+      in.queues().forEach(q -> existing.add(q.name()));
+      queues.addAll(KueueQueues.of(clusterQueues, cohorts, existing, warnings));
+      admitAll(workloads);
+    }
+    List<Pod> pods = new ArrayList<>();
+    for (Pod p : in.pods()) {
+      Pod r = replaced.containsKey(p) ? replaced.get(p) : p;
+      if (r != null) {
+        pods.add(r);
+      }
+    }
+    return new Result(pods, queues, warnings);
+  }
+
+  private void admitAll(List<Workload> workloads) {
+    Quotas quotas = new Quotas(clusterQueues, cohorts);
+    Map<String, Node> nodes = new HashMap<>();
+    in.nodes().forEach(n -> nodes.put(n.name(), n));
+    List<Workload> pending = new ArrayList<>();
+    for (Workload w : workloads) {
+      KueueRecord.ClusterQueue cq = clusterQueueOf(w);
+      if (cq != null && w.running()) {
+        charge(quotas, cq, w, runningFlavors(cq, w, nodes));
+        admit(w, cq.name(), List.of());
+      } else {
+        pending.add(w);
+      }
+    }
+    pending.sort(Comparator.comparingInt(Workload::priority).reversed()
+        .thenComparing(Workload::created, Comparator.nullsLast(Comparator.naturalOrder()))
+        .thenComparing(Workload::key));
+    Map<String, String> blocked = new HashMap<>();
+    for (Workload w : pending) {
+      KueueRecord.LocalQueue lq = localQueues.get(w.namespace() + "/" + w.localQueue());
+      KueueRecord.ClusterQueue cq = clusterQueueOf(w);
+      if (lq == null) {
+        hold(w, "LocalQueue " + w.namespace() + "/" + w.localQueue() + " does not exist", false);
+      } else if (cq == null) {
+        hold(w, "ClusterQueue " + lq.clusterQueue() + " of " + lq.display() + " does not exist", false);
+      } else if (lq.stopped() || cq.stopped()) {
+        hold(w, (lq.stopped() ? lq.display() : cq.display()) + " is stopped (stopPolicy)", false);
+      } else if (blocked.containsKey(cq.name())) {
+        hold(w, "StrictFIFO " + cq.display() + " waits for " + blocked.get(cq.name()) + " first", false);
+      } else {
+        Assignment a = assign(quotas, cq, w);
+        if (a.reason != null) {
+          hold(w, a.reason, false);
+          if (cq.strictFifo()) {
+            blocked.put(cq.name(), w.key());
+          }
+        } else {
+          charge(quotas, cq, w, a.flavors);
+          admit(w, cq.name(), a.flavors);
+        }
+      }
+    }
+  }
+
+  private KueueRecord.ClusterQueue clusterQueueOf(Workload w) {
+    KueueRecord.LocalQueue lq = localQueues.get(w.namespace() + "/" + w.localQueue());
+    return lq == null ? null : clusterQueues.get(lq.clusterQueue());
+  }
+
+  /** A flavor per resource group (null for a group the workload asks nothing of), or why none fits. */
+  private record Assignment(List<KueueRecord.FlavorQuotas> flavors, String reason) {}
+
+  private Assignment assign(Quotas quotas, KueueRecord.ClusterQueue cq, Workload w) {
+    Map<String, Long> request = w.request();
+    Set<String> covered = new HashSet<>();
+    cq.resourceGroups().forEach(g -> covered.addAll(g.coveredResources()));
+    for (String r : request.keySet()) {
+      if (!covered.contains(r)) {
+        return new Assignment(null, "resource " + r + " is not covered by " + cq.display());
+      }
+    }
+    List<KueueRecord.FlavorQuotas> chosen = new ArrayList<>();
+    for (KueueRecord.ResourceGroup g : cq.resourceGroups()) {
+      Map<String, Long> part = new LinkedHashMap<>();
+      request.forEach((r, v) -> {
+        if (g.coveredResources().contains(r)) {
+          part.put(r, v);
+        }
+      });
+      if (part.isEmpty()) {
+        chosen.add(null);
+        continue;
+      }
+      KueueRecord.FlavorQuotas nominal = null;
+      KueueRecord.FlavorQuotas borrowing = null;
+      List<String> why = new ArrayList<>();
+      for (KueueRecord.FlavorQuotas f : g.flavors()) {
+        String misfit = nodeMisfit(f.flavor(), w);
+        Quotas.Verdict v = misfit != null ? new Quotas.Verdict(Quotas.Fit.NO, misfit) : quotas.fits(cq, f, part);
+        if (v.fit() == Quotas.Fit.NO) {
+          why.add(f.flavor() + ": " + v.reason());
+        } else if (v.fit() == Quotas.Fit.NOMINAL && nominal == null) {
+          nominal = f;
+        } else if (v.fit() == Quotas.Fit.BORROWING && borrowing == null) {
+          borrowing = f;
+        }
+        boolean done = cq.tryNextFlavorBeforeBorrowing() ? nominal != null : nominal != null || borrowing != null;
+        if (done) {
+          break;
+        }
+      }
+      KueueRecord.FlavorQuotas pick = nominal != null ? nominal : borrowing;
+      if (pick == null) {
+        return new Assignment(null, "no flavor of " + cq.display() + " fits " + String.join(", ", part.keySet())
+            + ": " + String.join("; ", why));
+      }
+      chosen.add(pick);
+    }
+    return new Assignment(chosen, null);
+  }
+
+  /** Why the workload's pods cannot use a flavor's nodes, or null when they can. */
+  private String nodeMisfit(String name, Workload w) {
+    KueueRecord.Flavor f = flavors.get(name);
+    if (f == null) {
+      return "ResourceFlavor " + name + " does not exist";
+    }
+    for (Pod p : w.pods()) {
+      for (Map.Entry<String, String> l : f.nodeLabels().entrySet()) {
+        String own = p.nodeSelector().get(l.getKey());
+        if (own != null && !own.equals(l.getValue())) {
+          return "pod " + p.key() + " selects " + l.getKey() + "=" + own + ", the flavor's nodes are " + l.getValue();
+        }
+      }
+      for (Taint t : f.nodeTaints()) {
+        if (t.blocksScheduling() && p.tolerations().stream().noneMatch(x -> x.tolerates(t))
+            && f.tolerations().stream().noneMatch(x -> x.tolerates(t))) {
+          return "pod " + p.key() + " does not tolerate the flavor's taint " + t;
+        }
+      }
+    }
+    return null;
+  }
+
+  private static void charge(Quotas quotas, KueueRecord.ClusterQueue cq, Workload w,
+      List<KueueRecord.FlavorQuotas> chosen) {
+    Map<String, Long> request = w.request();
+    for (int i = 0; i < cq.resourceGroups().size() && i < chosen.size(); i++) {
+      KueueRecord.FlavorQuotas f = chosen.get(i);
+      if (f != null) {
+        for (String r : cq.resourceGroups().get(i).coveredResources()) {
+          if (request.containsKey(r)) {
+            quotas.charge(cq.name(), f.flavor(), r, request.get(r));
+          }
+        }
+      }
+    }
+  }
+
+  /** For a running workload: per group, the first flavor whose node labels its first placed pod's node carries. */
+  private List<KueueRecord.FlavorQuotas> runningFlavors(KueueRecord.ClusterQueue cq, Workload w,
+      Map<String, Node> nodes) {
+    Node node = w.pods().stream().filter(Pod::isAssigned).map(p -> nodes.get(p.nodeName())).filter(n -> n != null)
+        .findFirst().orElse(null);
+    List<KueueRecord.FlavorQuotas> out = new ArrayList<>();
+    for (KueueRecord.ResourceGroup g : cq.resourceGroups()) {
+      KueueRecord.FlavorQuotas pick = g.flavors().isEmpty() ? null : g.flavors().get(0);
+      for (KueueRecord.FlavorQuotas f : g.flavors()) {
+        KueueRecord.Flavor flavor = flavors.get(f.flavor());
+        if (node != null && flavor != null
+            && flavor.nodeLabels().entrySet().stream().allMatch(l -> l.getValue().equals(node.labels().get(l.getKey())))) {
+          pick = f;
+          break;
+        }
+      }
+      out.add(pick);
+    }
+    return out;
+  }
+
+  /** The workload's pods join {@code queue} as one gang, held to the chosen flavors' nodes. */
+  private void admit(Workload w, String queue, List<KueueRecord.FlavorQuotas> chosen) {
+    Map<String, String> labels = new LinkedHashMap<>();
+    List<Toleration> tolerations = new ArrayList<>();
+    for (KueueRecord.FlavorQuotas fq : chosen) {
+      KueueRecord.Flavor f = fq == null ? null : flavors.get(fq.flavor());
+      if (f != null) {
+        labels.putAll(f.nodeLabels());
+        tolerations.addAll(f.tolerations());
+      }
+    }
+    for (Pod p : w.pods()) {
+      Map<String, String> annotations = new LinkedHashMap<>(p.annotations());
+      annotations.remove(SUSPENDED);
+      annotations.put(Pod.QUEUE_NAME_ANNOTATION, queue);
+      if (!w.ownGang() && w.pods().size() > 1) {
+        annotations.put(GroupInference.MIN_MEMBER_ANNOTATION, Integer.toString(w.pods().size()));
+      }
+      Map<String, String> selector = new LinkedHashMap<>(p.nodeSelector());
+      List<Toleration> tols = new ArrayList<>(p.tolerations());
+      if (!p.isAssigned()) {
+        labels.forEach(selector::putIfAbsent);
+        tolerations.stream().filter(t -> !tols.contains(t)).forEach(tols::add);
+      }
+      replaced.put(p, copy(p, annotations, selector, tols, p.constraints()));
+    }
+  }
+
+  /**
+   * The workload is not admitted: a suspended one starts nothing ({@code drop}, or in {@code INSTEAD} mode its pods
+   * wait behind the admission gate); the note says why.
+   */
+  private void hold(Workload w, String why, boolean drop) {
+    warnings.add("Kueue: " + w.key() + (w.suspended() ? " stays suspended: " : " is not admitted: ") + why);
+    KueueRecord.ClusterQueue cq = drop ? null : clusterQueueOf(w);
+    for (Pod p : w.pods()) {
+      if (p.isAssigned()) {
+        continue;
+      }
+      if (drop) {
+        replaced.put(p, null);
+        continue;
+      }
+      Map<String, String> annotations = new LinkedHashMap<>(p.annotations());
+      annotations.remove(SUSPENDED);
+      if (cq != null) { // waits in its ClusterQueue's queue, where it is pending
+        annotations.put(Pod.QUEUE_NAME_ANNOTATION, cq.name());
+      }
+      PodConstraints c = p.constraints();
+      List<String> gates = new ArrayList<>(c.schedulingGates());
+      if (!gates.contains(ADMISSION_GATE)) {
+        gates.add(ADMISSION_GATE);
+      }
+      PodConstraints gated = new PodConstraints(gates, c.hostPorts(), c.preferredNodeAffinity(),
+          c.requiredAffinity(), c.preferredAffinity(), c.requiredAntiAffinity(), c.preferredAntiAffinity(),
+          c.topologySpread(), c.images());
+      replaced.put(p, copy(p, annotations, p.nodeSelector(), p.tolerations(), gated));
+    }
+  }
+
+  private static Pod copy(Pod p, Map<String, String> annotations, Map<String, String> nodeSelector,
+      List<Toleration> tolerations, PodConstraints constraints) {
+    return new Pod(p.uid(), p.namespace(), p.name(), p.schedulerName(), p.nodeName(), p.phase(), p.terminating(),
+        p.priority(), p.priorityClassName(), p.preemptionPolicy(), p.request(), p.labels(), annotations, nodeSelector,
+        p.requiredNodeAffinity(), tolerations, p.creationTimestamp(), p.group(), p.controller(), p.containers(),
+        constraints, p.nominatedNodeName());
+  }
+}
