@@ -13,6 +13,8 @@ public final class Quantities {
    * number must be refused, not worked through.
    */
   static final int MAX_DIGITS = 40;
+  /** Longest quantity text read: room for {@value #MAX_DIGITS} digits, a sign, a point, an exponent and a suffix. */
+  public static final int MAX_LENGTH = MAX_DIGITS + 16;
 
   private Quantities() {}
 
@@ -74,7 +76,7 @@ public final class Quantities {
     if (q.isEmpty()) {
       throw new IllegalArgumentException("resource " + name + ": empty quantity");
     }
-    if (q.length() > MAX_DIGITS + 16) {
+    if (q.length() > MAX_LENGTH) {
       throw new IllegalArgumentException("resource " + name + ": quantity of " + q.length() + " characters is too long");
     }
     for (int i = 0; i < q.length(); i++) {
