@@ -13,6 +13,8 @@ public final class Quantities {
    * number must be refused, not worked through.
    */
   static final int MAX_DIGITS = 40;
+  /** Longest quantity text read: room for {@value #MAX_DIGITS} digits, a sign, a point, an exponent and a suffix. */
+  public static final int MAX_LENGTH = MAX_DIGITS + 16;
 
   private Quantities() {}
 
@@ -43,12 +45,10 @@ public final class Quantities {
     if (value.signum() == 0) {
       return 0;
     }
-    if (ResourceNames.CPU_NAME.equals(name)) {
-      value = value.movePointRight(3);
-    }
-    long digitsBeforePoint = (long) value.precision() - value.scale();
+    long digitsBeforePoint = (long) value.precision() - value.scale()
+        + (ResourceNames.CPU_NAME.equals(name) ? 3 : 0); // millicores; moving the point could overflow the scale
     if (digitsBeforePoint > 19) {
-      throw new ArithmeticException("resource " + name + ": quantity out of range");
+      throw outOfRange(name);
     }
     if (digitsBeforePoint < -MAX_DIGITS) {
       return roundUp ? 1 : 0;
@@ -56,7 +56,18 @@ public final class Quantities {
     if (value.precision() > MAX_DIGITS) {
       throw new ArithmeticException("resource " + name + ": more than " + MAX_DIGITS + " significant digits");
     }
-    return value.setScale(0, roundUp ? RoundingMode.CEILING : RoundingMode.FLOOR).longValueExact();
+    if (ResourceNames.CPU_NAME.equals(name)) {
+      value = value.movePointRight(3); // the scale is within 3 + MAX_DIGITS + 19 of zero here
+    }
+    BigDecimal whole = value.setScale(0, roundUp ? RoundingMode.CEILING : RoundingMode.FLOOR);
+    if (whole.unscaledValue().bitLength() > 63) { // 19 digits may still be above Long.MAX_VALUE
+      throw outOfRange(name);
+    }
+    return whole.longValueExact();
+  }
+
+  private static ArithmeticException outOfRange(String name) {
+    return new ArithmeticException("resource " + name + ": quantity out of range");
   }
 
   /** Parses a quantity to its exact decimal value in base units. */
@@ -65,7 +76,7 @@ public final class Quantities {
     if (q.isEmpty()) {
       throw new IllegalArgumentException("resource " + name + ": empty quantity");
     }
-    if (q.length() > MAX_DIGITS + 16) {
+    if (q.length() > MAX_LENGTH) {
       throw new IllegalArgumentException("resource " + name + ": quantity of " + q.length() + " characters is too long");
     }
     for (int i = 0; i < q.length(); i++) {
@@ -79,12 +90,7 @@ public final class Quantities {
     }
     String number = q.substring(0, end);
     String suffix = q.substring(end);
-    // "1e3" style exponents: the trailing letter run would swallow the 'e' only if digits are missing after it.
-    if (suffix.startsWith("e") || suffix.startsWith("E")) {
-      if (suffix.length() > 1) {
-        throw bad(name, quantity);
-      }
-    }
+    // "1e3" style exponents stay in the number (the letter run stops at a digit); a bare "e" is no suffix below.
     BigDecimal base;
     try {
       base = new BigDecimal(number);
@@ -113,7 +119,11 @@ public final class Quantities {
     if (base.signum() < 0) {
       throw new IllegalArgumentException("resource " + name + ": negative quantity '" + quantity + "'");
     }
-    return base.multiply(multiplier);
+    try {
+      return base.multiply(multiplier);
+    } catch (ArithmeticException e) { // the exponent and the suffix together overflow the scale: 1e2147483647k
+      throw outOfRange(name);
+    }
   }
 
   private static IllegalArgumentException bad(String name, String quantity) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +24,10 @@ class QuantitiesTest {
     assertEquals(1_000_000_000L, Quantities.parse("memory", "1G"));
     assertEquals(8, Quantities.parse("nvidia.com/gpu", "8"));
     assertEquals(1000, Quantities.parse("memory", "1e3"));
+    // QuantitiesFuzzTest seed 35: the exbibyte suffix was refused as a malformed exponent
+    assertEquals(1L << 60, Quantities.parse("memory", "1Ei"));
+    assertEquals(0, Quantities.parse("memory", "0Ei"));
+    assertEquals(1_000_000_000_000_000_000L, Quantities.parse("memory", "1E"));
   }
 
   @Test
@@ -41,6 +46,17 @@ class QuantitiesTest {
     assertEquals(1, Quantities.parse("memory", "1e-999999999"), "a request of a sliver holds one unit");
     assertEquals(0, Quantities.toUnits("memory", new BigDecimal("1e-999999999"), false), "a capacity of a sliver");
     assertEquals(Long.MAX_VALUE, Quantities.parse("memory", Long.toString(Long.MAX_VALUE)));
+  }
+
+  /** QuantitiesFuzzTest seed 35: 19 digits above Long.MAX_VALUE, or a scale overflow, threw a bare "Overflow". */
+  @Test
+  void justBeyondTheRangeIsOutOfRangeNamingTheResource() {
+    for (String q : List.of("9566P", "9223372036854775808", "1e2147483647k", "1e2147483647")) {
+      ArithmeticException e = assertThrows(ArithmeticException.class, () -> Quantities.parse("pods", q), q);
+      assertEquals("resource pods: quantity out of range", e.getMessage(), q);
+    }
+    ArithmeticException cpu = assertThrows(ArithmeticException.class, () -> Quantities.parse("cpu", "1e2147483647"));
+    assertEquals("resource cpu: quantity out of range", cpu.getMessage());
   }
 
   @Test

@@ -144,4 +144,24 @@ class ManifestHardeningTest {
         () -> reader.readString("c.yaml", NODE + "---\nkind: x\u0000\n"));
     assertEquals("c.yaml doc 2: malformed YAML at line 6: character U+0000 is not allowed", e.getMessage());
   }
+
+  /** ManifestQuantityFuzzTest seed 35: client-java worked 2^60 out in 16 digits, and quoted 100,000 digits whole. */
+  @Test
+  void exbibytesAreExactAndAHugeQuantityIsQuotedShortAndRefusedAtOnce() {
+    ClusterObjects o = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> reader.readString("e.yaml", NODE + """
+        ---
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: p, namespace: t}
+        spec: {containers: [{name: c, resources: {requests: {memory: 1Ei}}}]}
+        ---
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: q, namespace: t}
+        spec: {containers: [{name: c, resources: {requests: {memory: "%s"}}}]}
+        """.formatted("9".repeat(100_000))).toModel());
+    assertEquals(1L << 60, o.pods().get(0).request().get(io.basalt.model.ResourceNames.MEMORY));
+    assertEquals(List.of("e.yaml doc 3: Pod t/q: spec.containers[0].resources.requests.memory: '"
+        + "9".repeat(30) + "...(100000 characters)' is not a Kubernetes quantity"), o.errors());
+  }
 }

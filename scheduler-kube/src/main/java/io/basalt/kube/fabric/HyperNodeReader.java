@@ -143,6 +143,10 @@ public final class HyperNodeReader {
       if (text == null || text.isEmpty()) {
         throw new Json.Bad(sel + ".regexMatch.pattern", "missing");
       }
+      String tooCostly = RegexBounds.problem(text);
+      if (tooCostly != null) {
+        throw new Json.Bad(sel + ".regexMatch.pattern", tooCostly + ": '" + text + "'");
+      }
       Pattern p;
       try {
         // RE2: Go's syntax, as Volcano reads it, and linear time, so no pattern can backtrack forever.

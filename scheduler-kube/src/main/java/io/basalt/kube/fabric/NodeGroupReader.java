@@ -55,6 +55,9 @@ public final class NodeGroupReader {
       String m = String.valueOf((e.getCause() != null ? e.getCause() : e).getMessage());
       int see = m.indexOf("\nSee ");
       m = see >= 0 ? m.substring(0, see) : m;
+      int path = m.indexOf(" path $"); // Gson's JSON path: 255 "[0]"s for a document nested too deep
+      m = path >= 0 ? m.substring(0, path) : m;
+      m = m.length() <= 200 ? m : m.substring(0, 200) + "...";
       return new FabricBuilder.Result(Fabric.EMPTY, List.of(KIND + ": malformed JSON: " + m));
     }
     if (root.isJsonObject() && root.getAsJsonObject().has(KIND)) {

@@ -3,6 +3,7 @@ package io.basalt.kube.fabric;
 import static io.basalt.kube.fabric.Fixtures.node;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.basalt.fabric.Fabric;
@@ -32,6 +33,16 @@ class LabelTopologyReaderTest {
     assertEquals("rack-2", f.domainOf("n3", 1));
     assertEquals(2, f.tierOf(BLOCK).getAsInt());
     assertEquals(1, f.tierOf(RACK).getAsInt());
+  }
+
+  /** TopologyDocumentFuzzTest seed 35: a blank value was a domain without a name, reported without the label. */
+  @Test
+  void aBlankValueIsAMissingLabel() {
+    FabricBuilder.Result r = LabelTopologyReader.read(List.of(RACK), List.of(node("n1", Map.of(RACK, " ")),
+        node("n2", Map.of(RACK, "r"))));
+    assertEquals(1, r.problems().size(), r.problems().toString());
+    assertTrue(r.problems().get(0).startsWith("label " + RACK + ": 1 of 2 nodes do not have it (n1)"),
+        r.problems().get(0));
   }
 
   @Test

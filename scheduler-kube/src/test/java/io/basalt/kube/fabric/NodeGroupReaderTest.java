@@ -57,6 +57,14 @@ class NodeGroupReaderTest {
         NodeGroupReader.read("{\"name\":\"x\"}", null).problems());
   }
 
+  /** TopologyDocumentFuzzTest seed 35: Gson's path of 255 "[0]"s made the problem 800 characters. */
+  @Test
+  void tooDeepIsOneShortProblem() {
+    FabricBuilder.Result r = NodeGroupReader.read("[".repeat(5_000), null);
+    assertEquals(List.of("node_group: malformed JSON: Nesting limit 255 reached at line 1 column 257"),
+        r.problems());
+  }
+
   @Test
   void bareDragonfliesAndAWrappingObjectAreFine() {
     String bare = "[{\"name\":\"df1\",\"kind\":\"dragonfly\",\"child\":[{\"name\":\"n1\",\"kind\":\"node\"}]},"

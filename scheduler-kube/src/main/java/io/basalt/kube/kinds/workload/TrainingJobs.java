@@ -46,6 +46,7 @@ final class TrainingJobs {
       }
       Integer n = Fields.pods(e.getValue().getAsJsonObject(), "replicas", path + ".replicas");
       total += n == null ? 1 : n;
+      Sink.checkTotal(total, path + ".replicas", "the replica specs' replicas"); // before any pod is made
       JsonObject template = Fields.object(e.getValue().getAsJsonObject(), "template", path + ".template");
       String s = Fields.string(Fields.object(template, "spec", path + ".template.spec"), "schedulerName");
       if (gangScheduler == null && s != null && !s.isEmpty() && !s.equals("default-scheduler")) {

@@ -65,6 +65,7 @@ final class VolcanoJobs {
       replicas.put(name, n);
       defaultMin += min != null ? min : n;
       total += n;
+      Sink.checkTotal(total, path + ".replicas", "the tasks' replicas"); // before any pod is made
     }
     Integer minAvailable = Fields.count(spec, "minAvailable", "spec.minAvailable");
     int minMember = minAvailable == null || minAvailable == 0 ? defaultMin : minAvailable;

@@ -60,6 +60,23 @@ class MalformedWorkloadTest {
     });
   }
 
+  /** WorkloadCountFuzzTest seed 35: counts allowed one by one made 100,000 pods before the total was refused. */
+  @Test
+  void countsAddingUpPastTheBoundAreRefusedBeforeAnyPodIsMade() {
+    org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), () -> {
+      assertError("{apiVersion: batch.volcano.sh/v1alpha1, kind: Job, metadata: {name: j, namespace: ml}, spec: "
+          + "{tasks: [{name: a, replicas: 60000, template: {spec: {containers: [{name: c}]}}}, {name: b, replicas: "
+          + "60000, template: {spec: {containers: [{name: c}]}}}]}}",
+          "Job ml/j: spec.tasks[1].replicas: the tasks' replicas add up to 120000 pods: more than the 100000 one "
+              + "workload is expanded to");
+      assertError("{apiVersion: kubeflow.org/v1, kind: PyTorchJob, metadata: {name: p, namespace: ml}, spec: "
+          + "{pytorchReplicaSpecs: {Master: {replicas: 1, template: {spec: {containers: [{name: c}]}}}, Worker: "
+          + "{replicas: 100000, template: {spec: {containers: [{name: c}]}}}}}}",
+          "PyTorchJob ml/p: spec.pytorchReplicaSpecs.Worker.replicas: the replica specs' replicas add up to 100001 "
+              + "pods: more than the 100000 one workload is expanded to");
+    });
+  }
+
   @Test
   void aBadValueIsQuotedOnOneShortLine() {
     String nested = "[" + "[x, x], ".repeat(500) + "[x, x]]";
