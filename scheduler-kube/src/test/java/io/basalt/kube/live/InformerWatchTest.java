@@ -156,6 +156,28 @@ class InformerWatchTest {
   }
 
   @Test
+  void notSyncedWhileKindsAreStillBeingProbed() throws Exception {
+    server = FakeApiServer.start();
+    server.seed(node("n1"));
+    // Probing the Volcano kinds takes a while: no informer is registered yet.
+    server.faults().delayNextMatching(1, Duration.ofMillis(1500),
+        r -> r.path().equals("/apis/scheduling.volcano.sh/v1beta1/podgroups") && "1".equals(r.queryParam("limit")));
+    source = new InformerSource(server.apiClient());
+    CompletableFuture<Void> started = CompletableFuture.runAsync(() -> {
+      try {
+        source.start(cache, WAIT);
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    Await.until("probing", WAIT, () -> server.requests("GET", "/apis/scheduling.volcano.sh/v1beta1/podgroups")
+        .size(), n -> n >= 1);
+    assertTrue(!source.hasSynced(), "not synced before any informer listed");
+    started.get(15, TimeUnit.SECONDS);
+    assertTrue(source.hasSynced());
+  }
+
+  @Test
   void listsComeInPagesAndAnExpiredContinueStartsOver() throws Exception {
     server = FakeApiServer.start();
     server.seed(node("n1"));
