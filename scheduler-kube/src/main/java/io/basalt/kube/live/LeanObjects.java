@@ -4,6 +4,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.basalt.kube.kinds.Conversion;
+import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1Pod;
 import java.util.List;
 
@@ -14,10 +15,11 @@ import java.util.List;
  * mounts and devices, security context and the like, keeping name, image, resources, ports and restartPolicy;
  * the contents of its configMap, secret, projected and downwardAPI volumes (the volume and its kind stay: claims,
  * ephemeral claim templates and disk sources are kept whole); and from its status the container statuses, conditions
- * and pod IPs, keeping phase, nominatedNodeName, hostIP, qosClass and resourceClaimStatuses. What conversion reads
+ * and pod IPs, keeping phase, nominatedNodeName, hostIP, qosClass and resourceClaimStatuses. A node loses its
+ * status' images, attached volumes, nodeInfo, daemon endpoints, config and features. What conversion reads
  * (labels, annotations, owner references, the whole spec otherwise) is kept; {@code LeanObjectsTest} checks that
- * every fixture pod converts to the same engine record with and without this. A reader of a new pod field must keep
- * it here.
+ * every fixture pod and node converts to the same engine record with and without this. A reader of a new pod or
+ * node field must keep it here.
  */
 final class LeanObjects {
   /** Per container: fields no conversion reads. */
@@ -27,6 +29,8 @@ final class LeanObjects {
       "stdinOnce", "tty", "resizePolicy");
   private static final List<String> POD_STATUS_FIELDS = List.of("containerStatuses", "initContainerStatuses",
       "ephemeralContainerStatuses", "conditions", "podIP", "podIPs", "hostIPs", "startTime", "resize");
+  private static final List<String> NODE_STATUS_FIELDS = List.of("images", "volumesAttached", "volumesInUse",
+      "nodeInfo", "daemonEndpoints", "config", "features", "runtimeHandlers");
   /** Volume sources whose contents (which keys, which files) no conversion reads. */
   private static final List<String> VOLUME_CONTENTS = List.of("configMap", "secret", "projected", "downwardAPI");
 
@@ -57,6 +61,11 @@ final class LeanObjects {
     }
     if (type == V1Pod.class) {
       pod(object);
+    } else if (type == V1Node.class) {
+      JsonObject status = child(object, "status");
+      if (status != null) {
+        NODE_STATUS_FIELDS.forEach(status::remove);
+      }
     }
   }
 

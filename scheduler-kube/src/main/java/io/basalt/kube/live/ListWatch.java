@@ -17,6 +17,7 @@ import io.kubernetes.client.util.CallGeneratorParams;
 import io.kubernetes.client.util.Watchable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.io.Reader;
 import java.lang.System.Logger.Level;
 import java.net.HttpURLConnection;
 import java.time.Duration;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import okhttp3.Call;
 import okhttp3.HttpUrl;
 import okhttp3.Response;
@@ -178,28 +180,7 @@ final class ListWatch<T extends KubernetesObject> implements ListerWatcher<T, Li
         if (!response.isSuccessful()) {
           throw failure(response);
         }
-        V1ListMeta meta = new V1ListMeta();
-        try (JsonReader in = new JsonReader(response.body().charStream())) {
-          in.beginObject();
-          while (in.hasNext()) {
-            switch (in.nextName()) {
-              case "metadata" -> meta = JSON.getGson().fromJson(in, V1ListMeta.class);
-              case "items" -> {
-                in.beginArray();
-                while (in.hasNext()) {
-                  T item = decode(JsonParser.parseReader(in).getAsJsonObject());
-                  if (item != null) {
-                    into.add(item);
-                  }
-                }
-                in.endArray();
-              }
-              default -> in.skipValue();
-            }
-          }
-          in.endObject();
-        }
-        return meta;
+        return readList(response.body().charStream(), this::decode, into);
       } catch (InterruptedIOException e) {
         Thread.currentThread().interrupt();
         throw new ApiException(e);
@@ -207,6 +188,41 @@ final class ListWatch<T extends KubernetesObject> implements ListerWatcher<T, Li
         throw new ApiException("listing " + name + " failed: " + e, e, 0, null);
       }
     }
+  }
+
+  /**
+   * Reads a {@code KindList} from {@code reader} one item at a time: each item's JSON tree is handed to
+   * {@code decode} and dropped, so only the decoded objects stay. Returns the list's metadata.
+   */
+  static <T> V1ListMeta readList(Reader reader, Function<JsonObject, T> decode, List<T> into) throws IOException {
+    V1ListMeta meta = new V1ListMeta();
+    try (JsonReader in = new JsonReader(reader)) {
+      in.beginObject();
+      while (in.hasNext()) {
+        switch (in.nextName()) {
+          case "metadata" -> meta = JSON.getGson().fromJson(in, V1ListMeta.class);
+          case "items" -> {
+            in.beginArray();
+            while (in.hasNext()) {
+              T item = decode.apply(JsonParser.parseReader(in).getAsJsonObject());
+              if (item != null) {
+                into.add(item);
+              }
+            }
+            in.endArray();
+          }
+          default -> in.skipValue();
+        }
+      }
+      in.endObject();
+    }
+    return meta;
+  }
+
+  /** {@code object} made lean and built as a {@code type}; throws when it does not read as one. */
+  static <T> T decode(JsonObject object, Class<T> type, LeanObjects lean) {
+    lean.strip(type, object);
+    return JSON.getGson().fromJson(object, type);
   }
 
   @Override
@@ -284,9 +300,8 @@ final class ListWatch<T extends KubernetesObject> implements ListerWatcher<T, Li
 
   /** The object, lean; null (and the problem noted) when it does not read as its type. */
   private T decode(JsonObject object) {
-    lean.strip(type, object);
     try {
-      return JSON.getGson().fromJson(object, type);
+      return decode(object, type, lean);
     } catch (RuntimeException e) {
       String key = LeanObjects.key(object, namespaced);
       problems.skipped(kind, key, kind + " " + key + " does not decode: " + e.getMessage(), null);

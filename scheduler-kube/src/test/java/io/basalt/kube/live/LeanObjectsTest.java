@@ -9,9 +9,11 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.basalt.kube.ManifestReader;
 import io.basalt.kube.Manifests;
+import io.basalt.kube.kinds.core.NodeConversion;
 import io.basalt.kube.kinds.core.PodConversion;
 import io.basalt.model.Pod;
 import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1Pod;
 import java.io.IOException;
 import java.io.InputStream;
@@ -77,6 +79,32 @@ class LeanObjectsTest {
     }
     assertTrue(pods > 100, "fixture pods compared: " + pods);
     assertEquals(List.of(), differ);
+  }
+
+  @Test
+  void everyFixtureNodeAndAGpuNodeConvertAlikeLeanAndWhole() throws IOException {
+    List<JsonObject> nodes = new ArrayList<>();
+    try (Stream<Path> walk = Files.walk(fixtures())) {
+      for (Path dir : walk.filter(Files::isDirectory).sorted().toList()) {
+        for (V1Node node : new ManifestReader(Instant.parse("2026-01-01T00:00:00Z")).read(dir).nodes()) {
+          nodes.add(JsonParser.parseString(JSON.serialize(node)).getAsJsonObject());
+        }
+      }
+    }
+    try (InputStream in = getClass().getResourceAsStream("/live/gpu-node.json")) {
+      nodes.add(JsonParser.parseString(new String(in.readAllBytes(), StandardCharsets.UTF_8)).getAsJsonObject());
+    }
+    assertTrue(nodes.size() > 50, "nodes compared: " + nodes.size());
+    for (JsonObject whole : nodes) {
+      JsonObject lean = whole.deepCopy();
+      LEAN.strip(V1Node.class, lean);
+      assertEquals(NodeConversion.toNode(JSON.getGson().fromJson(whole, V1Node.class)),
+          NodeConversion.toNode(JSON.getGson().fromJson(lean, V1Node.class)), whole.toString());
+    }
+    JsonObject gpuNode = nodes.get(nodes.size() - 1).deepCopy();
+    LEAN.strip(V1Node.class, gpuNode);
+    assertFalse(gpuNode.getAsJsonObject("status").has("images"));
+    assertTrue(gpuNode.toString().length() * 2 < nodes.get(nodes.size() - 1).toString().length());
   }
 
   @Test
