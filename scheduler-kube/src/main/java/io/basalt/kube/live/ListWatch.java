@@ -1,5 +1,7 @@
 package io.basalt.kube.live;
 
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.google.gson.stream.JsonReader;
@@ -21,6 +23,7 @@ import java.io.Reader;
 import java.lang.System.Logger.Level;
 import java.net.HttpURLConnection;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -219,11 +222,29 @@ final class ListWatch<T extends KubernetesObject> implements ListerWatcher<T, Li
     return meta;
   }
 
-  /** {@code object} made lean and built as a {@code type}; throws when it does not read as one. */
+  /**
+   * {@code object} made lean and built as a {@code type}; throws when it does not read as one. Built by Gson's plain
+   * field binding ({@link #OBJECTS}): client-java's own adapters validate every nested object by re-reading it as a
+   * tree first, which makes a pod cost several passes over its JSON; an object that this does not read is given to
+   * them, for their message.
+   */
   static <T> T decode(JsonObject object, Class<T> type, LeanObjects lean) {
     lean.strip(type, object);
-    return JSON.getGson().fromJson(object, type);
+    try {
+      return OBJECTS.fromJson(object, type);
+    } catch (RuntimeException e) {
+      return JSON.getGson().fromJson(object, type);
+    }
   }
+
+  /**
+   * Field binding, with client-java's adapters for the JDK types its models hold (Quantity and IntOrString carry
+   * their own).
+   */
+  static final Gson OBJECTS = new GsonBuilder()
+      .registerTypeAdapter(OffsetDateTime.class, new JSON.OffsetDateTimeTypeAdapter())
+      .registerTypeAdapter(byte[].class, new JSON.ByteArrayAdapter())
+      .create();
 
   @Override
   public Watchable<T> watch(CallGeneratorParams params) throws ApiException {
