@@ -4,6 +4,9 @@ import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import com.google.gson.TypeAdapter;
+import com.google.gson.stream.JsonToken;
+import com.google.gson.stream.JsonWriter;
 import com.google.gson.stream.JsonReader;
 import io.basalt.kube.kinds.KindAdapter;
 import io.kubernetes.client.common.KubernetesObject;
@@ -242,9 +245,31 @@ final class ListWatch<T extends KubernetesObject> implements ListerWatcher<T, Li
    * their own).
    */
   static final Gson OBJECTS = new GsonBuilder()
+      .registerTypeAdapter(String.class, new SharedStrings())
       .registerTypeAdapter(OffsetDateTime.class, new JSON.OffsetDateTimeTypeAdapter())
       .registerTypeAdapter(byte[].class, new JSON.ByteArrayAdapter())
       .create();
+
+  /**
+   * Strings read once per value, not once per object: label keys and values, images, resource names and the like
+   * repeat across thousands of pods, and the stores would otherwise hold a copy of each per pod.
+   */
+  private static final class SharedStrings extends TypeAdapter<String> {
+    @Override
+    public String read(JsonReader in) throws IOException {
+      if (in.peek() == JsonToken.NULL) {
+        in.nextNull();
+        return null;
+      }
+      String s = in.peek() == JsonToken.BOOLEAN ? Boolean.toString(in.nextBoolean()) : in.nextString();
+      return s.length() <= 256 ? s.intern() : s;
+    }
+
+    @Override
+    public void write(JsonWriter out, String value) throws IOException {
+      out.value(value);
+    }
+  }
 
   @Override
   public Watchable<T> watch(CallGeneratorParams params) throws ApiException {
