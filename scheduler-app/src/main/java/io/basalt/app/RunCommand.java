@@ -134,6 +134,16 @@ final class RunCommand implements Callable<Integer> {
           + "their pods only.")
   boolean createPodGroups;
 
+  @Option(names = "--informer-sync-timeout", defaultValue = "60s", converter = DurationConverter.class,
+      description = "How long start-up waits for the informers' first LISTs before it gives up and exits; a large "
+          + "cluster needs longer (default: ${DEFAULT-VALUE}).")
+  Duration informerSyncTimeout;
+
+  @Option(names = "--list-page-size", defaultValue = "500",
+      description = "Objects per page of the informers' LISTs; 0 asks for each kind in one response "
+          + "(default: ${DEFAULT-VALUE}).")
+  int listPageSize;
+
   @Override
   public Integer call() throws Exception {
     List<String> problems = flagProblems();
@@ -165,13 +175,14 @@ final class RunCommand implements Callable<Integer> {
     }
     ClusterCache cache = this.cache = new ClusterCache(new LinkedHashSet<>(schedulerNames), defaultQueue);
     cache.setDeviceProtocol(deviceProtocol);
-    InformerSource source = new InformerSource(client).topology(topology.feed());
+    InformerSource source = new InformerSource(client).topology(topology.feed()).listPageSize(listPageSize);
     SchedulerMetrics metrics = new SchedulerMetrics();
     // Liveness: a cycle running, or cycles failing, far longer than any cycle should take; a standby never runs
     // cycles and stays healthy.
     Duration stuck = Duration.ofMinutes(2).compareTo(schedulePeriod.multipliedBy(20)) > 0 ? Duration.ofMinutes(2)
         : schedulePeriod.multipliedBy(20);
     metrics.watchConfig(() -> profile.state().valid());
+    metrics.watchInformers(source::relists);
     SchedulerProbes probes = new SchedulerProbes(source::hasSynced, () -> profile.state().describe(),
         () -> SchedulerProbes.LoopState.of(this.loop), stuck);
     HealthServer health = new HealthServer(metricsAddr, probes, metrics,
@@ -180,7 +191,7 @@ final class RunCommand implements Callable<Integer> {
     KubeBinder binder = new KubeBinder(calls, KubeBinder.Options.defaults().withBindWorkers(bindWorkers),
         io.basalt.kube.devices.DeviceSteps.all(java.time.Instant::now)
             .after(io.basalt.kube.volumes.VolumeBindStep.live(cache)));
-    source.start(cache);
+    source.start(cache, informerSyncTimeout);
     // Status goes only onto PodGroup objects the cache holds: a deleted Job's group has none while its pods terminate.
     StatusWriter status = new StatusWriter(calls, eventCalls).podGroupObjects(key -> {
       io.basalt.model.PodGroup pg = cache.podGroup(key);
@@ -304,6 +315,12 @@ final class RunCommand implements Callable<Integer> {
     }
     if (bindWorkers < 1) {
       problems.add("--bind-workers must be at least 1, got " + bindWorkers);
+    }
+    if (informerSyncTimeout.isNegative() || informerSyncTimeout.isZero()) {
+      problems.add("--informer-sync-timeout must be positive, got " + informerSyncTimeout);
+    }
+    if (listPageSize < 0) {
+      problems.add("--list-page-size must not be negative, got " + listPageSize);
     }
     if (schedulePeriod.isNegative() || schedulePeriod.isZero()) {
       problems.add("--schedule-period must be positive, got " + schedulePeriod);

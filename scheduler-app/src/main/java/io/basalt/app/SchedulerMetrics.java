@@ -1,5 +1,6 @@
 package io.basalt.app;
 
+import io.basalt.kube.live.InformerSource;
 import io.basalt.kube.live.KubeBinder;
 import io.basalt.model.Pod;
 import io.basalt.scheduler.CycleObserver;
@@ -16,6 +17,7 @@ import java.io.OutputStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
@@ -80,6 +82,18 @@ final class SchedulerMetrics implements CycleObserver {
         .help("1 when the scheduler config's latest content is in force; 0 when it was rejected and the last good "
             + "config (or at start the built-in default) runs instead.")
         .callback(cb -> cb.call(valid.getAsBoolean() ? 1 : 0)).register(registry);
+  }
+
+  /**
+   * Relists by informer and cause, read at scrape time: each is a full LIST of a kind (at 100,000 pods about
+   * 900 MB), so a rate above zero outside restarts is worth an alert.
+   */
+  void watchInformers(Supplier<List<InformerSource.Relist>> relists) {
+    CounterWithCallback.builder().name("basalt_informer_relists_total")
+        .help("Full re-reads of a kind after its first LIST, by informer and cause (expired: the server's history "
+            + "no longer reached back to the watch's resourceVersion).")
+        .labelNames("kind", "cause")
+        .callback(cb -> relists.get().forEach(r -> cb.call(r.count(), r.kind(), r.cause()))).register(registry);
   }
 
   /** A pod's binding landed: its end-to-end latency, creation to bound. */

@@ -11,7 +11,6 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.util.CallGenerator;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.options.ListOptions;
@@ -49,11 +48,16 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
   private final long resyncMillis;
   private final Kinds kinds;
   private final InformerProblems problems = new InformerProblems();
+  private final Relists relists = new Relists();
+  private int pageSize = ListWatch.DEFAULT_PAGE_SIZE;
+  private LeanObjects lean = LeanObjects.lean();
   private final Map<String, Watched<?>> informers = new LinkedHashMap<>();
   private final Map<String, String> lastListError = new ConcurrentHashMap<>();
   private SharedInformerFactory factory;
   private TopologyFeed topology = TopologyFeed.hyperNodes();
   private volatile boolean started;
+  /** Every informer registered: until then {@link #hasSynced} is false whatever the informers say. */
+  private volatile boolean registered;
   private volatile boolean stopped;
 
   /** A source without periodic resync (the informers' watches keep the cache current). */
@@ -83,6 +87,35 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
     }
     topology = feed;
     return this;
+  }
+
+  /**
+   * Objects per LIST page (default {@value ListWatch#DEFAULT_PAGE_SIZE}); 0 asks for everything at once. Before
+   * {@link #start}.
+   */
+  public synchronized InformerSource listPageSize(int objects) {
+    if (started) {
+      throw new IllegalStateException("the page size must be set before start");
+    }
+    if (objects < 0) {
+      throw new IllegalArgumentException("page size must not be negative: " + objects);
+    }
+    pageSize = objects;
+    return this;
+  }
+
+  /** Keeps every object whole instead of {@link LeanObjects lean}; for comparisons. Before {@link #start}. */
+  synchronized InformerSource wholeObjects() {
+    lean = LeanObjects.whole();
+    return this;
+  }
+
+  /** One kind's full re-reads after its first LIST for one cause, as {@code basalt_informer_relists_total}. */
+  public record Relist(String kind, String cause, long count) {}
+
+  /** Every relist so far, by informer and cause. */
+  public List<Relist> relists() {
+    return relists.all();
   }
 
   /** {@link #start(ClusterCache, Duration)} with {@link #DEFAULT_SYNC_TIMEOUT}. */
@@ -123,8 +156,9 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
         w -> LOG.log(Level.WARNING, w));
     CacheRecords records = new CacheRecords(cache, inferred, topology);
     for (KindAdapter<?> kind : watched) {
-      watch(kind, kind.listType(), records);
+      watch(kind, records);
     }
+    registered = true;
 
     factory.startAllRegisteredInformers();
     awaitSynced(syncTimeout);
@@ -133,7 +167,7 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
 
   /** True once every informer has listed; false before {@link #start} and after {@link #stop}. For readiness. */
   public boolean hasSynced() {
-    if (!started || stopped) {
+    if (!registered || stopped) {
       return false;
     }
     synchronized (informers) {
@@ -163,16 +197,12 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
     return all;
   }
 
-  /** One kind's informer: a built-in kind's typed list/watch call, else client-java's generic API. */
-  private <T extends KubernetesObject, L extends KubernetesListObject> void watch(KindAdapter<T> kind,
-      Class<L> listType, CacheRecords records) {
+  /** One kind's informer, listing and watching through {@link ListWatch}. */
+  private <T extends KubernetesObject> void watch(KindAdapter<T> kind, CacheRecords records) {
     String name = kind.informerName();
-    CallGenerator calls = kind.listWatch(client);
-    SharedIndexInformer<T> informer = calls != null
-        ? factory.sharedIndexInformerFor(calls, kind.type(), listType, resyncMillis,
-            (cls, error) -> listWatchFailed(name, error))
-        : factory.sharedIndexInformerFor(api(kind, listType), kind.type(), resyncMillis, "",
-            (cls, error) -> listWatchFailed(name, error));
+    ListWatch<T> calls = ListWatch.of(client, kind, pageSize, lean, relists, problems);
+    SharedIndexInformer<T> informer = factory.sharedIndexInformerFor(calls, kind.type(), resyncMillis,
+        (cls, error) -> listWatchFailed(name, error));
     add(name, informer, new InformerHandler<>(kind, records, problems));
   }
 

@@ -50,11 +50,14 @@ public final class FakeApiServer implements AutoCloseable {
   private final Faults faults = new Faults();
   private final BindLedger ledger = new BindLedger();
   private final List<RecordedRequest> log = Collections.synchronizedList(new ArrayList<>());
+  private final ResourceOps ops;
+  private final ScheduledExecutorService bookmarks;
 
   /** Options; the defaults suit most tests. */
   public static final class Builder {
     private boolean gracefulPodDeletion;
     private int historyLimit = 10_000;
+    private Duration bookmarkEvery;
 
     private Builder() {
     }
@@ -71,6 +74,15 @@ public final class FakeApiServer implements AutoCloseable {
     /** How many writes stay in history for watches from an old resourceVersion (default 10,000). */
     public Builder historyLimit(int writes) {
       this.historyLimit = writes;
+      return this;
+    }
+
+    /**
+     * Sends a BOOKMARK every {@code period} to each watch that asked for them (a real server sends one about every
+     * minute); default never, tests then call {@link FakeApiServer#sendBookmarks}.
+     */
+    public Builder bookmarkEvery(Duration period) {
+      this.bookmarkEvery = period;
       return this;
     }
 
@@ -101,11 +113,22 @@ public final class FakeApiServer implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    ResourceOps ops = new ResourceOps(store, hub);
+    ResourceOps ops = this.ops = new ResourceOps(store, hub);
     http.createContext("/", new ApiHandler(ops, new PodSubresources(store, ops, ledger), faults, log,
         () -> "127.0.0.1:" + port()));
     http.setExecutor(executor);
     http.start();
+    if (b.bookmarkEvery == null) {
+      bookmarks = null;
+    } else {
+      bookmarks = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "fake-apiserver-bookmarks");
+        t.setDaemon(true);
+        return t;
+      });
+      long every = b.bookmarkEvery.toMillis();
+      bookmarks.scheduleAtFixedRate(store::bookmark, every, every, TimeUnit.MILLISECONDS);
+    }
   }
 
   public int port() {
@@ -274,6 +297,14 @@ public final class FakeApiServer implements AutoCloseable {
     store.bookmark();
   }
 
+  /**
+   * While set, every list and watch is answered {@code 429 TooManyRequests} "storage is (re)initializing" with
+   * Retry-After: 1, as a real server answers until its watch cache has synced (after a restart, or an etcd outage).
+   */
+  public void storageInitializing(boolean initializing) {
+    ops.storageInitializing(initializing);
+  }
+
   // ---- faults and request log -------------------------------------------------------------------------------------
 
   public Faults faults() {
@@ -333,6 +364,9 @@ public final class FakeApiServer implements AutoCloseable {
   /** Breaks open watches and stops the server; idempotent. */
   @Override
   public void close() {
+    if (bookmarks != null) {
+      bookmarks.shutdownNow();
+    }
     hub.terminateAll(true);
     http.stop(0);
     executor.shutdownNow();

@@ -347,6 +347,13 @@ final class ObjectStore {
     hub.add(w);
   }
 
+  /** 410 Expired when {@code rv} is older than the history kept (etcd: "required revision has been compacted"). */
+  synchronized void requireRetained(long rv) {
+    if (rv < history.horizon()) {
+      throw Statuses.expired("too old resource version: " + rv + " (" + history.horizon() + ")");
+    }
+  }
+
   synchronized void bookmark() {
     hub.bookmark(resourceVersion);
   }

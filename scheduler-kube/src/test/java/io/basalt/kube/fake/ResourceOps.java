@@ -20,6 +20,8 @@ final class ResourceOps {
 
   private final ObjectStore store;
   private final WatchHub hub;
+  /** While set, lists and watches get 429 with Retry-After, as while the watch cache (re)initialises. */
+  private volatile boolean storageInitializing;
 
   ResourceOps(ObjectStore store, WatchHub hub) {
     this.store = store;
@@ -33,6 +35,7 @@ final class ResourceOps {
    * encoder writes them; custom resources keep theirs (unstructured lists).
    */
   JsonObject list(Route r, Map<String, String> q) {
+    checkStorageReady();
     if (q.containsKey("resourceVersionMatch") && q.get("resourceVersionMatch").equals("Exact")) {
       throw Statuses.badRequest("fake API server: resourceVersionMatch=Exact is not supported");
     }
@@ -41,6 +44,11 @@ final class ResourceOps {
     Predicate<JsonObject> filter = Selectors.labels(labels).and(Selectors.fields(fields, r.type()));
     boolean selective = (labels != null && !labels.isBlank()) || (fields != null && !fields.isBlank());
     int limit = parseInt(q.get("limit"), "limit");
+    String rv = q.get("resourceVersion");
+    if (limit > 0 && rv != null && !rv.isEmpty() && !rv.equals("0") && !q.containsKey("continue")) {
+      // A paginated list at a given resourceVersion is read from etcd at that revision: compacted means 410.
+      store.requireRetained(parseLong(rv, "resourceVersion"));
+    }
     ObjectStore.Page page = store.list(r.type(), r.namespace(), filter, selective, limit, q.get("continue"));
     JsonObject out = new JsonObject();
     out.addProperty("kind", r.type().listKind());
@@ -68,6 +76,7 @@ final class ResourceOps {
 
   /** {@code ?watch=true}: blocks this request's thread while the watch is open. */
   void watch(HttpExchange exchange, Route r, Map<String, String> q) throws IOException {
+    checkStorageReady();
     Predicate<JsonObject> filter = Selectors.labels(q.get("labelSelector"))
         .and(Selectors.fields(q.get("fieldSelector"), r.type()));
     int timeout = parseInt(q.get("timeoutSeconds"), "timeoutSeconds");
@@ -81,6 +90,17 @@ final class ResourceOps {
       hub.remove(w);
     }
     exchange.close();
+  }
+
+  void storageInitializing(boolean initializing) {
+    storageInitializing = initializing;
+  }
+
+  /** The watch cache's answer before it has synced: {@code 429} "storage is (re)initializing", Retry-After 1. */
+  private void checkStorageReady() {
+    if (storageInitializing) {
+      throw Statuses.injected(429, "storage is (re)initializing", 1, "");
+    }
   }
 
   JsonObject get(Route r) {
@@ -183,6 +203,14 @@ final class ResourceOps {
   private static void requireObject(JsonElement patch) {
     if (!patch.isJsonObject()) {
       throw Statuses.badRequest("the patch is not a JSON object");
+    }
+  }
+
+  private static long parseLong(String value, String name) {
+    try {
+      return Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      throw Statuses.badRequest(name + ": Invalid value: \"" + value + "\": must be a number");
     }
   }
 

@@ -117,6 +117,11 @@ final class Watcher {
     queue.add(abrupt ? ABORT : CLOSE);
   }
 
+  /**
+   * A real server encodes a bookmark as an empty typed object with only the resourceVersion set, so Go's zero
+   * values show: a Pod's is {@code "spec":{"containers":null},"status":{}} (kube-apiserver 1.32), a Job's carries
+   * the same null inside its pod template. Clients that validate it as a full object fail on those nulls.
+   */
   private JsonObject bookmarkObject(long resourceVersion) {
     JsonObject obj = new JsonObject();
     obj.addProperty("kind", type.kind());
@@ -124,7 +129,27 @@ final class Watcher {
     JsonObject meta = new JsonObject();
     meta.addProperty("resourceVersion", Long.toString(resourceVersion));
     obj.add("metadata", meta);
+    if (type.equals(Resources.PODS)) {
+      obj.add("spec", nullContainers());
+      obj.add("status", new JsonObject());
+    } else if (type.equals(Resources.JOBS)) {
+      JsonObject template = new JsonObject();
+      JsonObject templateMeta = new JsonObject();
+      templateMeta.add("creationTimestamp", com.google.gson.JsonNull.INSTANCE);
+      template.add("metadata", templateMeta);
+      template.add("spec", nullContainers());
+      JsonObject spec = new JsonObject();
+      spec.add("template", template);
+      obj.add("spec", spec);
+      obj.add("status", new JsonObject());
+    }
     return obj;
+  }
+
+  private static JsonObject nullContainers() {
+    JsonObject spec = new JsonObject();
+    spec.add("containers", com.google.gson.JsonNull.INSTANCE);
+    return spec;
   }
 
   private void enqueue(String eventType, JsonObject obj) {

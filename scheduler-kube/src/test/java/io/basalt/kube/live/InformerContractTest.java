@@ -177,6 +177,7 @@ class InformerContractTest {
     for (String kind : List.of(PODS, NODES, PRIORITY_CLASSES, JOBS)) {
       List<LoggedRequest> l = lists(kind).stream().filter(r -> !"1".equals(param(r, "limit"))).toList();
       assertEquals(1, l.size(), kind + ": listed once (besides a probe)");
+      assertEquals("500", param(l.get(0), "limit"), kind + ": in pages");
       assertEquals("0", param(l.get(0), "resourceVersion"), kind + ": initial list from the watch cache");
       assertEquals(kind.equals(PODS) ? NON_TERMINAL : null, param(l.get(0), "fieldSelector"),
           kind + ": pods without the terminal ones (they hold nothing), everything else whole");
@@ -187,19 +188,19 @@ class InformerContractTest {
       List<LoggedRequest> l = lists(crd);
       assertEquals(2, l.size(), crd + ": the probe, then the informer's list");
       assertEquals("1", param(l.get(0), "limit"), crd + ": probed with one item first");
-      assertEquals(null, param(l.get(1), "limit"), crd);
+      assertEquals("500", param(l.get(1), "limit"), crd + ": in pages");
       assertEquals("0", param(l.get(1), "resourceVersion"), crd);
     }
     assertWatchedFrom(PODS, "100", NON_TERMINAL, "true");
     assertWatchedFrom(NODES, "100", null, "true");
     assertWatchedFrom(PRIORITY_CLASSES, "100", null, "true");
-    assertWatchedFrom(PODGROUPS, "100", null, null);
-    assertWatchedFrom(QUEUES, "100", null, null);
+    assertWatchedFrom(PODGROUPS, "100", null, "true");
+    assertWatchedFrom(QUEUES, "100", null, "true");
     assertWatchedFrom(JOBS, "100", null, "true");
-    assertWatchedFrom(COSCHEDULING, "100", null, null);
-    assertWatchedFrom(HYPERNODES, "100", null, null);
+    assertWatchedFrom(COSCHEDULING, "100", null, "true");
+    assertWatchedFrom(HYPERNODES, "100", null, "true");
     for (String owner : OWNER_CRDS) {
-      assertWatchedFrom(owner, "100", null, null);
+      assertWatchedFrom(owner, "100", null, "true");
     }
 
     assertEquals(1, cache.nodeCount());

@@ -155,6 +155,8 @@ class InformerSourceTest {
     assertEquals(1000, s.priorityClasses().get("high").value());
     assertEquals(List.of(), source.warnings());
 
+    Await.until("the pod watch", WAIT, () -> server.requests("GET", "/api/v1/pods").stream()
+        .anyMatch(RecordedRequest::isWatch));
     RecordedRequest podWatch = server.requests("GET", "/api/v1/pods").stream().filter(RecordedRequest::isWatch)
         .findFirst().orElseThrow();
     assertEquals(InformerSource.NON_TERMINAL_PODS, podWatch.queryParam("fieldSelector"));
