@@ -8,6 +8,7 @@ import java.util.List;
  * the images (for image locality). Most pods carry none of it, and share {@link #NONE}.
  *
  * @param schedulingGates {@code spec.schedulingGates} names: while any remains the pod is not scheduled
+ * @param resourceClaims {@code spec.resourceClaims}: DRA claims allocated before the pod runs
  */
 public record PodConstraints(
     List<String> schedulingGates,
@@ -18,10 +19,21 @@ public record PodConstraints(
     List<PodAffinityTerm> requiredAntiAffinity,
     List<WeightedPodAffinityTerm> preferredAntiAffinity,
     List<TopologySpreadConstraint> topologySpread,
-    List<String> images) {
+    List<String> images,
+    List<PodResourceClaim> resourceClaims) {
   public static final PodConstraints NONE =
       new PodConstraints(List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
           List.of());
+
+  /** Constraints without DRA claims. */
+  public PodConstraints(List<String> schedulingGates, List<HostPort> hostPorts,
+      List<PreferredSchedulingTerm> preferredNodeAffinity, List<PodAffinityTerm> requiredAffinity,
+      List<WeightedPodAffinityTerm> preferredAffinity, List<PodAffinityTerm> requiredAntiAffinity,
+      List<WeightedPodAffinityTerm> preferredAntiAffinity, List<TopologySpreadConstraint> topologySpread,
+      List<String> images) {
+    this(schedulingGates, hostPorts, preferredNodeAffinity, requiredAffinity, preferredAffinity, requiredAntiAffinity,
+        preferredAntiAffinity, topologySpread, images, List.of());
+  }
 
   public PodConstraints {
     schedulingGates = copy(schedulingGates);
@@ -33,6 +45,18 @@ public record PodConstraints(
     preferredAntiAffinity = copy(preferredAntiAffinity);
     topologySpread = copy(topologySpread);
     images = copy(images);
+    resourceClaims = copy(resourceClaims);
+  }
+
+  /** Whether the pod names any DRA claim. */
+  public boolean hasResourceClaims() {
+    return !resourceClaims.isEmpty();
+  }
+
+  /** The same constraints with {@code claims} as its DRA claims. */
+  public PodConstraints withResourceClaims(List<PodResourceClaim> claims) {
+    return new PodConstraints(schedulingGates, hostPorts, preferredNodeAffinity, requiredAffinity, preferredAffinity,
+        requiredAntiAffinity, preferredAntiAffinity, topologySpread, images, claims);
   }
 
   public boolean isGated() {
@@ -48,7 +72,7 @@ public record PodConstraints(
   /** The same constraints without scheduling gates (the pod once ungated). */
   public PodConstraints withoutGates() {
     return new PodConstraints(List.of(), hostPorts, preferredNodeAffinity, requiredAffinity, preferredAffinity,
-        requiredAntiAffinity, preferredAntiAffinity, topologySpread, images);
+        requiredAntiAffinity, preferredAntiAffinity, topologySpread, images, resourceClaims);
   }
 
   private static <T> List<T> copy(List<T> list) {
