@@ -1,5 +1,6 @@
 package io.basalt.api;
 
+import io.basalt.dra.DraState;
 import io.basalt.fabric.Fabric;
 import io.basalt.gpu.protocol.DeviceProtocols;
 import io.basalt.model.Pod;
@@ -26,6 +27,7 @@ import java.util.Map;
  *     cluster state describes
  * @param othersNominated other schedulers' pending pods nominated to a node ({@code status.nominatedNodeName}): the
  *     room they were promised is held for them, as kube-scheduler holds it for nominated pods
+ * @param dra the DRA objects (device classes, ResourceSlices, claims, templates); {@link DraState#EMPTY} without
  */
 public record ClusterSnapshot(
     List<NodeInfo> nodes,
@@ -41,8 +43,10 @@ public record ClusterSnapshot(
     Map<String, Integer> positions,
     Map<String, List<Pod>> nodePods,
     Map<String, Map<String, String>> namespaceLabels,
-    List<Pod> othersNominated) {
+    List<Pod> othersNominated,
+    DraState dra) {
   public ClusterSnapshot {
+    dra = dra == null ? DraState.EMPTY : dra;
     namespaceLabels = namespaceLabels == null ? Map.of() : namespaceLabels;
     nodePods = nodePods == null ? Map.of() : nodePods;
     othersNominated = othersNominated == null ? List.of() : othersNominated;
@@ -50,6 +54,16 @@ public record ClusterSnapshot(
     deviceProtocol = deviceProtocol == null ? DeviceProtocols.AUTO : deviceProtocol;
     totals = totals == null ? ClusterTotals.of(nodes, io.basalt.model.ResourceNames.count()) : totals;
     positions = positions == null ? positionsOf(nodes) : positions;
+  }
+
+  /** A snapshot without DRA objects. */
+  public ClusterSnapshot(List<NodeInfo> nodes, List<Pod> pods, Map<String, PodGroup> podGroups,
+      Map<String, Queue> queues, Map<String, PriorityClass> priorityClasses, String defaultQueue,
+      Map<String, String> nominations, Fabric fabric, DeviceProtocols deviceProtocol, ClusterTotals totals,
+      Map<String, Integer> positions, Map<String, List<Pod>> nodePods, Map<String, Map<String, String>> namespaceLabels,
+      List<Pod> othersNominated) {
+    this(nodes, pods, podGroups, queues, priorityClasses, defaultQueue, nominations, fabric, deviceProtocol, totals,
+        positions, nodePods, namespaceLabels, othersNominated, DraState.EMPTY);
   }
 
   /** A snapshot where no other scheduler's pod is nominated to a node. */

@@ -1,5 +1,11 @@
 package io.basalt.kube;
 
+import io.basalt.dra.ClaimTemplate;
+import io.basalt.dra.DeviceClass;
+import io.basalt.dra.ResourceClaim;
+import io.basalt.dra.ResourceSlice;
+import io.basalt.kube.kinds.resource.ClaimsFromTemplates;
+import io.basalt.kube.kinds.resource.DraRecords;
 import com.google.gson.JsonObject;
 import io.basalt.fabric.Fabric;
 import io.basalt.fabric.FabricBuilder;
@@ -37,7 +43,8 @@ public record ClusterObjects(
     List<OwnerObject> owners,
     List<String> errors,
     Fabric fabric,
-    List<Namespace> namespaces) {
+    List<Namespace> namespaces,
+    DraRecords dra) {
 
   public ClusterObjects {
     nodes = List.copyOf(nodes);
@@ -50,6 +57,15 @@ public record ClusterObjects(
     errors = List.copyOf(errors);
     fabric = fabric == null ? Fabric.EMPTY : fabric;
     namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
+    dra = dra == null ? DraRecords.NONE : dra;
+  }
+
+  /** Objects without DRA ones. */
+  public ClusterObjects(List<Node> nodes, List<Pod> pods, List<PodGroup> podGroups, List<Queue> queues,
+      List<PriorityClass> priorityClasses, List<CoschedulingGroup> coschedulingGroups, List<OwnerObject> owners,
+      List<String> errors, Fabric fabric, List<Namespace> namespaces) {
+    this(nodes, pods, podGroups, queues, priorityClasses, coschedulingGroups, owners, errors, fabric, namespaces,
+        DraRecords.NONE);
   }
 
   /** Converts every object of {@code m}, the fabric from its HyperNodes; never throws for a bad object. */
@@ -75,8 +91,11 @@ public record ClusterObjects(
     }
     List<OwnerObject> owners = new ArrayList<>(m.owners());
     owners.addAll(c.owners);
-    return new ClusterObjects(c.nodes, c.pods, c.podGroups, c.queues, c.priorityClasses, c.coschedulingGroups, owners,
-        errors, fabric, c.namespaces);
+    DraRecords dra = new DraRecords(c.deviceClasses, c.resourceSlices, c.resourceClaims, c.claimTemplates);
+    // kube-controller-manager makes the claims of pods naming templates; the simulator stands in for it
+    ClaimsFromTemplates.Result claims = ClaimsFromTemplates.make(c.pods, dra);
+    return new ClusterObjects(c.nodes, claims.pods(), c.podGroups, c.queues, c.priorityClasses, c.coschedulingGroups,
+        owners, errors, fabric, c.namespaces, dra.withClaims(claims.made()));
   }
 
   /** Each object of {@code kind} through its adapter; one that fails is reported with its origin and left out. */
@@ -103,6 +122,30 @@ public record ClusterObjects(
     final List<OwnerObject> owners = new ArrayList<>();
     final List<JsonObject> hyperNodes = new ArrayList<>();
     final List<Namespace> namespaces = new ArrayList<>();
+    final List<DeviceClass> deviceClasses = new ArrayList<>();
+    final List<ResourceSlice> resourceSlices = new ArrayList<>();
+    final List<ResourceClaim> resourceClaims = new ArrayList<>();
+    final List<ClaimTemplate> claimTemplates = new ArrayList<>();
+
+    @Override
+    public void deviceClass(DeviceClass deviceClass) {
+      deviceClasses.add(deviceClass);
+    }
+
+    @Override
+    public void resourceSlice(ResourceSlice slice) {
+      resourceSlices.add(slice);
+    }
+
+    @Override
+    public void resourceClaim(ResourceClaim claim) {
+      resourceClaims.add(claim);
+    }
+
+    @Override
+    public void claimTemplate(ClaimTemplate template) {
+      claimTemplates.add(template);
+    }
 
     @Override
     public void namespace(Namespace namespace) {

@@ -60,6 +60,22 @@ public interface Records {
    */
   void hyperNode(String name, JsonObject document);
 
+  /** A DRA DeviceClass ({@code resource.k8s.io/v1}). */
+  default void deviceClass(io.basalt.dra.DeviceClass deviceClass) {
+  }
+
+  /** A DRA ResourceSlice: devices some nodes reach. */
+  default void resourceSlice(io.basalt.dra.ResourceSlice slice) {
+  }
+
+  /** A DRA ResourceClaim, with its allocation and reservations. */
+  default void resourceClaim(io.basalt.dra.ResourceClaim claim) {
+  }
+
+  /** A DRA ResourceClaimTemplate, from which a pod's claims are made. */
+  default void claimTemplate(io.basalt.dra.ClaimTemplate template) {
+  }
+
   /** What live mode does when an object is deleted; keys are the informer's ({@code namespace/name} or name). */
   interface Removals {
     void nodeGone(String name);
@@ -81,5 +97,19 @@ public interface Records {
     void ownerGone(String kind, String key);
 
     void hyperNodeGone(String name);
+
+    default void deviceClassGone(String name) {
+    }
+
+    default void resourceSliceGone(String name) {
+    }
+
+    /** @param key {@code namespace/name} */
+    default void resourceClaimGone(String key) {
+    }
+
+    /** @param key {@code namespace/name} */
+    default void claimTemplateGone(String key) {
+    }
   }
 }
