@@ -44,6 +44,7 @@ final class Reports {
     for (SessionResult.Eviction e : binder.evicted()) {
       evicted.add(new SimulationReport.Evicted(e.pod().key(), e.reason()));
     }
-    return new SimulationReport(bound, pending, evicted, groups, queues, List.copyOf(warnings), cycles, nodes);
+    return new SimulationReport(bound, pending, evicted, groups, queues, List.copyOf(warnings), cycles, nodes,
+        binder.claims());
   }
 }

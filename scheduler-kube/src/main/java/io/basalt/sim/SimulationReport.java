@@ -13,7 +13,24 @@ public record SimulationReport(
     List<QueueRow> queues,
     List<String> warnings,
     int cycles,
-    int nodes) {
+    int nodes,
+    List<Claim> claims) {
+
+  public SimulationReport {
+    claims = claims == null ? List.of() : List.copyOf(claims);
+  }
+
+  /** A report in which no DRA claim was written. */
+  public SimulationReport(List<Bound> bindings, List<Pending> pending, List<Evicted> evicted, List<Group> podGroups,
+      List<QueueRow> queues, List<String> warnings, int cycles, int nodes) {
+    this(bindings, pending, evicted, podGroups, queues, warnings, cycles, nodes, List.of());
+  }
+
+  /**
+   * A DRA ResourceClaim as the binds left it: its allocated devices ({@code driver/pool/device}), the node they pin
+   * the pods to (null when none) and the pods it is reserved for.
+   */
+  public record Claim(String claim, List<String> devices, String node, List<String> reservedFor) {}
 
   /** @param explain node name to verdict, only with {@code --explain} */
   /** @param domain the node's network domain path, widest first ({@code sb1/sb1-df2}); empty without a fabric */

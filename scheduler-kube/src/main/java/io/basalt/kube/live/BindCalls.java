@@ -132,6 +132,41 @@ final class BindCalls implements ApiObjects {
     }
   }
 
+  /** GET a ResourceClaim ({@code resource.k8s.io/v1}) for its status and resourceVersion. */
+  @Override
+  public ClaimStatus readClaim(String namespace, String name) {
+    var r = claims().get(namespace, name);
+    if (!r.isSuccess()) {
+      return new ClaimStatus(null, null, new ApiReply(r.getHttpStatusCode(), String.valueOf(r.getStatus())));
+    }
+    JsonObject raw = r.getObject().getRaw();
+    JsonObject status = raw.has("status") && raw.get("status").isJsonObject() ? raw.getAsJsonObject("status")
+        : new JsonObject();
+    return new ClaimStatus(status, r.getObject().getMetadata().getResourceVersion(), new ApiReply(200, ""));
+  }
+
+  /** PUT a ResourceClaim's status subresource, guarded by {@code resourceVersion}. */
+  @Override
+  public ApiReply writeClaimStatus(String namespace, String name, JsonObject status, String resourceVersion) {
+    JsonObject metadata = new JsonObject();
+    metadata.addProperty("name", name);
+    metadata.addProperty("namespace", namespace);
+    metadata.addProperty("resourceVersion", resourceVersion);
+    JsonObject raw = new JsonObject();
+    raw.addProperty("apiVersion", "resource.k8s.io/v1");
+    raw.addProperty("kind", "ResourceClaim");
+    raw.add("metadata", metadata);
+    raw.add("status", status);
+    var object = new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject(raw);
+    var r = claims().updateStatus(object, o -> o.getRaw().get("status"));
+    return new ApiReply(r.isSuccess() ? 200 : r.getHttpStatusCode(), r.isSuccess() ? "" : String.valueOf(r.getStatus()));
+  }
+
+  private io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi claims() {
+    return new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi("resource.k8s.io", "v1",
+        "resourceclaims", client);
+  }
+
   private ApiReply raw(Call call) {
     call.timeout().timeout(callTimeout.toMillis(), TimeUnit.MILLISECONDS);
     try (Response response = call.execute()) {
