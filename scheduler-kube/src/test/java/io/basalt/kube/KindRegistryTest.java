@@ -60,7 +60,11 @@ class KindRegistryTest {
         "JobSet jobset.x-k8s.io/v1alpha2 (jobsets): manifests expand, live IF_SERVED",
         "PyTorchJob kubeflow.org/v1 (pytorchjobs): manifests expand, live IF_SERVED",
         "MPIJob kubeflow.org/v1 (mpijobs): manifests expand, live IF_SERVED",
-        "TFJob kubeflow.org/v1 (tfjobs): manifests no, live IF_SERVED"), rows);
+        "TFJob kubeflow.org/v1 (tfjobs): manifests no, live IF_SERVED",
+        "DeviceClass resource.k8s.io/v1 (deviceclasses): manifests read, live IF_LISTABLE",
+        "ResourceSlice resource.k8s.io/v1 (resourceslices): manifests read, live IF_LISTABLE",
+        "ResourceClaim resource.k8s.io/v1 (resourceclaims): manifests read, live IF_LISTABLE",
+        "ResourceClaimTemplate resource.k8s.io/v1 (resourceclaimtemplates): manifests read, live IF_LISTABLE"), rows);
 
     // The two sources differ only where an adapter says so.
     List<String> manifestsOnly = new ArrayList<>();

@@ -10,7 +10,7 @@ import io.basalt.kube.kinds.CustomObjectList;
  */
 public final class DeviceClassObject extends CustomObject<DeviceClassObject, JsonObject, JsonObject> {
   public static final String KIND = "DeviceClass";
-  public static final String PLURAL = "deviceclasss";
+  public static final String PLURAL = "deviceclasses";
   static final boolean NAMESPACED = false;
 
   /** {@code DeviceClassList}, for client-java's generic API and informers. */

@@ -9,7 +9,8 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 
 /**
  * A DRA kind of {@code resource.k8s.io/v1} (Kubernetes 1.34+), read from manifests and watched through the generic
- * API; a cluster that serves no such kind (older, or the API group off) is skipped with one log line.
+ * API; a cluster that serves no such kind (older, or the API group off), or a chart that grants no access to it, is
+ * skipped with one log line.
  */
 abstract class ResourceKind<T extends CustomObject<T, ?, ?>> extends KindAdapter<T> {
   static final String GROUP = "resource.k8s.io";
@@ -31,6 +32,12 @@ abstract class ResourceKind<T extends CustomObject<T, ?, ?>> extends KindAdapter
 
   static String namespace(V1ObjectMeta meta) {
     return meta.getNamespace() == null || meta.getNamespace().isEmpty() ? "default" : meta.getNamespace();
+  }
+
+  /** Built in since Kubernetes 1.34: skipped when not served (404) or not granted (403). */
+  @Override
+  public Watch watch() {
+    return Watch.IF_LISTABLE;
   }
 
   @Override
