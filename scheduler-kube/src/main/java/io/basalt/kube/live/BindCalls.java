@@ -145,21 +145,32 @@ final class BindCalls implements ApiObjects {
     return new ClaimStatus(status, r.getObject().getMetadata().getResourceVersion(), new ApiReply(200, ""));
   }
 
-  /** PUT a ResourceClaim's status subresource, guarded by {@code resourceVersion}. */
+  /**
+   * Writes a ResourceClaim's status subresource as a JSON merge patch carrying {@code resourceVersion} (refused with 409
+   * when the claim changed since it was read): the allocation and the reservations are replaced, or removed (null).
+   */
   @Override
   public ApiReply writeClaimStatus(String namespace, String name, JsonObject status, String resourceVersion) {
+    JsonObject patchStatus = status.deepCopy();
+    for (String field : new String[] {"allocation", "reservedFor"}) {
+      if (!patchStatus.has(field)) {
+        patchStatus.add(field, JsonNull.INSTANCE);
+      }
+    }
     JsonObject metadata = new JsonObject();
-    metadata.addProperty("name", name);
-    metadata.addProperty("namespace", namespace);
     metadata.addProperty("resourceVersion", resourceVersion);
-    JsonObject raw = new JsonObject();
-    raw.addProperty("apiVersion", "resource.k8s.io/v1");
-    raw.addProperty("kind", "ResourceClaim");
-    raw.add("metadata", metadata);
-    raw.add("status", status);
-    var object = new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject(raw);
-    var r = claims().updateStatus(object, o -> o.getRaw().get("status"));
-    return new ApiReply(r.isSuccess() ? 200 : r.getHttpStatusCode(), r.isSuccess() ? "" : String.valueOf(r.getStatus()));
+    JsonObject patch = new JsonObject();
+    patch.add("metadata", metadata);
+    patch.add("status", patchStatus);
+    try {
+      var custom = new io.kubernetes.client.openapi.apis.CustomObjectsApi(client);
+      V1Patch body = new V1Patch(patch.toString());
+      PatchUtils.patch(Object.class, () -> custom.patchNamespacedCustomObjectStatus("resource.k8s.io", "v1",
+          namespace, "resourceclaims", name, body).buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+      return new ApiReply(200, "");
+    } catch (ApiException e) {
+      return new ApiReply(e.getCode(), String.valueOf(e.getMessage()));
+    }
   }
 
   private io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi claims() {
