@@ -117,7 +117,7 @@ class KindRegistryTest {
           expected.add(t);
         }
       }
-      assertEquals(12, expected.size(), "every watched kind is served by the fake server: " + expected);
+      assertEquals(16, expected.size(), "every watched kind is served by the fake server: " + expected);
       for (ResourceType t : expected) {
         Await.until(t + " watched", WAIT, () -> !watches(server, t).isEmpty());
       }
