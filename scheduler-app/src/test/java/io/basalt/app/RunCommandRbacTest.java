@@ -4,6 +4,7 @@ import static io.basalt.app.LiveRun.node;
 import static io.basalt.app.LiveRun.nodeOf;
 import static io.basalt.app.LiveRun.podGroup;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
 import io.basalt.app.chart.ApiCalls.ApiCall;
@@ -104,6 +105,21 @@ class RunCommandRbacTest {
           + "\"ml\",\"ownerReferences\":[{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"name\":\"train\","
           + "\"uid\":\"job-uid\",\"controller\":true}]},\"spec\":{\"schedulerName\":\"basalt-scheduler\","
           + "\"priorityClassName\":\"low\",\"priority\":1,\"containers\":[{\"name\":\"c\",\"image\":\"x\"}]}}");
+      // DRA: a device on gpu-1 in a ResourceSlice, a claim for it and a pod using the claim; binding the pod writes
+      // the claim's status first.
+      server.seed("{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"DeviceClass\",\"metadata\":{\"name\":"
+          + "\"gpu.example.com\"},\"spec\":{\"selectors\":[{\"cel\":{\"expression\":"
+          + "\"device.driver == 'gpu.example.com'\"}}]}}");
+      server.seed("{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceSlice\",\"metadata\":{\"name\":"
+          + "\"gpu-1-dra\"},\"spec\":{\"driver\":\"gpu.example.com\",\"pool\":{\"name\":\"gpu-1\","
+          + "\"generation\":1,\"resourceSliceCount\":1},\"nodeName\":\"gpu-1\",\"devices\":[{\"name\":\"d0\"}]}}");
+      server.seed("{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceClaim\",\"metadata\":{\"name\":"
+          + "\"dra-claim\",\"namespace\":\"ml\"},\"spec\":{\"devices\":{\"requests\":[{\"name\":\"gpu\","
+          + "\"exactly\":{\"deviceClassName\":\"gpu.example.com\"}}]}}}");
+      server.seed("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"dra-0\",\"namespace\":"
+          + "\"ml\"},\"spec\":{\"schedulerName\":\"basalt-scheduler\",\"priorityClassName\":\"high\","
+          + "\"priority\":1000,\"resourceClaims\":[{\"name\":\"gpu\",\"resourceClaimName\":\"dra-claim\"}],"
+          + "\"containers\":[{\"name\":\"c\",\"image\":\"x\"}]}}");
       server.seed(podGroup("huge", 1));
       server.seed(pod("huge-0", 8, "low", 1, "huge"));
       // Volumes: a WaitForFirstConsumer claim annotated with the node for the provisioner (claim get, patch), and
@@ -134,6 +150,9 @@ class RunCommandRbacTest {
         Await.until("low pods bound", WAIT, () -> nodeOf(server, "low-3") != null);
         Await.until("the pods with claims bound", WAIT,
             () -> nodeOf(server, "vol-0") != null && nodeOf(server, "vol-1") != null);
+        Await.until("the DRA pod bound", WAIT, () -> "gpu-1".equals(nodeOf(server, "dra-0")));
+        assertTrue(String.valueOf(server.get(Resources.RESOURCE_CLAIMS, "ml", "dra-claim").get("status"))
+            .contains("\"device\":\"d0\""), "the claim's allocation written before the binding");
         Await.until("the HAMi pod bound", WAIT, () -> nodeOf(server, "hami-0") != null);
         server.seed(pod("high", 2, "high", 1000, null));
         Await.until("high bound after preempting", WAIT, () -> nodeOf(server, "high") != null);

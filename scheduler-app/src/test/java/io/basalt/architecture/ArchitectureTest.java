@@ -27,7 +27,7 @@ class ArchitectureTest {
   /** The engine's packages (module scheduler-core). */
   static final String[] ENGINE = {"io.basalt.model..", "io.basalt.config..", "io.basalt.gpu..", "io.basalt.api..",
       "io.basalt.framework..", "io.basalt.session..", "io.basalt.search..", "io.basalt.actions..", "io.basalt.cache..",
-      "io.basalt.fabric..", "io.basalt.scheduler.."};
+      "io.basalt.fabric..", "io.basalt.scheduler..", "io.basalt.dra.."};
 
   static final ArchRule ENGINE_KNOWS_NO_KUBERNETES = noClasses().that().resideInAnyPackage(ENGINE)
       .should().dependOnClassesThat().resideInAnyPackage("io.kubernetes..", "okhttp3..", "io.basalt.kube..",

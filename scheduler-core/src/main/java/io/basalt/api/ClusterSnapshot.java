@@ -1,5 +1,6 @@
 package io.basalt.api;
 
+import io.basalt.dra.DraState;
 import io.basalt.fabric.Fabric;
 import io.basalt.gpu.protocol.DeviceProtocols;
 import io.basalt.model.Pod;
@@ -27,6 +28,7 @@ import java.util.Map;
  * @param othersNominated other schedulers' pending pods nominated to a node ({@code status.nominatedNodeName}): the
  *     room they were promised is held for them, as kube-scheduler holds it for nominated pods
  * @param volumes the claims, PVs, StorageClasses, CSINodes and CSIStorageCapacities, for the volume filters
+ * @param dra the DRA objects (device classes, ResourceSlices, claims, templates); {@link DraState#EMPTY} without
  */
 public record ClusterSnapshot(
     List<NodeInfo> nodes,
@@ -43,8 +45,10 @@ public record ClusterSnapshot(
     AssignedPods assignedPods,
     Map<String, Map<String, String>> namespaceLabels,
     List<Pod> othersNominated,
-    io.basalt.model.ClusterVolumes volumes) {
+    io.basalt.model.ClusterVolumes volumes,
+    DraState dra) {
   public ClusterSnapshot {
+    dra = dra == null ? DraState.EMPTY : dra;
     volumes = volumes == null ? io.basalt.model.ClusterVolumes.EMPTY : volumes;
     namespaceLabels = namespaceLabels == null ? Map.of() : namespaceLabels;
     assignedPods = assignedPods == null ? AssignedPods.NONE : assignedPods;
@@ -55,14 +59,14 @@ public record ClusterSnapshot(
     positions = positions == null ? positionsOf(nodes) : positions;
   }
 
-  /** A snapshot of a cluster without storage objects. */
+  /** A snapshot of a cluster without storage or DRA objects. */
   public ClusterSnapshot(List<NodeInfo> nodes, List<Pod> pods, Map<String, PodGroup> podGroups,
       Map<String, Queue> queues, Map<String, PriorityClass> priorityClasses, String defaultQueue,
       Map<String, String> nominations, Fabric fabric, DeviceProtocols deviceProtocol, ClusterTotals totals,
       Map<String, Integer> positions, AssignedPods assignedPods, Map<String, Map<String, String>> namespaceLabels,
       List<Pod> othersNominated) {
     this(nodes, pods, podGroups, queues, priorityClasses, defaultQueue, nominations, fabric, deviceProtocol, totals,
-        positions, assignedPods, namespaceLabels, othersNominated, null);
+        positions, assignedPods, namespaceLabels, othersNominated, null, DraState.EMPTY);
   }
 
   /** A snapshot where no other scheduler's pod is nominated to a node. */

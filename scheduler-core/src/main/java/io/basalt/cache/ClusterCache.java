@@ -94,6 +94,7 @@ public final class ClusterCache {
 
   private final GpuInventory gpuInventory;
   private final NodeTotals totals = new NodeTotals();
+  private final DraObjects dra = new DraObjects();
 
   /**
    * @param schedulerNames pods naming one of these are ours to schedule; all assigned pods count as used
@@ -524,6 +525,62 @@ public final class ClusterCache {
     return t;
   }
 
+  public synchronized void putDeviceClass(io.basalt.dra.DeviceClass deviceClass) {
+    dra.put(deviceClass);
+  }
+
+  public synchronized void removeDeviceClass(String name) {
+    dra.removeDeviceClass(name);
+  }
+
+  public synchronized void putResourceSlice(io.basalt.dra.ResourceSlice slice) {
+    dra.put(slice);
+  }
+
+  public synchronized void removeResourceSlice(String name) {
+    dra.removeSlice(name);
+  }
+
+  public synchronized void putResourceClaim(io.basalt.dra.ResourceClaim claim) {
+    dra.put(claim);
+  }
+
+  /** @param key {@code namespace/name} */
+  public synchronized void removeResourceClaim(String key) {
+    dra.removeClaim(key);
+  }
+
+  public synchronized void putClaimTemplate(io.basalt.dra.ClaimTemplate template) {
+    dra.put(template);
+  }
+
+  public synchronized void removeClaimTemplate(String key) {
+    dra.removeTemplate(key);
+  }
+
+  /** The claim {@code namespace/name} as the cache holds it (assumed allocations included), or null. */
+  public synchronized io.basalt.dra.ResourceClaim resourceClaim(String key) {
+    return dra.claim(key);
+  }
+
+  /**
+   * A binding of {@code podUid} allocated or reserved {@code claims}: held so until the API shows it, or put back
+   * by {@link #forgetClaims} when the bind fails.
+   */
+  public synchronized void assumeClaims(String podUid, List<io.basalt.dra.ClaimBinding> claims) {
+    dra.assume(podUid, claims);
+  }
+
+  /** The bind of {@code podUid} failed: its claims as they were before {@link #assumeClaims}. */
+  public synchronized void forgetClaims(String podUid) {
+    dra.forget(podUid);
+  }
+
+  /** The bind of {@code podUid} succeeded: its claims stay as assumed until the API updates them. */
+  public synchronized void settleClaims(String podUid) {
+    dra.settled(podUid);
+  }
+
   /**
    * A consistent view for one session. Node copies are reused from the previous snapshot when neither the cluster
    * nor a session changed them, or when the cluster now holds what a session changed them into ({@link
@@ -547,7 +604,7 @@ public final class ClusterCache {
     return new ClusterSnapshot(list, ownPodsCopy, Map.copyOf(groups),
         new TreeMap<>(queues), Map.copyOf(priorityClasses), defaultQueue, Map.copyOf(liveNominations()), fabric,
         deviceProtocol, totals.totals(), copies.positions(), assignedPods(), namespaceLabels(), othersNominatedCopy,
-        volumeStore.value());
+        volumeStore.value(), dra.state());
   }
 
   private Map<String, Map<String, String>> namespaceLabels() {

@@ -10,6 +10,7 @@ import java.util.List;
  * @param schedulingGates {@code spec.schedulingGates} names: while any remains the pod is not scheduled
  * @param volumes the pod's volumes backed by PersistentVolumeClaims (named or generic ephemeral), for the volume
  *     filters
+ * @param resourceClaims {@code spec.resourceClaims}: DRA claims allocated before the pod runs
  */
 public record PodConstraints(
     List<String> schedulingGates,
@@ -21,7 +22,8 @@ public record PodConstraints(
     List<WeightedPodAffinityTerm> preferredAntiAffinity,
     List<TopologySpreadConstraint> topologySpread,
     List<String> images,
-    List<PodVolume> volumes) {
+    List<PodVolume> volumes,
+    List<PodResourceClaim> resourceClaims) {
   public static final PodConstraints NONE =
       new PodConstraints(List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
           List.of());
@@ -37,16 +39,17 @@ public record PodConstraints(
     topologySpread = copy(topologySpread);
     images = copy(images);
     volumes = copy(volumes);
+    resourceClaims = copy(resourceClaims);
   }
 
-  /** Constraints without volumes. */
+  /** Constraints without volumes or DRA claims. */
   public PodConstraints(List<String> schedulingGates, List<HostPort> hostPorts,
       List<PreferredSchedulingTerm> preferredNodeAffinity, List<PodAffinityTerm> requiredAffinity,
       List<WeightedPodAffinityTerm> preferredAffinity, List<PodAffinityTerm> requiredAntiAffinity,
       List<WeightedPodAffinityTerm> preferredAntiAffinity, List<TopologySpreadConstraint> topologySpread,
       List<String> images) {
     this(schedulingGates, hostPorts, preferredNodeAffinity, requiredAffinity, preferredAffinity, requiredAntiAffinity,
-        preferredAntiAffinity, topologySpread, images, List.of());
+        preferredAntiAffinity, topologySpread, images, List.of(), List.of());
   }
 
   /** Whether the pod mounts any claim. */
@@ -57,7 +60,18 @@ public record PodConstraints(
   /** The same constraints with {@code value} as the pod's claim-backed volumes. */
   public PodConstraints withVolumes(List<PodVolume> value) {
     return new PodConstraints(schedulingGates, hostPorts, preferredNodeAffinity, requiredAffinity, preferredAffinity,
-        requiredAntiAffinity, preferredAntiAffinity, topologySpread, images, value);
+        requiredAntiAffinity, preferredAntiAffinity, topologySpread, images, value, resourceClaims);
+  }
+
+  /** Whether the pod names any DRA claim. */
+  public boolean hasResourceClaims() {
+    return !resourceClaims.isEmpty();
+  }
+
+  /** The same constraints with {@code claims} as its DRA claims. */
+  public PodConstraints withResourceClaims(List<PodResourceClaim> claims) {
+    return new PodConstraints(schedulingGates, hostPorts, preferredNodeAffinity, requiredAffinity, preferredAffinity,
+        requiredAntiAffinity, preferredAntiAffinity, topologySpread, images, volumes, claims);
   }
 
   public boolean isGated() {
@@ -73,7 +87,7 @@ public record PodConstraints(
   /** The same constraints without scheduling gates (the pod once ungated). */
   public PodConstraints withoutGates() {
     return new PodConstraints(List.of(), hostPorts, preferredNodeAffinity, requiredAffinity, preferredAffinity,
-        requiredAntiAffinity, preferredAntiAffinity, topologySpread, images, volumes);
+        requiredAntiAffinity, preferredAntiAffinity, topologySpread, images, volumes, resourceClaims);
   }
 
   private static <T> List<T> copy(List<T> list) {

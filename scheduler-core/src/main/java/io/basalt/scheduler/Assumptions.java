@@ -38,6 +38,7 @@ public final class Assumptions implements BindOutcomes {
             + (original == null ? "gone" : "already on " + original.nodeName()) + ", not bound");
         continue;
       }
+      cache.assumeClaims(b.pod().uid(), b.claims());
       sent.add(b);
     }
     if (!sent.isEmpty()) {
@@ -62,11 +63,13 @@ public final class Assumptions implements BindOutcomes {
   @Override
   public void bound(String uid) {
     cache.finishBinding(uid);
+    cache.settleClaims(uid);
   }
 
   @Override
   public void notBound(String uid, boolean hold) {
     cache.forget(uid, hold);
+    cache.forgetClaims(uid);
   }
 
   @Override

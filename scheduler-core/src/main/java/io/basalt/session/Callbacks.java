@@ -1,5 +1,6 @@
 package io.basalt.session;
 
+import io.basalt.dra.ClaimLedger;
 import io.basalt.api.JobInfo;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.QueueInfo;
@@ -43,6 +44,8 @@ public final class Callbacks {
 
   private final ExplainRecorder explain;
   private final DeviceGuard devices = new DeviceGuard();
+  /** DRA claims, honoured whatever the tiers say; null when the cluster states no DRA object. */
+  private ClaimLedger claims;
   final List<Entry<Comparator<JobInfo>>> jobOrder = new ArrayList<>();
   final List<Entry<Comparator<TaskInfo>>> taskOrder = new ArrayList<>();
   final List<Entry<Comparator<QueueInfo>>> queueOrder = new ArrayList<>();
@@ -99,6 +102,9 @@ public final class Callbacks {
         .toList();
     List<TaskFilter> chain = new ArrayList<>(List.of(filterFns));
     chain.add(new DeviceCheck(devices));
+    if (claims != null) {
+      chain.add(new ClaimCheck(claims));
+    }
     filterChain = List.copyOf(chain);
     scorerList = List.of(scorerFns);
   }
@@ -130,7 +136,13 @@ public final class Callbacks {
         return r;
       }
     }
-    return devices.check(task, node);
+    FilterResult r = devices.check(task, node);
+    return !r.ok() || claims == null ? r : ClaimCheck.check(claims, task, node);
+  }
+
+  /** The session's DRA claims, checked after the device check ({@link ClaimCheck}); null for none. */
+  void useClaims(ClaimLedger ledger) {
+    this.claims = ledger;
   }
 
   /**

@@ -1,5 +1,7 @@
 package io.basalt.session;
 
+import io.basalt.dra.ClaimBinding;
+import io.basalt.dra.ClaimLedger;
 import io.basalt.api.ClusterSnapshot;
 import io.basalt.api.ClusterTotals;
 import io.basalt.api.JobInfo;
@@ -63,6 +65,10 @@ public final class Session implements SessionView {
   private Consumer<NodeInfo> nodeWatcher;
   /** Pending pods held back by scheduling gates: no tasks, reported as gated when the session closes. */
   private List<JobsBuilder.GatedPod> gated = List.of();
+  /** DRA claims: null when the cluster states no DRA object, so pods without claims meet no check at all. */
+  private final ClaimLedger claims;
+  /** The claims each committed placement allocated or reserved, written when its pod binds. */
+  private final Map<TaskInfo, ClaimLedger.Booking> claimBookings = new java.util.IdentityHashMap<>();
 
   private Session(SchedulerConf conf, ClusterSnapshot snapshot, ExplainRecorder explain) {
     this.conf = conf;
@@ -83,6 +89,8 @@ public final class Session implements SessionView {
     this.volumes = snapshot.volumes();
     this.fabric = snapshot.fabric();
     this.deviceProtocol = protocol(snapshot.deviceProtocol(), conf);
+    this.claims = snapshot.dra().active() ? new ClaimLedger(snapshot.dra()) : null;
+    callbacks.useClaims(claims);
   }
 
   /**
@@ -354,6 +362,34 @@ public final class Session implements SessionView {
 
   void recordBinding(TaskInfo task) {
     toBind.add(task);
+  }
+
+  /** Books {@code task}'s DRA claims on {@code node} ({@link ClaimLedger#allocate}); NONE for a pod without claims. */
+  ClaimLedger.Booking bookClaims(TaskInfo task, NodeInfo node) {
+    if (claims == null || !task.pod().constraints().hasResourceClaims()) {
+      return ClaimLedger.Booking.NONE;
+    }
+    return claims.allocate(task.pod(), node.node());
+  }
+
+  void unbookClaims(ClaimLedger.Booking booking) {
+    if (booking != ClaimLedger.Booking.NONE) {
+      claims.undo(booking);
+    }
+  }
+
+  /** {@code task} binds with the claims {@code booking} holds. */
+  void recordBinding(TaskInfo task, ClaimLedger.Booking booking) {
+    toBind.add(task);
+    if (booking != ClaimLedger.Booking.NONE) {
+      claimBookings.put(task, booking);
+    }
+  }
+
+  /** The claims to write before {@code task}'s pod binds. */
+  List<ClaimBinding> claimsBound(TaskInfo task) {
+    ClaimLedger.Booking b = claimBookings.get(task);
+    return b == null ? List.of() : b.claims();
   }
 
   void recordEviction(TaskInfo task, String reason) {

@@ -34,7 +34,8 @@ final class SessionOutcome {
     SessionOutcome o = new SessionOutcome(session);
     List<SessionResult.Binding> bindings = new ArrayList<>(toBind.size());
     for (TaskInfo t : toBind) {
-      bindings.add(new SessionResult.Binding(t.pod(), t.nodeName(), deviceAnnotations(session, t)));
+      bindings.add(new SessionResult.Binding(t.pod(), t.nodeName(), deviceAnnotations(session, t),
+          session.claimsBound(t)));
       t.place(TaskStatus.BINDING, t.nodeName());
     }
     List<SessionResult.PendingPod> pending = new ArrayList<>();

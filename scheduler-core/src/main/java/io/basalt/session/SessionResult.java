@@ -17,10 +17,20 @@ public record SessionResult(
     List<JobStatus> jobs,
     List<QueueStatus> queues) {
 
-  /** Bind {@code pod} to {@code node}, first adding {@code annotations} (e.g. the GPUs chosen for it). */
-  public record Binding(Pod pod, String node, java.util.Map<String, String> annotations) {
+  /**
+   * Bind {@code pod} to {@code node}, first adding {@code annotations} (e.g. the GPUs chosen for it) and writing its
+   * DRA {@code claims}' allocation and reservation.
+   */
+  public record Binding(Pod pod, String node, java.util.Map<String, String> annotations,
+      List<io.basalt.dra.ClaimBinding> claims) {
     public Binding {
       annotations = java.util.Map.copyOf(annotations);
+      claims = claims == null ? List.of() : List.copyOf(claims);
+    }
+
+    /** A binding that writes no DRA claim. */
+    public Binding(Pod pod, String node, java.util.Map<String, String> annotations) {
+      this(pod, node, annotations, List.of());
     }
   }
 

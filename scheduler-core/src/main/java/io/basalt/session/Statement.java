@@ -1,5 +1,6 @@
 package io.basalt.session;
 
+import io.basalt.dra.ClaimLedger;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.api.TaskStatus;
@@ -20,10 +21,10 @@ public final class Statement {
    * {@code devices} the GPUs it took there.
    */
   private record Op(Kind kind, TaskInfo task, NodeInfo node, TaskStatus previous, String previousNode,
-      String reason, NodeInfo held, DeviceClaim devices) {
+      String reason, NodeInfo held, DeviceClaim devices, ClaimLedger.Booking claims) {
     Op(Kind kind, TaskInfo task, NodeInfo node, TaskStatus previous, String previousNode, String reason,
         NodeInfo held) {
-      this(kind, task, node, previous, previousNode, reason, held, DeviceClaim.NONE);
+      this(kind, task, node, previous, previousNode, reason, held, DeviceClaim.NONE, ClaimLedger.Booking.NONE);
     }
   }
 
@@ -39,7 +40,7 @@ public final class Statement {
     DeviceClaim devices = session.callbacks().chooseDevices(task, node);
     DeviceClaim booked = devices != null ? devices : session.callbacks().fallbackDevices(task, node);
     ops.add(new Op(Kind.ALLOCATE, task, node, task.status(), task.nodeName(), null, releaseReservation(task),
-        booked));
+        booked, session.bookClaims(task, node)));
     node.adjustUsed(task.request(), 1);
     node.claimDevices(booked, 1);
     session.changed(node, false);
@@ -113,7 +114,7 @@ public final class Statement {
   public void commit() {
     for (Op op : ops) {
       switch (op.kind()) {
-        case ALLOCATE -> session.recordBinding(op.task());
+        case ALLOCATE -> session.recordBinding(op.task(), op.claims());
         case EVICT -> session.recordEviction(op.task(), op.reason());
         case PIPELINE -> { }
       }
@@ -141,6 +142,7 @@ public final class Statement {
         case ALLOCATE -> {
           op.node().adjustUsed(task.request(), -1);
           op.node().claimDevices(op.devices(), -1);
+          session.unbookClaims(op.claims());
           session.changed(op.node(), true);
           task.setDevices(DeviceClaim.NONE);
           session.onUnplaced(task);

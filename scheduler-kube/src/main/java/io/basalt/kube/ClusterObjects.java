@@ -1,6 +1,10 @@
 package io.basalt.kube;
 
 import com.google.gson.JsonObject;
+import io.basalt.dra.ClaimTemplate;
+import io.basalt.dra.DeviceClass;
+import io.basalt.dra.ResourceClaim;
+import io.basalt.dra.ResourceSlice;
 import io.basalt.fabric.Fabric;
 import io.basalt.fabric.FabricBuilder;
 import io.basalt.kube.fabric.HyperNodeReader;
@@ -9,6 +13,8 @@ import io.basalt.kube.gang.OwnerObject;
 import io.basalt.kube.kinds.KindAdapter;
 import io.basalt.kube.kinds.KubeConversionException;
 import io.basalt.kube.kinds.Records;
+import io.basalt.kube.kinds.resource.ClaimsFromTemplates;
+import io.basalt.kube.kinds.resource.DraRecords;
 import io.basalt.kube.kueue.KueueAdmission;
 import io.basalt.kube.kueue.KueueMode;
 import io.basalt.kube.kueue.KueueRecord;
@@ -43,7 +49,8 @@ public record ClusterObjects(
     Fabric fabric,
     List<Namespace> namespaces,
     io.basalt.model.ClusterVolumes volumes,
-    List<KueueRecord> kueue) {
+    List<KueueRecord> kueue,
+    DraRecords dra) {
 
   public ClusterObjects {
     volumes = volumes == null ? io.basalt.model.ClusterVolumes.EMPTY : volumes;
@@ -58,14 +65,15 @@ public record ClusterObjects(
     fabric = fabric == null ? Fabric.EMPTY : fabric;
     namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
     kueue = kueue == null ? List.of() : List.copyOf(kueue);
+    dra = dra == null ? DraRecords.NONE : dra;
   }
 
-  /** A cluster without storage or Kueue objects. */
+  /** A cluster without storage, Kueue or DRA objects. */
   public ClusterObjects(List<Node> nodes, List<Pod> pods, List<PodGroup> podGroups, List<Queue> queues,
       List<PriorityClass> priorityClasses, List<CoschedulingGroup> coschedulingGroups, List<OwnerObject> owners,
       List<String> errors, Fabric fabric, List<Namespace> namespaces) {
     this(nodes, pods, podGroups, queues, priorityClasses, coschedulingGroups, owners, errors, fabric, namespaces,
-        null, List.of());
+        null, List.of(), DraRecords.NONE);
   }
 
   /** Converts every object of {@code m}, the fabric from its HyperNodes; never throws for a bad object. */
@@ -103,9 +111,12 @@ public record ClusterObjects(
     }
     List<OwnerObject> owners = new ArrayList<>(m.owners());
     owners.addAll(c.owners);
-    List<Pod> pods = c.pods;
+    DraRecords dra = new DraRecords(c.deviceClasses, c.resourceSlices, c.resourceClaims, c.claimTemplates);
+    // kube-controller-manager makes the claims of pods naming templates; the simulator stands in for it
+    ClaimsFromTemplates.Result claims = ClaimsFromTemplates.make(c.pods, dra);
+    List<Pod> pods = claims.pods();
     List<Queue> queues = c.queues;
-    KueueAdmission.Result admitted = KueueAdmission.apply(new KueueAdmission.Cluster(c.pods, c.queues, c.nodes,
+    KueueAdmission.Result admitted = KueueAdmission.apply(new KueueAdmission.Cluster(pods, c.queues, c.nodes,
         owners, c.priorityClasses, c.kueue), kueue);
     if (admitted != null) {
       pods = admitted.pods();
@@ -114,7 +125,7 @@ public record ClusterObjects(
     }
     return new ClusterObjects(c.nodes, pods, c.podGroups, queues, c.priorityClasses, c.coschedulingGroups, owners,
         errors, fabric, c.namespaces, io.basalt.model.ClusterVolumes.of(c.claims, c.persistentVolumes,
-            c.storageClasses, c.csiNodes, c.capacities), c.kueue);
+            c.storageClasses, c.csiNodes, c.capacities), c.kueue, dra.withClaims(claims.made()));
   }
 
   /** Each object of {@code kind} through its adapter; one that fails is reported with its origin and left out. */
@@ -170,6 +181,31 @@ public record ClusterObjects(
     @Override
     public void storageCapacity(io.basalt.model.StorageCapacity capacity) {
       capacities.add(capacity);
+    }
+
+    final List<DeviceClass> deviceClasses = new ArrayList<>();
+    final List<ResourceSlice> resourceSlices = new ArrayList<>();
+    final List<ResourceClaim> resourceClaims = new ArrayList<>();
+    final List<ClaimTemplate> claimTemplates = new ArrayList<>();
+
+    @Override
+    public void deviceClass(DeviceClass deviceClass) {
+      deviceClasses.add(deviceClass);
+    }
+
+    @Override
+    public void resourceSlice(ResourceSlice slice) {
+      resourceSlices.add(slice);
+    }
+
+    @Override
+    public void resourceClaim(ResourceClaim claim) {
+      resourceClaims.add(claim);
+    }
+
+    @Override
+    public void claimTemplate(ClaimTemplate template) {
+      claimTemplates.add(template);
     }
 
     final List<KueueRecord> kueue = new ArrayList<>();

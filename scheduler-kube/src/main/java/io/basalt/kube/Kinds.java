@@ -1,5 +1,9 @@
 package io.basalt.kube;
 
+import io.basalt.kube.kinds.resource.DeviceClassKind;
+import io.basalt.kube.kinds.resource.ResourceClaimKind;
+import io.basalt.kube.kinds.resource.ResourceClaimTemplateKind;
+import io.basalt.kube.kinds.resource.ResourceSliceKind;
 import io.basalt.kube.kinds.KindAdapter;
 import io.basalt.kube.kinds.coscheduling.CoschedulingPodGroupKind;
 import io.basalt.kube.kinds.core.NamespaceKind;
@@ -52,7 +56,11 @@ public final class Kinds {
       KueueKind.LOCAL_QUEUE,
       KueueKind.COHORT,
       KueueKind.WORKLOAD_PRIORITY_CLASS,
-      KueueKind.TOPOLOGY));
+      KueueKind.TOPOLOGY,
+      new DeviceClassKind(),
+      new ResourceSliceKind(),
+      new ResourceClaimKind(),
+      new ResourceClaimTemplateKind()));
 
   private final List<KindAdapter<?>> adapters;
 

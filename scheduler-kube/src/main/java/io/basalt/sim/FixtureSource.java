@@ -125,6 +125,10 @@ public final class FixtureSource implements ClusterSource {
       cache.putNode(n);
     }
     cache.setFabric(objects.fabric());
+    objects.dra().classes().forEach(cache::putDeviceClass);
+    objects.dra().slices().forEach(cache::putResourceSlice);
+    objects.dra().claims().forEach(cache::putResourceClaim);
+    objects.dra().templates().forEach(cache::putClaimTemplate);
     for (PodGroup pg : objects.podGroups()) {
       cache.putPodGroup(pg);
     }

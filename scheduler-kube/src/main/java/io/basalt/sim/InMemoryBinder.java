@@ -92,7 +92,7 @@ public final class InMemoryBinder implements Binder {
         outcomes.notBound(decided.pod().uid(), true);
         continue;
       }
-      bound.add(new SessionResult.Binding(decided.pod(), decided.node(), annotations));
+      bound.add(new SessionResult.Binding(decided.pod(), decided.node(), annotations, decided.claims()));
       outcomes.bound(decided.pod().uid());
       objects.agentsAct();
       if (volumeStep != null) {
@@ -150,6 +150,13 @@ public final class InMemoryBinder implements Binder {
       }
       outcomes.evicted(e.pod().uid());
     }
+  }
+
+  /** The DRA claims the binds wrote, as the report lists them, by {@code namespace/name}. */
+  public List<SimulationReport.Claim> claims() {
+    List<SimulationReport.Claim> out = new ArrayList<>();
+    objects.claimStatuses().forEach((key, status) -> out.add(ClaimRows.of(key, status)));
+    return out;
   }
 
   /** The simulated claims and PVs (tests); null without storage. */

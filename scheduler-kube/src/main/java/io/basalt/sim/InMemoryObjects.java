@@ -45,6 +45,34 @@ final class InMemoryObjects implements ApiObjects {
     return new ApiReply(200, "");
   }
 
+  /** ResourceClaims' statuses by {@code namespace/name}, as the claim pre-bind step wrote them. */
+  private final Map<String, com.google.gson.JsonObject> claims = new java.util.TreeMap<>();
+
+  @Override
+  public ClaimStatus readClaimStatus(String namespace, String name) {
+    String k = key(null, namespace, name);
+    com.google.gson.JsonObject s = claims.get(namespace + "/" + name);
+    return new ClaimStatus(s == null ? new com.google.gson.JsonObject() : s.deepCopy(),
+        Long.toString(versions.getOrDefault(k, 0L)), new ApiReply(200, ""));
+  }
+
+  @Override
+  public ApiReply writeClaimStatus(String namespace, String name, com.google.gson.JsonObject status,
+      String resourceVersion) {
+    String k = key(null, namespace, name);
+    if (!Long.toString(versions.getOrDefault(k, 0L)).equals(resourceVersion)) {
+      return new ApiReply(409, "the object has been modified");
+    }
+    claims.put(namespace + "/" + name, status.deepCopy());
+    versions.merge(k, 1L, Long::sum);
+    return new ApiReply(200, "");
+  }
+
+  /** The statuses written to ResourceClaims, by {@code namespace/name}; claims never written are absent. */
+  Map<String, com.google.gson.JsonObject> claimStatuses() {
+    return java.util.Collections.unmodifiableMap(claims);
+  }
+
   @Override
   public Read<io.basalt.model.VolumeClaim> readClaim(String namespace, String name) {
     return storage == null ? ApiObjects.super.readClaim(namespace, name) : storage.readClaim(namespace, name);

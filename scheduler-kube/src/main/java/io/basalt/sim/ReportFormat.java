@@ -94,6 +94,25 @@ public final class ReportFormat {
         w.value(s);
       }
       w.endArray();
+      if (!r.claims().isEmpty()) { // only where DRA claims were written: other reports stay as they were
+        w.name("claims").beginArray();
+        for (SimulationReport.Claim c : r.claims()) {
+          w.beginObject().name("claim").value(c.claim());
+          if (c.node() != null) {
+            w.name("node").value(c.node());
+          }
+          w.name("devices").beginArray();
+          for (String d : c.devices()) {
+            w.value(d);
+          }
+          w.endArray().name("reservedFor").beginArray();
+          for (String p : c.reservedFor()) {
+            w.value(p);
+          }
+          w.endArray().endObject();
+        }
+        w.endArray();
+      }
       w.name("summary").beginObject()
           .name("cycles").value(r.cycles())
           .name("nodes").value(r.nodes())
@@ -181,6 +200,13 @@ public final class ReportFormat {
         .map(q -> List.of(q.name(), Integer.toString(q.weight()), q.deserved() == null ? "-" : brief(q.deserved()),
             brief(q.allocated()), q.overused() ? "yes" : "no"))
         .toList());
+    if (!r.claims().isEmpty()) {
+      sb.append("\nCLAIMS (").append(r.claims().size()).append(")\n");
+      rows(sb, List.of("CLAIM", "NODE", "DEVICES", "RESERVED FOR"), r.claims().stream()
+          .map(c -> List.of(c.claim(), c.node() == null ? "-" : c.node(), String.join(",", c.devices()),
+              String.join(",", c.reservedFor())))
+          .toList());
+    }
     explainTable(sb, r);
     sb.append("\nSummary: ").append(r.bindings().size()).append(" bound, ").append(r.pending().size())
         .append(" pending, ").append(r.evicted().size()).append(" evicted\n");

@@ -48,6 +48,6 @@ final class Reports {
     binder.volumes().forEach((pod, claims) -> claims.forEach((claim, pv) ->
         volumes.add(new SimulationReport.VolumeRow(pod, claim, pv))));
     return new SimulationReport(bound, pending, evicted, groups, queues, List.copyOf(warnings), cycles, nodes,
-        volumes);
+        volumes, binder.claims());
   }
 }

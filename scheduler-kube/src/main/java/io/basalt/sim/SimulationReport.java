@@ -14,17 +14,25 @@ public record SimulationReport(
     List<String> warnings,
     int cycles,
     int nodes,
-    List<VolumeRow> volumes) {
+    List<VolumeRow> volumes,
+    List<Claim> claims) {
 
   public SimulationReport {
     volumes = volumes == null ? List.of() : List.copyOf(volumes);
+    claims = claims == null ? List.of() : List.copyOf(claims);
   }
 
-  /** A report of a cluster whose binder bound no claim. */
+  /** A report of a cluster whose binder bound no volume claim and wrote no DRA claim. */
   public SimulationReport(List<Bound> bindings, List<Pending> pending, List<Evicted> evicted, List<Group> podGroups,
       List<QueueRow> queues, List<String> warnings, int cycles, int nodes) {
-    this(bindings, pending, evicted, podGroups, queues, warnings, cycles, nodes, List.of());
+    this(bindings, pending, evicted, podGroups, queues, warnings, cycles, nodes, List.of(), List.of());
   }
+
+  /**
+   * A DRA ResourceClaim as the binds left it: its allocated devices ({@code driver/pool/device}), the node they pin
+   * the pods to (null when none) and the pods it is reserved for.
+   */
+  public record Claim(String claim, List<String> devices, String node, List<String> reservedFor) {}
 
   /**
    * A claim the binder bound for a bound pod: {@code volume} is the PV with how it came ({@code pv-1 (bound)},

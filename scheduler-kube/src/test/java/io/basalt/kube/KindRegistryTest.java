@@ -71,7 +71,11 @@ class KindRegistryTest {
         "LocalQueue kueue.x-k8s.io/v1beta1 (localqueues): manifests read, live NEVER",
         "Cohort kueue.x-k8s.io/v1beta1 (cohorts): manifests read, live NEVER",
         "WorkloadPriorityClass kueue.x-k8s.io/v1beta1 (workloadpriorityclasses): manifests read, live NEVER",
-        "Topology kueue.x-k8s.io/v1beta1 (topologies): manifests read, live NEVER"), rows);
+        "Topology kueue.x-k8s.io/v1beta1 (topologies): manifests read, live NEVER",
+        "DeviceClass resource.k8s.io/v1 (deviceclasses): manifests read, live IF_LISTABLE",
+        "ResourceSlice resource.k8s.io/v1 (resourceslices): manifests read, live IF_LISTABLE",
+        "ResourceClaim resource.k8s.io/v1 (resourceclaims): manifests read, live IF_LISTABLE",
+        "ResourceClaimTemplate resource.k8s.io/v1 (resourceclaimtemplates): manifests read, live IF_LISTABLE"), rows);
 
     // The two sources differ only where an adapter says so.
     List<String> manifestsOnly = new ArrayList<>();
@@ -127,7 +131,7 @@ class KindRegistryTest {
           expected.add(t);
         }
       }
-      assertEquals(17, expected.size(), "every watched kind is served by the fake server: " + expected);
+      assertEquals(21, expected.size(), "every watched kind is served by the fake server: " + expected);
       for (ResourceType t : expected) {
         Await.until(t + " watched", WAIT, () -> !watches(server, t).isEmpty());
       }

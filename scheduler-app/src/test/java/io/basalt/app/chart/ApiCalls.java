@@ -79,6 +79,13 @@ public final class ApiCalls {
       calls(Scope.CLUSTER, "storage.k8s.io", "storageclasses", "list", "watch"),
       calls(Scope.CLUSTER, "storage.k8s.io", "csinodes", "list", "watch"),
       calls(Scope.CLUSTER, "storage.k8s.io", "csistoragecapacities", "list", "watch"),
+      // DRA (resource.k8s.io/v1): devices, classes, claims and templates read; a claim is read and its status
+      // (allocation, reservedFor) merge-patched before a pod using it is bound.
+      calls(Scope.CLUSTER, "resource.k8s.io", "deviceclasses", "list", "watch"),
+      calls(Scope.CLUSTER, "resource.k8s.io", "resourceslices", "list", "watch"),
+      calls(Scope.CLUSTER, "resource.k8s.io", "resourceclaims", "list", "watch", "get"),
+      calls(Scope.CLUSTER, "resource.k8s.io", "resourceclaimtemplates", "list", "watch"),
+      calls(Scope.CLUSTER, "resource.k8s.io", "resourceclaims/status", "patch"),
       // Leader election (--leader-elect --lease-namespace --lease-name): only that Lease, except create (RBAC cannot
       // name an object that does not exist yet).
       calls(Scope.LEASE_NAMESPACE, "coordination.k8s.io", "leases", "create"),

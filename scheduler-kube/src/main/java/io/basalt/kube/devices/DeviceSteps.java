@@ -16,6 +16,6 @@ public final class DeviceSteps {
 
   /** @param clock when each bind is sent (time stamps) and locks are taken */
   public static PreBindSteps all(Supplier<Instant> clock) {
-    return new PreBindSteps(List.of(new HamiPreBind(clock)));
+    return new PreBindSteps(List.of(new HamiPreBind(clock), new io.basalt.kube.devices.dra.ClaimPreBind()));
   }
 }

@@ -80,11 +80,28 @@ public interface Records {
   /** A CSIStorageCapacity. */
   default void storageCapacity(io.basalt.model.StorageCapacity capacity) {
   }
+
   /**
    * A Kueue object (ClusterQueue, LocalQueue, ResourceFlavor, Cohort, WorkloadPriorityClass): the simulator applies
    * them all together ({@code kube.kueue.KueueAdmission}); live mode does not read them yet.
    */
   default void kueue(KueueRecord record) {}
+
+  /** A DRA DeviceClass ({@code resource.k8s.io/v1}). */
+  default void deviceClass(io.basalt.dra.DeviceClass deviceClass) {
+  }
+
+  /** A DRA ResourceSlice: devices some nodes reach. */
+  default void resourceSlice(io.basalt.dra.ResourceSlice slice) {
+  }
+
+  /** A DRA ResourceClaim, with its allocation and reservations. */
+  default void resourceClaim(io.basalt.dra.ResourceClaim claim) {
+  }
+
+  /** A DRA ResourceClaimTemplate, from which a pod's claims are made. */
+  default void claimTemplate(io.basalt.dra.ClaimTemplate template) {
+  }
 
   /** What live mode does when an object is deleted; keys are the informer's ({@code namespace/name} or name). */
   interface Removals {
@@ -121,6 +138,20 @@ public interface Records {
     }
 
     default void storageCapacityGone(String key) {
+    }
+
+    default void deviceClassGone(String name) {
+    }
+
+    default void resourceSliceGone(String name) {
+    }
+
+    /** @param key {@code namespace/name} */
+    default void resourceClaimGone(String key) {
+    }
+
+    /** @param key {@code namespace/name} */
+    default void claimTemplateGone(String key) {
     }
   }
 }

@@ -237,4 +237,50 @@ final class BindCalls implements ApiObjects {
       return Duration.ZERO;
     }
   }
+
+  /** GET a ResourceClaim ({@code resource.k8s.io/v1}) for its status and resourceVersion. */
+  @Override
+  public ClaimStatus readClaimStatus(String namespace, String name) {
+    var r = claims().get(namespace, name);
+    if (!r.isSuccess()) {
+      return new ClaimStatus(null, null, new ApiReply(r.getHttpStatusCode(), String.valueOf(r.getStatus())));
+    }
+    JsonObject raw = r.getObject().getRaw();
+    JsonObject status = raw.has("status") && raw.get("status").isJsonObject() ? raw.getAsJsonObject("status")
+        : new JsonObject();
+    return new ClaimStatus(status, r.getObject().getMetadata().getResourceVersion(), new ApiReply(200, ""));
+  }
+
+  /**
+   * Writes a ResourceClaim's status subresource as a JSON merge patch carrying {@code resourceVersion} (refused with 409
+   * when the claim changed since it was read): the allocation and the reservations are replaced, or removed (null).
+   */
+  @Override
+  public ApiReply writeClaimStatus(String namespace, String name, JsonObject status, String resourceVersion) {
+    JsonObject patchStatus = status.deepCopy();
+    for (String field : new String[] {"allocation", "reservedFor"}) {
+      if (!patchStatus.has(field)) {
+        patchStatus.add(field, JsonNull.INSTANCE);
+      }
+    }
+    JsonObject metadata = new JsonObject();
+    metadata.addProperty("resourceVersion", resourceVersion);
+    JsonObject patch = new JsonObject();
+    patch.add("metadata", metadata);
+    patch.add("status", patchStatus);
+    try {
+      var custom = new io.kubernetes.client.openapi.apis.CustomObjectsApi(client);
+      V1Patch body = new V1Patch(patch.toString());
+      PatchUtils.patch(Object.class, () -> custom.patchNamespacedCustomObjectStatus("resource.k8s.io", "v1",
+          namespace, "resourceclaims", name, body).buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+      return new ApiReply(200, "");
+    } catch (ApiException e) {
+      return new ApiReply(e.getCode(), String.valueOf(e.getMessage()));
+    }
+  }
+
+  private io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi claims() {
+    return new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi("resource.k8s.io", "v1",
+        "resourceclaims", client);
+  }
 }

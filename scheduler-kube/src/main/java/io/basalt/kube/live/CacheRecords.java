@@ -208,4 +208,44 @@ final class CacheRecords implements Records, Records.Removals {
   public void hyperNodeGone(String name) {
     topology.removeHyperNode(name);
   }
+
+  @Override
+  public void deviceClass(io.basalt.dra.DeviceClass deviceClass) {
+    cache.putDeviceClass(deviceClass);
+  }
+
+  @Override
+  public void deviceClassGone(String name) {
+    cache.removeDeviceClass(name);
+  }
+
+  @Override
+  public void resourceSlice(io.basalt.dra.ResourceSlice slice) {
+    cache.putResourceSlice(slice);
+  }
+
+  @Override
+  public void resourceSliceGone(String name) {
+    cache.removeResourceSlice(name);
+  }
+
+  @Override
+  public void resourceClaim(io.basalt.dra.ResourceClaim claim) {
+    cache.putResourceClaim(claim);
+  }
+
+  @Override
+  public void resourceClaimGone(String key) {
+    cache.removeResourceClaim(key);
+  }
+
+  @Override
+  public void claimTemplate(io.basalt.dra.ClaimTemplate template) {
+    cache.putClaimTemplate(template);
+  }
+
+  @Override
+  public void claimTemplateGone(String key) {
+    cache.removeClaimTemplate(key);
+  }
 }

@@ -51,4 +51,21 @@ public interface ApiObjects {
   default ApiReply reserveVolume(String volume, io.basalt.model.VolumeClaim claim, String resourceVersion) {
     return ApiReply.UNSUPPORTED;
   }
+
+  /** A DRA ResourceClaim's {@code status} (empty when it has none) and resourceVersion; status null when unread. */
+  record ClaimStatus(com.google.gson.JsonObject status, String resourceVersion, ApiReply reply) {}
+
+  /** Reads a ResourceClaim's status; an implementation without claims answers 501. */
+  default ClaimStatus readClaimStatus(String namespace, String name) {
+    return new ClaimStatus(null, null, new ApiReply(501, "ResourceClaims are not served here"));
+  }
+
+  /**
+   * Replaces a ResourceClaim's status (its status subresource), refused (409) when the claim changed since
+   * {@code resourceVersion}.
+   */
+  default ApiReply writeClaimStatus(String namespace, String name, com.google.gson.JsonObject status,
+      String resourceVersion) {
+    return new ApiReply(501, "ResourceClaims are not served here");
+  }
 }

@@ -97,6 +97,15 @@ public final class Resources {
   /** Volcano's network-topology HyperNode CRD (cluster-scoped). */
   public static final ResourceType HYPERNODES = register(ResourceType.custom("topology.volcano.sh", "v1alpha1",
       "hypernodes", "HyperNode", false));
+  /** DRA (resource.k8s.io/v1, Kubernetes 1.34+): claims have a status subresource, the others none. */
+  public static final ResourceType DEVICE_CLASSES = register(ResourceType.builtin("resource.k8s.io", "v1",
+      "deviceclasses", "DeviceClass", false).generation().mergeKeys(META_KEYS));
+  public static final ResourceType RESOURCE_SLICES = register(ResourceType.builtin("resource.k8s.io", "v1",
+      "resourceslices", "ResourceSlice", false).mergeKeys(META_KEYS));
+  public static final ResourceType RESOURCE_CLAIMS = register(ResourceType.builtin("resource.k8s.io", "v1",
+      "resourceclaims", "ResourceClaim", true).statusSubresource().mergeKeys(META_KEYS));
+  public static final ResourceType RESOURCE_CLAIM_TEMPLATES = register(ResourceType.builtin("resource.k8s.io", "v1",
+      "resourceclaimtemplates", "ResourceClaimTemplate", true).mergeKeys(META_KEYS));
 
   /** Storage: claims and PVs (with status), classes, CSINodes and CSIStorageCapacities. */
   public static final ResourceType PERSISTENT_VOLUME_CLAIMS = register(ResourceType.builtin("", "v1",

@@ -17,6 +17,7 @@ import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import io.basalt.cache.ClusterCache;
 import io.basalt.testing.Await;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -56,6 +57,10 @@ class InformerContractTest {
   private static final String MPIJOBS = "/apis/kubeflow.org/v1/mpijobs";
   private static final String TFJOBS = "/apis/kubeflow.org/v1/tfjobs";
   private static final String JOBSETS = "/apis/jobset.x-k8s.io/v1alpha2/jobsets";
+  /** DRA (resource.k8s.io/v1): built-in kinds, listed through the generic API. */
+  private static final List<String> DRA_KINDS = List.of("/apis/resource.k8s.io/v1/deviceclasses",
+      "/apis/resource.k8s.io/v1/resourceslices", "/apis/resource.k8s.io/v1/resourceclaims",
+      "/apis/resource.k8s.io/v1/resourceclaimtemplates");
   private static final List<String> OWNER_CRDS = List.of(PYTORCHJOBS, MPIJOBS, TFJOBS, JOBSETS);
   private static final String NON_TERMINAL = "status.phase!=Succeeded,status.phase!=Failed";
 
@@ -105,6 +110,10 @@ class InformerContractTest {
     list("/apis/storage.k8s.io/v1/storageclasses", "StorageClassList", "storage.k8s.io/v1", null);
     list("/apis/storage.k8s.io/v1/csinodes", "CSINodeList", "storage.k8s.io/v1", null);
     list("/apis/storage.k8s.io/v1/csistoragecapacities", "CSIStorageCapacityList", "storage.k8s.io/v1", null);
+    for (String dra : DRA_KINDS) {
+      String kind = dra.substring(dra.lastIndexOf('/') + 1);
+      list(dra, kind + "List", "resource.k8s.io/v1", null);
+    }
   }
 
   @AfterEach
@@ -183,8 +192,10 @@ class InformerContractTest {
           kind + ": pods without the terminal ones (they hold nothing), everything else whole");
       assertEquals(null, param(l.get(0), "labelSelector"), kind);
     }
-    for (String crd : List.of(PODGROUPS, QUEUES, COSCHEDULING, JOBS, HYPERNODES, PYTORCHJOBS, MPIJOBS, TFJOBS,
-        JOBSETS)) {
+    List<String> probed = new ArrayList<>(List.of(PODGROUPS, QUEUES, COSCHEDULING, JOBS, HYPERNODES, PYTORCHJOBS,
+        MPIJOBS, TFJOBS, JOBSETS));
+    probed.addAll(DRA_KINDS);
+    for (String crd : probed) {
       List<LoggedRequest> l = lists(crd);
       assertEquals(2, l.size(), crd + ": the probe, then the informer's list");
       assertEquals("1", param(l.get(0), "limit"), crd + ": probed with one item first");

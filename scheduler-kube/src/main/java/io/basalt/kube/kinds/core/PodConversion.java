@@ -1,5 +1,6 @@
 package io.basalt.kube.kinds.core;
 
+import io.basalt.kube.kinds.resource.PodClaims;
 
 import static io.basalt.kube.kinds.Conversion.emptyToNull;
 import static io.basalt.kube.kinds.Conversion.instant;
@@ -85,7 +86,8 @@ public final class PodConversion {
         group == null ? null : group.name(),
         controller,
         containers(spec, ctx),
-        PodVolumes.with(PodConstraintsConversion.of(spec, ctx), pod.getMetadata().getName(), spec, ctx),
+        PodClaims.with(PodVolumes.with(PodConstraintsConversion.of(spec, ctx), pod.getMetadata().getName(), spec, ctx),
+            pod),
         pod.getStatus() == null ? null : emptyToNull(pod.getStatus().getNominatedNodeName()));
   }
 

@@ -1,0 +1,129 @@
+package io.basalt.dra;
+
+import io.basalt.model.Node;
+import io.basalt.model.Pod;
+import io.basalt.model.PodResourceClaim;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One session's view of DRA allocations: the devices claims hold (those allocated when the session opened and those
+ * it allocated since), which claims it allocated, and for which pods. A placement {@link #allocate}s its pod's
+ * claims and gets a {@link Booking} that {@link #undo} takes back, so a statement that discards a gang leaves no
+ * claim allocated. Not thread-safe: one session's searches run on one thread.
+ */
+public final class ClaimLedger {
+  private final DraState state;
+  private final Set<DeviceId> inUse;
+  private final Map<String, Allocation> allocatedHere = new HashMap<>();
+  private final Allocator allocator;
+
+  /** The claims a placement allocated (or found allocated) for its pod, to write when the pod binds. */
+  public record Booking(List<ClaimBinding> claims) {
+    public static final Booking NONE = new Booking(List.of());
+  }
+
+  public ClaimLedger(DraState state) {
+    this.state = state;
+    this.inUse = new HashSet<>(state.allocatedAtOpen());
+    this.allocator = new Allocator(state, inUse::contains);
+  }
+
+  public DraState state() {
+    return state;
+  }
+
+  /** Why {@code pod}'s claims cannot all be allocated with it on {@code node}, or null when they can. */
+  public String check(Pod pod, Node node) {
+    Resolved r = resolve(pod, node);
+    if (r.failure != null) {
+      return r.failure;
+    }
+    return r.pending.isEmpty() ? null : allocator.allocate(r.pending, node).failure();
+  }
+
+  /** Allocates {@code pod}'s unallocated claims on {@code node}; {@link Booking#NONE} when {@link #check} fails. */
+  public Booking allocate(Pod pod, Node node) {
+    Resolved r = resolve(pod, node);
+    if (r.failure != null) {
+      return Booking.NONE;
+    }
+    List<ClaimBinding> out = new ArrayList<>(r.ready);
+    if (!r.pending.isEmpty()) {
+      Allocator.Outcome o = allocator.allocate(r.pending, node);
+      if (!o.ok()) {
+        return Booking.NONE;
+      }
+      for (int i = 0; i < r.pending.size(); i++) {
+        ResourceClaim c = r.pending.get(i);
+        Allocation a = o.allocations().get(i);
+        allocatedHere.put(c.key(), a);
+        for (AllocatedDevice d : a.devices()) {
+          if (!d.adminAccess()) {
+            inUse.add(d.device());
+          }
+        }
+        out.add(new ClaimBinding(c.namespace(), c.name(), c.uid(), a, true));
+      }
+    }
+    return new Booking(List.copyOf(out));
+  }
+
+  /** Takes back the claims {@code booking} allocated. */
+  public void undo(Booking booking) {
+    for (ClaimBinding b : booking.claims()) {
+      if (b.allocated() && allocatedHere.remove(b.key()) != null) {
+        for (AllocatedDevice d : b.allocation().devices()) {
+          if (!d.adminAccess()) {
+            inUse.remove(d.device());
+          }
+        }
+      }
+    }
+  }
+
+  /** The claim's allocation: this session's, else its {@code status.allocation}; null when unallocated. */
+  public Allocation allocation(ResourceClaim claim) {
+    Allocation a = allocatedHere.get(claim.key());
+    return a != null ? a : claim.allocation();
+  }
+
+  /** The pod's claims: those allocated (usable on the node or not), those still to allocate, or why it cannot run. */
+  private Resolved resolve(Pod pod, Node node) {
+    Resolved r = new Resolved();
+    for (PodResourceClaim ref : pod.constraints().resourceClaims()) {
+      if (ref.claimName() == null) {
+        r.failure = "waiting for a claim to be made from template " + pod.namespace() + "/" + ref.templateName()
+            + " for " + ref.name();
+        return r;
+      }
+      ResourceClaim c = state.claim(pod.namespace(), ref.claimName());
+      if (c == null) {
+        r.failure = "claim " + pod.namespace() + "/" + ref.claimName() + " not found";
+        return r;
+      }
+      Allocation a = allocation(c);
+      if (a == null) {
+        if (!r.pending.contains(c)) {
+          r.pending.add(c);
+        }
+      } else if (!a.allows(node.name())) {
+        r.failure = "claim " + c.key() + ": allocated on node " + a.nodeName();
+        return r;
+      } else {
+        r.ready.add(new ClaimBinding(c.namespace(), c.name(), c.uid(), a, false));
+      }
+    }
+    return r;
+  }
+
+  private static final class Resolved {
+    final List<ResourceClaim> pending = new ArrayList<>();
+    final List<ClaimBinding> ready = new ArrayList<>();
+    String failure;
+  }
+}
