@@ -35,7 +35,8 @@ import java.util.function.Function;
  * manifest's own errors followed by one line per object that failed conversion (that object is left out), e.g.
  * {@code pods.yaml doc 2: Pod team-a/p1: spec.containers[0].resources.requests.cpu: negative quantity '-1'}, then the
  * problems of the network fabric its HyperNodes make ({@link Fabric#EMPTY} when there are none). {@code volumes} holds
- * the storage objects (claims, PVs, classes, CSINodes, capacities).
+ * the storage objects (claims, PVs, classes, CSINodes, capacities), {@code kueue} Kueue's objects (applied by
+ * {@link KueueAdmission} in {@link #from}), {@code dra} the DRA objects with the claims made from templates.
  */
 public record ClusterObjects(
     List<Node> nodes,
