@@ -49,6 +49,28 @@ public record LabelSelector(Map<String, String> matchLabels, List<Requirement> m
     return true;
   }
 
+  /**
+   * A label every set this selector matches carries, to index by: the {@code matchLabels} pair of the smallest key,
+   * else the first {@code In} requirement of one value; null when it requires no label value.
+   */
+  public Map.Entry<String, String> requiredLabel() {
+    Map.Entry<String, String> best = null;
+    for (Map.Entry<String, String> e : matchLabels.entrySet()) {
+      if (best == null || e.getKey().compareTo(best.getKey()) < 0) {
+        best = e;
+      }
+    }
+    if (best != null) {
+      return Map.entry(best.getKey(), best.getValue());
+    }
+    for (Requirement r : matchExpressions) {
+      if ("In".equals(r.operator()) && r.values().size() == 1) {
+        return Map.entry(r.key(), r.values().get(0));
+      }
+    }
+    return null;
+  }
+
   public boolean isEmpty() {
     return matchLabels.isEmpty() && matchExpressions.isEmpty();
   }

@@ -191,9 +191,9 @@ final class EquivalenceCache {
      * prepared for the first such task of {@code session} and shared by the rest (they answer alike on every node).
      * A new session prepares anew: what a plugin prepares may read the session it was opened for.
      */
-    PreparedChecks prepared(SessionPlugins plugins, TaskInfo task, boolean[] skip) {
+    PreparedChecks prepared(SessionPlugins plugins, EquivalenceKey key, TaskInfo task, boolean[] skip) {
       if (prepared == null) {
-        prepared = PreparedChecks.fresh(plugins, task, skip);
+        prepared = PreparedChecks.fresh(plugins, key.signed, task, skip);
       }
       return prepared;
     }
@@ -271,7 +271,7 @@ final class EquivalenceCache {
       if (scoreEntries >= maxScoreEntries) {
         return null; // many shapes this session: a pod of a new one is scored as without keys
       }
-      table = new ScoreTable();
+      table = new ScoreTable(session.nodes().size());
       scoreTables.put(key, table);
     }
     // A keyed scorer answers alike for tasks of one key, so it is prepared once per key and session, as the kept
@@ -308,12 +308,18 @@ final class EquivalenceCache {
   private final class ScoreTable {
     /** The scorers as prepared for the first task of this key; the keyed ones serve the key's later tasks. */
     ToDoubleFunction<NodeInfo>[] prepared;
+    /** The session's node count: the first growth makes room for every node at once. */
+    private final int clusterSize;
     long[] nodes = new long[0];
     int[] versions = new int[0];
     double[] scores = new double[0];
 
+    ScoreTable(int clusterSize) {
+      this.clusterSize = clusterSize;
+    }
+
     void grow(int position, int stride) {
-      int n = Math.max(position + 1, nodes.length * 2);
+      int n = Math.max(position + 1, Math.max(nodes.length * 2, clusterSize));
       scoreEntries += (long) (n - nodes.length) * (1 + stride);
       int old = nodes.length;
       nodes = Arrays.copyOf(nodes, n);

@@ -8,42 +8,87 @@ import java.util.Arrays;
 
 /**
  * A task's equivalence class: what every filter's verdict depends on besides the node's own state, and every
- * scorer's score too when each one signs ({@code scoresKept}), as each plugin signs it ({@link PodSigner}). Tasks with equal keys get the same answers on a node
- * whose state did not change, so the {@link EquivalenceCache} answers the second from what the first was told.
+ * scorer's score too when each one signs ({@code scoresKept}), as each plugin signs it ({@link PodSigner}). Tasks
+ * with equal keys get the same answers on a node whose state did not change, so the {@link EquivalenceCache} answers
+ * the second from what the first was told.
+ *
+ * <p>A filter that signs nothing for the task (its answer reads other pods: spread, inter-pod affinity) is left out
+ * of the key as a {@link #residual} filter: the kept verdict is then what the signed filters say, and the residual
+ * ones are asked afresh on every node that verdict lets through. The slot holds a marker no signature equals, so
+ * such tasks never share verdicts with tasks every filter signs.
  *
  * <p>Its parts are compared in order and hashed once (a search looks its key up once per task).
  */
 final class EquivalenceKey {
+  /** Stands in a key for a filter that signed nothing. */
+  private static final Object RESIDUAL = new Object() {
+    @Override
+    public String toString() {
+      return "residual";
+    }
+  };
+
+  private static final TaskFilter[] NONE = new TaskFilter[0];
+
   private final Object[] parts;
   private final int hash;
   private final boolean scoresKept;
+  /** The filters whose verdicts the key holds, in chain order: all of them unless some are {@link #residual}. */
+  final TaskFilter[] signed;
+  /** The filters that signed nothing, asked on every visit past the kept verdict; empty for most tasks. */
+  final TaskFilter[] residual;
 
-  private EquivalenceKey(Object[] parts, boolean scoresKept) {
+  private EquivalenceKey(Object[] parts, boolean scoresKept, TaskFilter[] signed, TaskFilter[] residual) {
     this.parts = parts;
     this.hash = Arrays.hashCode(parts);
     this.scoresKept = scoresKept;
+    this.signed = signed;
+    this.residual = residual;
   }
 
   /**
    * The key of {@code task} under {@code plugins} (the request always counts); without the scores when some scorer
-   * depends on more, null when some filter does. Each plugin is asked once.
+   * depends on more, with residual filters when some filter does. Each plugin is asked once.
    */
   static EquivalenceKey of(SessionPlugins plugins, TaskInfo task) {
-    Object[] keys = new Object[1 + plugins.filters.length + plugins.scorers.length];
+    TaskFilter[] filters = plugins.filters;
+    Object[] keys = new Object[1 + filters.length + plugins.scorers.length];
     int k = 0;
     keys[k++] = task.request();
-    for (TaskFilter f : plugins.filters) {
-      if ((keys[k++] = signature(f, task)) == null) {
-        return null;
+    int residuals = 0;
+    for (TaskFilter f : filters) {
+      Object signature = signature(f, task);
+      if (signature == null) {
+        signature = RESIDUAL;
+        residuals++;
+      }
+      keys[k++] = signature;
+    }
+    TaskFilter[] signed = filters;
+    TaskFilter[] residual = NONE;
+    if (residuals > 0) {
+      signed = new TaskFilter[filters.length - residuals];
+      residual = new TaskFilter[residuals];
+      for (int i = 0, s = 0, r = 0; i < filters.length; i++) {
+        if (keys[1 + i] == RESIDUAL) {
+          residual[r++] = filters[i];
+        } else {
+          signed[s++] = filters[i];
+        }
       }
     }
     int filtersEnd = k;
     for (NodeScorer f : plugins.scorers) {
       if ((keys[k++] = signature(f, task)) == null) {
-        return new EquivalenceKey(Arrays.copyOf(keys, filtersEnd), false);
+        return new EquivalenceKey(Arrays.copyOf(keys, filtersEnd), false, signed, residual);
       }
     }
-    return new EquivalenceKey(keys, true);
+    return new EquivalenceKey(keys, true, signed, residual);
+  }
+
+  /** Whether some filter signed nothing: its answers may move with other nodes' pods, not only with the node. */
+  boolean hasResidual() {
+    return residual.length > 0;
   }
 
   /** What {@code plugin} signs of {@code task} ({@link PodSigner}); null for a plugin that signs nothing. */

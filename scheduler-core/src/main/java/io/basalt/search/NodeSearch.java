@@ -215,16 +215,16 @@ public final class NodeSearch {
     EquivalenceKey key = explaining ? null : EquivalenceKey.of(scratch.plugins, task);
     boolean scoresKept = key != null && key.scoresKept();
     EquivalenceCache.Table kept = key == null ? null : cache.of(session, key);
-    Visits best = new Visits(session, task, skip, explaining ? explain : null, scratch.plugins, cache, kept,
-        scoresKept);
+    Visits best = new Visits(session, task, skip, explaining ? explain : null, scratch.plugins, cache, key, kept);
     if (scope == null) {
       int start = scratch.nextStartNode % n;
       if (explaining) {
         scratch.nextStartNode = scanFrom(nodes, start, toFind, best);
       } else {
         // A tree knows each window's best per-node sum, not its feasible nodes, which normalizing scorers need.
-        FeasibilityTree tree = kept != null && scoresKept && !best.normalizing() && kept.wantsTree()
-            ? cache.tree(kept, n) : null;
+        // Nor does it know what the residual filters would say.
+        FeasibilityTree tree = kept != null && scoresKept && !key.hasResidual() && !best.normalizing()
+            && kept.wantsTree() ? cache.tree(kept, n) : null;
         if (tree != null) {
           tree.refresh(session, best);
           scratch.nextStartNode = tree.search(nodes, start, toFind, best);
@@ -245,8 +245,8 @@ public final class NodeSearch {
       }
       return new Result(chosen, bestNow == null, null);
     }
-    // No key without explaining: some filter signed nothing, so its answers may move with other nodes' pods.
-    boolean unsigned = !explaining && key == null;
+    // Residual filters signed nothing, so their answers may move with other nodes' pods.
+    boolean unsigned = !explaining && key.hasResidual();
     String reason = explainFailure ? scratch.noFit.diagnose(session, task, scope, unsigned) : null;
     if (!explaining) {
       scratch.noFit.remember(session, shape != null ? shape : shapeOf(task, scope), task, reason, unsigned);

@@ -26,15 +26,19 @@ import java.util.function.ToDoubleFunction;
 record PreparedChecks(Demand demand, Function<NodeInfo, FilterResult> filtering, ToDoubleFunction<NodeInfo> scoring) {
   /** Prepared for {@code task}, every scorer asked on every node: for searches that keep the sums themselves. */
   static PreparedChecks fresh(SessionPlugins plugins, TaskInfo task, boolean[] skip) {
-    return new PreparedChecks(Demand.of(task.request(), skip), filtering(plugins.filters, task),
-        freshScoring(plugins, task));
+    return fresh(plugins, plugins.filters, task, skip);
+  }
+
+  /** As {@link #fresh(SessionPlugins, TaskInfo, boolean[])} with {@code filters} of the session's, in their order. */
+  static PreparedChecks fresh(SessionPlugins plugins, TaskFilter[] filters, TaskInfo task, boolean[] skip) {
+    return new PreparedChecks(Demand.of(task.request(), skip), filtering(filters, task), freshScoring(plugins, task));
   }
 
   /** Prepared for {@code task}, the answers of scorers that name a key kept by {@code cache} for the session. */
-  static PreparedChecks keepingScores(Session session, SessionPlugins plugins, EquivalenceCache cache, TaskInfo task,
-      boolean[] skip) {
+  static PreparedChecks keepingScores(Session session, SessionPlugins plugins, TaskFilter[] filters,
+      EquivalenceCache cache, TaskInfo task, boolean[] skip) {
     ToDoubleFunction<NodeInfo> kept = plugins.explaining ? null : cache.scoring(session, plugins, task);
-    return new PreparedChecks(Demand.of(task.request(), skip), filtering(plugins.filters, task),
+    return new PreparedChecks(Demand.of(task.request(), skip), filtering(filters, task),
         kept != null ? kept : freshScoring(plugins, task));
   }
 

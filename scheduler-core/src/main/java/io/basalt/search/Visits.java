@@ -4,6 +4,7 @@ import io.basalt.api.Demand;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.framework.FilterResult;
+import io.basalt.framework.TaskFilter;
 import io.basalt.model.ResourceNames;
 import io.basalt.session.ExplainRecorder;
 import io.basalt.session.Session;
@@ -22,8 +23,13 @@ final class Visits implements FeasibilityTree.Evaluator, FeasibilityTree.NodeSea
   final boolean[] skip;
   /** What the fit checks read of the task's request, worked out once for the search. */
   private final Demand demand;
-  /** The filters, each prepared for the task once. */
+  /** The filters, each prepared for the task once: with {@link #verdicts}, those whose verdicts it keeps. */
   private final Function<NodeInfo, FilterResult> filtering;
+  /**
+   * The filters that signed nothing for the task, asked on each node the kept verdict lets through; null when there
+   * are none or no verdicts are kept (then {@link #filtering} asks every filter).
+   */
+  private final Function<NodeInfo, FilterResult> residual;
   final ExplainRecorder explain;
   final ToDoubleFunction<NodeInfo> scoring;
   /** Verdicts kept for the task's key, or null when some filter or scorer depends on more than the node. */
@@ -42,17 +48,23 @@ final class Visits implements FeasibilityTree.Evaluator, FeasibilityTree.NodeSea
    */
   final Candidates candidates;
 
+  /**
+   * @param key the task's equivalence key, null when nothing is kept ({@code --explain}); {@code verdicts} its kept
+   *     verdicts, null when the cache keeps no more keys
+   */
   Visits(Session session, TaskInfo task, boolean[] skip, ExplainRecorder explain, SessionPlugins plugins,
-      EquivalenceCache cache, EquivalenceCache.Table verdicts, boolean scoresKept) {
+      EquivalenceCache cache, EquivalenceKey key, EquivalenceCache.Table verdicts) {
     this.session = session;
     this.task = task;
     this.skip = skip;
     this.explain = explain;
     this.verdicts = verdicts;
-    this.scoresKept = scoresKept;
-    PreparedChecks p = verdicts != null && scoresKept ? verdicts.prepared(plugins, task, skip)
-        : scoresKept ? PreparedChecks.fresh(plugins, task, skip)
-        : PreparedChecks.keepingScores(session, plugins, cache, task, skip);
+    this.scoresKept = key != null && key.scoresKept();
+    TaskFilter[] filters = verdicts != null ? key.signed : plugins.filters;
+    PreparedChecks p = verdicts != null && scoresKept ? verdicts.prepared(plugins, key, task, skip)
+        : scoresKept || key == null ? PreparedChecks.fresh(plugins, filters, task, skip)
+        : PreparedChecks.keepingScores(session, plugins, filters, cache, task, skip);
+    this.residual = verdicts != null && key.hasResidual() ? PreparedChecks.filtering(key.residual, task) : null;
     this.demand = p.demand();
     this.filtering = p.filtering();
     this.scoring = p.scoring();
@@ -84,16 +96,27 @@ final class Visits implements FeasibilityTree.Evaluator, FeasibilityTree.NodeSea
         : verdicts.outcome(position, index.serial(position), index.version(position)));
   }
 
-  /** The kept verdict {@code kept} taken as it is, or the node asked and its verdict kept when none holds. */
+  /**
+   * The kept verdict {@code kept} taken as it is, or the node asked and its verdict kept when none holds; a feasible
+   * one then passes the residual filters or is taken as filtered.
+   */
   private void visit(NodeInfo node, int position, byte kept) {
     if (kept != EquivalenceCache.UNKNOWN) {
-      double score = kept < EquivalenceCache.NOW ? 0 : scoresKept ? verdicts.score(position) : scoring.applyAsDouble(node);
-      take(node, kept, score);
+      if (kept < EquivalenceCache.NOW) {
+        take(node, kept, 0);
+      } else if (residual != null && !residual.apply(node).ok()) {
+        take(node, EquivalenceCache.FILTERED, 0);
+      } else {
+        take(node, kept, scoresKept ? verdicts.score(position) : scoring.applyAsDouble(node));
+      }
       return;
     }
     byte outcome = evaluate(node);
     if (verdicts != null) {
       verdicts.put(node, outcome, lastScore);
+    }
+    if (outcome >= EquivalenceCache.NOW && residual != null && !residual.apply(node).ok()) {
+      outcome = EquivalenceCache.FILTERED;
     }
     take(node, outcome, lastScore);
   }

@@ -90,7 +90,7 @@ final class AffinityFilter implements PreparedFilter, PodSigner {
       TopologyCounts counts = state.counts(new PodState.Tally(terms, ones(terms.size()), false));
       anti = counts.isEmpty() ? null : Domains.of(terms, counts);
     }
-    return new Check(affinity, firstOfGroup, anti, existingAnti);
+    return new Check(affinity, firstOfGroup, anti, existingAnti == null ? null : Domains.of(existingAnti));
   }
 
   private boolean matchesAll(List<Term> terms, Pod pod) {
@@ -119,10 +119,24 @@ final class AffinityFilter implements PreparedFilter, PodSigner {
       }
       return new Domains(keys, values);
     }
+
+    /** Every key {@code counts} counts, with its values: read once per search rather than walked per node. */
+    @SuppressWarnings("unchecked")
+    static Domains of(TopologyCounts counts) {
+      Map<String, Map<String, long[]>> byKey = counts.byKey();
+      String[] keys = new String[byKey.size()];
+      Map<String, long[]>[] values = new Map[keys.length];
+      int i = 0;
+      for (Map.Entry<String, Map<String, long[]>> e : byKey.entrySet()) {
+        keys[i] = e.getKey();
+        values[i++] = e.getValue();
+      }
+      return new Domains(keys, values);
+    }
   }
 
   /** The filter for one pod across one search; null parts pass every node. */
-  private record Check(Domains affinity, boolean firstOfGroup, Domains anti, TopologyCounts existingAnti)
+  private record Check(Domains affinity, boolean firstOfGroup, Domains anti, Domains existingAnti)
       implements Function<NodeInfo, FilterResult> {
     @Override
     public FilterResult apply(NodeInfo node) {
@@ -151,8 +165,8 @@ final class AffinityFilter implements PreparedFilter, PodSigner {
         }
       }
       if (existingAnti != null) {
-        for (Map.Entry<String, Map<String, long[]>> e : existingAnti.byKey().entrySet()) {
-          if (TopologyCounts.get(e.getValue(), labels.get(e.getKey())) > 0) {
+        for (int i = 0; i < existingAnti.keys.length; i++) {
+          if (TopologyCounts.get(existingAnti.values[i], labels.get(existingAnti.keys[i])) > 0) {
             return EXISTING_ANTI_AFFINITY;
           }
         }

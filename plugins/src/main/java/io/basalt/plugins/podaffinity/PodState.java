@@ -76,10 +76,14 @@ final class PodState implements AllocationListener {
    */
   record Tally(List<Term> terms, List<Integer> weights, boolean all) {}
 
-  /** A tally's counts, current up to {@code seen} entries of the change log. */
+  /**
+   * A tally's counts, current up to {@code seen} entries of each log it reads: per term, the changes of pods carrying
+   * the label value the term requires (or the whole log when it requires none); with {@code all}, one such log.
+   */
   static final class Counted {
     final TopologyCounts counts = new TopologyCounts();
-    int seen;
+    List<Change>[] sources;
+    int[] seen;
   }
 
   /**
@@ -90,10 +94,18 @@ final class PodState implements AllocationListener {
   static final class View {
     final TopologyCounts anti = new TopologyCounts();
     final TopologyCounts score = new TopologyCounts();
-    int seen;
+    /** The {@link TermLog} lists the view reads, and how far it read each. */
+    List<List<TermLog.Entry>> sources;
+    int[] seen;
   }
 
   private record Change(PodAt at, int delta) {}
+
+  /**
+   * The log's changes by each label of their pod: a term requiring a label value reads only its list. Null until a
+   * tally first asks (most sessions count nothing), then filed from the log and kept as it grows.
+   */
+  private Map<String, Map<String, List<Change>>> logByLabel;
 
   private record PodKey(String namespace, Map<String, String> labels) {}
 
@@ -102,6 +114,8 @@ final class PodState implements AllocationListener {
   private final List<Change> log = new ArrayList<>();
   /** The log's changes of pods carrying terms. */
   private final List<Change> termLog = new ArrayList<>();
+  /** Their terms, filed by the label value each requires. */
+  private final TermLog termEntries = new TermLog();
   private final Map<Tally, Counted> tallies = new HashMap<>();
   private final Map<PodKey, View> views = new HashMap<>();
   private final Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
@@ -139,8 +153,12 @@ final class PodState implements AllocationListener {
     Pod pod = task.pod();
     Change c = new Change(new PodAt(pod, node, Terms.of(pod)), delta);
     log.add(c);
+    if (logByLabel != null) {
+      file(c);
+    }
     if (c.at().terms() != null) {
       termLog.add(c);
+      termEntries.add(c.at().terms(), node.node().labels(), delta, hardPodAffinityWeight);
       if (termPodsAtOpen != null) {
         termPods += delta;
         requiredAntiPods += c.at().terms().requiredAnti().isEmpty() ? 0 : delta;
@@ -188,19 +206,73 @@ final class PodState implements AllocationListener {
     }
   }
 
+  private void file(Change c) {
+    for (Map.Entry<String, String> label : c.at().pod().labels().entrySet()) {
+      logOf(label).add(c);
+    }
+  }
+
+  private List<Change> logOf(Map.Entry<String, String> label) {
+    if (logByLabel == null) {
+      logByLabel = new HashMap<>();
+      for (Change c : log) {
+        file(c);
+      }
+    }
+    return logByLabel.computeIfAbsent(label.getKey(), k -> new HashMap<>())
+        .computeIfAbsent(label.getValue(), v -> new ArrayList<>());
+  }
+
   /** {@code tally}'s counts as the pods stand now. */
+  @SuppressWarnings("unchecked")
   TopologyCounts counts(Tally tally) {
     Counted c = tallies.get(tally);
     if (c == null) {
       c = new Counted();
       tallies.put(tally, c);
       countAtOpen(tally, c.counts);
+      List<Term> terms = tally.terms();
+      c.sources = new List[tally.all() ? 1 : terms.size()];
+      c.seen = new int[c.sources.length];
+      if (tally.all()) {
+        // A pod counts only when every term matches it: any term's required label finds all it may count.
+        Map.Entry<String, String> label = null;
+        for (int i = 0; i < terms.size() && label == null; i++) {
+          label = requiredLabel(terms.get(i));
+        }
+        c.sources[0] = label == null ? log : logOf(label);
+      } else {
+        for (int i = 0; i < terms.size(); i++) {
+          Map.Entry<String, String> label = requiredLabel(terms.get(i));
+          c.sources[i] = label == null ? log : logOf(label);
+        }
+      }
     }
-    for (int n = log.size(); c.seen < n; c.seen++) {
-      Change ch = log.get(c.seen);
-      count(tally, c.counts, ch.at().pod(), ch.at().node(), ch.delta());
+    for (int s = 0; s < c.sources.length; s++) {
+      List<Change> source = c.sources[s];
+      for (int n = source.size(); c.seen[s] < n; c.seen[s]++) {
+        Change ch = source.get(c.seen[s]);
+        if (tally.all()) {
+          count(tally, c.counts, ch.at().pod(), ch.at().node(), ch.delta());
+        } else {
+          countTerm(tally, s, c.counts, ch.at().pod(), ch.at().node(), ch.delta());
+        }
+      }
     }
     return c.counts;
+  }
+
+  /** A label value every pod {@code term} matches carries; null when it requires none (or matches no pod). */
+  private static Map.Entry<String, String> requiredLabel(Term term) {
+    return term.selector() == null ? null : term.selector().requiredLabel();
+  }
+
+  private void countTerm(Tally tally, int i, TopologyCounts counts, Pod pod, NodeInfo node, int delta) {
+    Term t = tally.terms().get(i);
+    if (t.matches(pod, namespaceLabels(pod.namespace()))) {
+      String key = t.topologyKey();
+      counts.add(key, node.node().labels().get(key), (long) delta * tally.weights().get(i));
+    }
   }
 
   /**
@@ -290,10 +362,22 @@ final class PodState implements AllocationListener {
       for (PodAt at : termPodsFor(pod)) {
         see(v, at, pod, 1);
       }
+      v.sources = termEntries.sources(pod.labels());
+      v.seen = new int[v.sources.size()];
     }
-    for (int n = termLog.size(); v.seen < n; v.seen++) {
-      Change ch = termLog.get(v.seen);
-      see(v, ch.at(), pod, ch.delta());
+    Map<String, String> ns = null;
+    for (int s = 0; s < v.seen.length; s++) {
+      List<TermLog.Entry> source = v.sources.get(s);
+      for (int n = source.size(); v.seen[s] < n; v.seen[s]++) {
+        TermLog.Entry e = source.get(v.seen[s]);
+        if (ns == null) {
+          ns = namespaceLabels(pod.namespace());
+        }
+        if (e.term().matches(pod, ns)) {
+          String topologyKey = e.term().topologyKey();
+          (e.anti() ? v.anti : v.score).add(topologyKey, e.nodeLabels().get(topologyKey), e.delta() * e.weight());
+        }
+      }
     }
     return v;
   }

@@ -31,9 +31,62 @@ final class PodCounts implements AllocationListener {
   private final Map<CountKey, Counts> counts = new HashMap<>();
   private final Map<Map.Entry<String, Eligibility>, boolean[]> eligibleNodes = new HashMap<>();
   /** The counts by namespace, so a placement visits only those that may count it. */
-  private final Map<String, List<Map.Entry<CountKey, Counts>>> byNamespace = new HashMap<>();
+  private final Map<String, Listeners> byNamespace = new HashMap<>();
   /** Pods placed this session, per node position; null until a count is first asked for. */
   private List<Pod>[] placed;
+  /** The pods of {@link #placed} by each of their labels, so a new count reads only those its selector may match. */
+  private final Map<String, Map<String, List<Placed>>> placedByLabel = new HashMap<>();
+
+  /** A pod this session placed, at its node's position. */
+  private record Placed(Pod pod, int position) {}
+
+  /**
+   * One namespace's counts, each found from a pod's labels by a label value its selector requires (most selectors
+   * require one), so a placement matches a pod against the counts that may count it, not against all of them.
+   */
+  private static final class Listeners {
+    final List<Map.Entry<CountKey, Counts>> unindexed = new ArrayList<>();
+    final Map<String, Map<String, List<Map.Entry<CountKey, Counts>>>> byLabel = new HashMap<>();
+
+    void add(Map.Entry<CountKey, Counts> e) {
+      Map.Entry<String, String> label = requiredLabel(e.getKey().matcher());
+      if (label == null) {
+        unindexed.add(e);
+      } else {
+        byLabel.computeIfAbsent(label.getKey(), k -> new HashMap<>())
+            .computeIfAbsent(label.getValue(), v -> new ArrayList<>()).add(e);
+      }
+    }
+
+    void move(Pod pod, int position, int delta) {
+      move(unindexed, pod, position, delta);
+      if (byLabel.isEmpty()) {
+        return;
+      }
+      Map<String, String> labels = pod.labels();
+      for (Map.Entry<String, Map<String, List<Map.Entry<CountKey, Counts>>>> e : byLabel.entrySet()) {
+        String value = labels.get(e.getKey());
+        List<Map.Entry<CountKey, Counts>> found = value == null ? null : e.getValue().get(value);
+        if (found != null) {
+          move(found, pod, position, delta);
+        }
+      }
+    }
+
+    private static void move(List<Map.Entry<CountKey, Counts>> entries, Pod pod, int position, int delta) {
+      for (int i = 0, n = entries.size(); i < n; i++) {
+        Map.Entry<CountKey, Counts> e = entries.get(i);
+        if (e.getKey().matcher().counts(pod)) {
+          e.getValue().move(position, delta);
+        }
+      }
+    }
+  }
+
+  /** A label value every pod {@code matcher} counts carries, or null when there is none to index by. */
+  private static Map.Entry<String, String> requiredLabel(PodMatcher matcher) {
+    return matcher instanceof PodMatcher.Selector s && s.selector() != null ? s.selector().requiredLabel() : null;
+  }
   /** Uids of pods present at open that this session evicted. */
   private final Set<String> evicted = new HashSet<>();
   /**
@@ -88,7 +141,7 @@ final class PodCounts implements AllocationListener {
     if (c == null) {
       c = count(key);
       counts.put(key, c);
-      byNamespace.computeIfAbsent(key.namespace(), n -> new ArrayList<>()).add(Map.entry(key, c));
+      byNamespace.computeIfAbsent(key.namespace(), n -> new Listeners()).add(Map.entry(key, c));
     }
     return c;
   }
@@ -106,6 +159,7 @@ final class PodCounts implements AllocationListener {
         }
       }
     }
+    Map.Entry<String, String> label = requiredLabel(key.matcher());
     for (int p = 0; p < eligible.length; p++) {
       if (!eligible[p]) {
         continue;
@@ -117,10 +171,21 @@ final class PodCounts implements AllocationListener {
           }
         }
       }
-      if (placed[p] != null) {
+      if (label == null && placed[p] != null) {
         for (Pod pod : placed[p]) {
           if (counted(pod, key)) {
             initial[p]++;
+          }
+        }
+      }
+    }
+    if (label != null) {
+      Map<String, List<Placed>> values = placedByLabel.get(label.getKey());
+      List<Placed> found = values == null ? null : values.get(label.getValue());
+      if (found != null) {
+        for (Placed at : found) {
+          if (eligible[at.position()] && counted(at.pod(), key)) {
+            initial[at.position()]++;
           }
         }
       }
@@ -187,21 +252,23 @@ final class PodCounts implements AllocationListener {
         placed[p] = new ArrayList<>(2);
       }
       placed[p].add(pod);
+      for (Map.Entry<String, String> label : pod.labels().entrySet()) {
+        placedByLabel.computeIfAbsent(label.getKey(), k -> new HashMap<>())
+            .computeIfAbsent(label.getValue(), v -> new ArrayList<>()).add(new Placed(pod, p));
+      }
     } else if (placed[p] == null || !placed[p].remove(pod)) {
       return;
+    } else {
+      for (Map.Entry<String, String> label : pod.labels().entrySet()) {
+        placedByLabel.get(label.getKey()).get(label.getValue()).remove(new Placed(pod, p));
+      }
     }
     if (pod.terminating()) {
       return;
     }
-    List<Map.Entry<CountKey, Counts>> mine = byNamespace.get(pod.namespace());
-    if (mine == null) {
-      return;
-    }
-    for (int i = 0, n = mine.size(); i < n; i++) {
-      Map.Entry<CountKey, Counts> e = mine.get(i);
-      if (e.getKey().matcher().counts(pod)) {
-        e.getValue().move(p, delta);
-      }
+    Listeners mine = byNamespace.get(pod.namespace());
+    if (mine != null) {
+      mine.move(pod, p, delta);
     }
   }
 }

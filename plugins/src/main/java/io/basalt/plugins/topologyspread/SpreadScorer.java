@@ -6,11 +6,9 @@ import io.basalt.framework.NormalizingScorer;
 import io.basalt.framework.PodSigner;
 import io.basalt.framework.PreparedScorer;
 import io.basalt.model.Pod;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -51,30 +49,35 @@ final class SpreadScorer implements PreparedScorer, NormalizingScorer, PodSigner
     return resolved.computeIfAbsent(task.pod(), p -> Constraints.of(p, false, defaults, counts));
   }
 
+  /** The raw score of one node alone, its domain counts weighted as if every domain were a candidate's. */
   @Override
   public double score(TaskInfo task, NodeInfo node) {
-    ToDoubleFunction<NodeInfo> f = forTask(task);
-    return f == null ? 0 : f.applyAsDouble(node);
-  }
-
-  @Override
-  public ToDoubleFunction<NodeInfo> forTask(TaskInfo task) {
     Constraints cs = constraints(task);
     if (cs.isEmpty()) {
-      return null; // nothing to say: the search skips this scorer for the task
+      return 0;
     }
-    return node -> {
-      int p = counts.position(node);
-      double raw = 0;
-      for (Constraints.One c : cs.list()) {
-        int v = p < 0 ? -1 : c.counts().domains.valueOf(p);
-        if (v >= 0) {
-          raw += c.counts().count(v) * Math.log(c.counts().domainCount() + 2) + (c.maxSkew() - 1);
-        }
+    int p = counts.position(node);
+    double raw = 0;
+    for (Constraints.One c : cs.list()) {
+      int v = p < 0 ? -1 : c.counts().domains.valueOf(p);
+      if (v >= 0) {
+        raw += c.counts().count(v) * Math.log(c.counts().domainCount() + 2) + (c.maxSkew() - 1);
       }
-      return -weight * raw;
-    };
+    }
+    return -weight * raw;
   }
+
+  /**
+   * Null (skip) for a pod without soft constraints; else a per-node score the search hands to {@link #normalize},
+   * which does not read it: kube-scheduler's score weighs each constraint by the candidates' domain count, known only
+   * once every candidate is, so {@link #rawScores} works all of them out there.
+   */
+  @Override
+  public ToDoubleFunction<NodeInfo> forTask(TaskInfo task) {
+    return constraints(task).isEmpty() ? null : NOT_READ;
+  }
+
+  private static final ToDoubleFunction<NodeInfo> NOT_READ = node -> 0;
 
   @Override
   public void normalize(TaskInfo task, List<NodeInfo> nodes, double[] scores) {
@@ -110,54 +113,57 @@ final class SpreadScorer implements PreparedScorer, NormalizingScorer, PodSigner
    * ignored (it lacks a key of the pod's own constraints).
    */
   long[] rawScores(Constraints cs, List<NodeInfo> nodes) {
-    List<Constraints.One> list = cs.list();
+    Constraints.One[] list = cs.list().toArray(new Constraints.One[0]);
     int n = nodes.size();
-    int[] positions = new int[n];
-    boolean[] ignored = new boolean[n];
+    // Per candidate and constraint, the domain value of its node; -1 for a candidate ignored.
+    int[][] values = new int[list.length][n];
     int kept = 0;
     for (int i = 0; i < n; i++) {
-      positions[i] = counts.position(nodes.get(i));
-      if (!cs.defaulted()) {
-        for (Constraints.One c : list) {
-          if (positions[i] < 0 || c.counts().domains.valueOf(positions[i]) < 0) {
-            ignored[i] = true;
-            break;
-          }
-        }
+      int p = counts.position(nodes.get(i));
+      boolean ignored = false;
+      for (int k = 0; k < list.length; k++) {
+        int v = p < 0 ? -1 : list[k].counts().domains.valueOf(p);
+        values[k][i] = v;
+        ignored |= v < 0 && !cs.defaulted();
       }
-      if (!ignored[i]) {
+      if (ignored) {
+        for (int k = 0; k < list.length; k++) {
+          values[k][i] = IGNORED;
+        }
+      } else {
         kept++;
       }
     }
-    double[] topologyWeight = new double[list.size()];
-    for (int k = 0; k < list.size(); k++) {
-      Constraints.One c = list.get(k);
+    double[] topologyWeight = new double[list.length];
+    for (int k = 0; k < list.length; k++) {
+      Constraints.One c = list[k];
       int size;
       if (Constraints.HOSTNAME.equals(c.key())) {
         size = kept;
       } else {
-        Set<Integer> values = new HashSet<>();
+        boolean[] seen = new boolean[c.counts().domains.values()];
+        size = 0;
         for (int i = 0; i < n; i++) {
-          int v = positions[i] < 0 ? -1 : c.counts().domains.valueOf(positions[i]);
-          if (!ignored[i] && v >= 0) {
-            values.add(v);
+          int v = values[k][i];
+          if (v >= 0 && !seen[v]) {
+            seen[v] = true;
+            size++;
           }
         }
-        size = values.size();
       }
       topologyWeight[k] = Math.log(size + 2);
     }
     long[] raw = new long[n];
     for (int i = 0; i < n; i++) {
-      if (ignored[i]) {
+      if (list.length > 0 && values[0][i] == IGNORED) {
         raw[i] = -1;
         continue;
       }
       double s = 0;
-      for (int k = 0; k < list.size(); k++) {
-        Constraints.One c = list.get(k);
-        int v = positions[i] < 0 ? -1 : c.counts().domains.valueOf(positions[i]);
+      for (int k = 0; k < list.length; k++) {
+        int v = values[k][i];
         if (v >= 0) {
+          Constraints.One c = list[k];
           s += c.counts().count(v) * topologyWeight[k] + (c.maxSkew() - 1);
         }
       }
@@ -165,4 +171,7 @@ final class SpreadScorer implements PreparedScorer, NormalizingScorer, PodSigner
     }
     return raw;
   }
+
+  /** A candidate left out of the score: it lacks a key of the pod's own constraints. */
+  private static final int IGNORED = -2;
 }
