@@ -8,8 +8,10 @@
  *   <li><b>Equivalence cache</b> ({@code EquivalenceCache}, one per search, across sessions): per node, the verdict
  *       (short of resources, filtered, feasible now or later) and the summed score for tasks of one
  *       {@code EquivalenceKey}: the request plus what each filter and scorer signs of the pod
- *       ({@link io.basalt.framework.PodSigner}). A plugin that signs nothing makes the verdicts (or the scores) of
- *       that task unkept: reuse is opt-in, and correct by default. An entry holds while the node copy
+ *       ({@link io.basalt.framework.PodSigner}). A filter that signs nothing for a task is a residual filter: the
+ *       kept verdict is what the signed filters say, and the residual ones are asked afresh on every node that verdict
+ *       lets through (the key marks their slots, so such tasks never share verdicts with fully signed ones). A scorer
+ *       that signs nothing makes the task's scores unkept. Reuse is opt-in, and correct by default. An entry holds while the node copy
  *       ({@code NodeInfo.serial}) and its {@code version} are those it was found at; a new resource name drops all,
  *       keys no search of the last session used are dropped, and a memory bound caps the keys. When only some scorers
  *       sign, their scores are kept per node for the session alone and the rest asked. A {@code FeasibilityTree} per
@@ -54,11 +56,10 @@
  * topology key), counts of matching pods per topology value, computed once per session from the snapshot (as
  * kube-scheduler's PreFilter does) and kept current from the change log and the statement's placements (a discarded
  * gang's placements are undone with it, so it leaves nothing). A pod's answer on a node then reads the count of the
- * node's topology value, O(1) per node, never a scan of all pods. For reuse it has two choices: sign nothing (its
- * answers are asked every time, which costs a counter read per node, and the other plugins' answers are still
- * reused through the per-scorer path), or sign with the pod's constraint terms plus a version of the counts it read
- * (a counter bumped whenever a count of that constraint changes), so equal signatures still mean equal answers and a
- * placement that moves a count makes the next pod's key new instead of serving a stale verdict. Incoming pods without
+ * node's topology value, O(1) per node, never a scan of all pods. Such a filter signs nothing for a pod with
+ * constraints: its answers are asked on every visit, a counter read per node, while the other filters' verdicts and
+ * the signed scorers' scores are still kept for the pod's key (residual filters, above). Counts of a selector that
+ * requires a label value are kept from the placements carrying that label alone. Incoming pods without
  * such terms are unaffected unless existing pods' anti-affinity can refuse them; a plugin that must check existing
  * pods' terms signs with the version of those terms' counts too.
  */
