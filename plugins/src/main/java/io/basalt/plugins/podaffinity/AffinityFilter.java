@@ -90,7 +90,44 @@ final class AffinityFilter implements PreparedFilter, PodSigner {
       TopologyCounts counts = state.counts(new PodState.Tally(terms, ones(terms.size()), false));
       anti = counts.isEmpty() ? null : Domains.of(terms, counts);
     }
-    return new Check(affinity, firstOfGroup, anti, existingAnti == null ? null : Domains.of(existingAnti));
+    Domains existing = existingAnti == null ? null : Domains.of(existingAnti);
+    NodeDomains nodes = state.nodeDomains();
+    return new Check(affinity, firstOfGroup, anti, existing, refusals(nodes, anti, existing), nodes);
+  }
+
+  private static final byte ANTI = 1;
+  private static final byte EXISTING_ANTI = 2;
+
+  /**
+   * Per node position, what refuses the pod there by anti-affinity ({@link #ANTI} before {@link #EXISTING_ANTI}, as
+   * kube-scheduler asks them), or 0: each counted domain's nodes marked once, so a visit reads one byte.
+   */
+  private static byte[] refusals(NodeDomains nodes, Domains anti, Domains existing) {
+    if (anti == null && existing == null) {
+      return null;
+    }
+    byte[] refused = new byte[nodes.size()];
+    mark(refused, nodes, existing, EXISTING_ANTI);
+    mark(refused, nodes, anti, ANTI);
+    return refused;
+  }
+
+  private static void mark(byte[] refused, NodeDomains nodes, Domains domains, byte reason) {
+    if (domains == null) {
+      return;
+    }
+    for (int i = 0; i < domains.keys.length; i++) {
+      if (domains.values[i] == null) {
+        continue;
+      }
+      for (Map.Entry<String, long[]> e : domains.values[i].entrySet()) {
+        if (e.getValue()[0] > 0) {
+          for (int p : nodes.positions(domains.keys[i], e.getKey())) {
+            refused[p] = reason;
+          }
+        }
+      }
+    }
   }
 
   private boolean matchesAll(List<Term> terms, Pod pod) {
@@ -135,9 +172,12 @@ final class AffinityFilter implements PreparedFilter, PodSigner {
     }
   }
 
-  /** The filter for one pod across one search; null parts pass every node. */
-  private record Check(Domains affinity, boolean firstOfGroup, Domains anti, Domains existingAnti)
-      implements Function<NodeInfo, FilterResult> {
+  /**
+   * The filter for one pod across one search; null parts pass every node. {@code refused} holds the anti-affinity
+   * answers by node position, for the session's own node copies.
+   */
+  private record Check(Domains affinity, boolean firstOfGroup, Domains anti, Domains existingAnti, byte[] refused,
+      NodeDomains nodes) implements Function<NodeInfo, FilterResult> {
     @Override
     public FilterResult apply(NodeInfo node) {
       Map<String, String> labels = node.node().labels();
@@ -157,6 +197,11 @@ final class AffinityFilter implements PreparedFilter, PodSigner {
         }
       }
       // kube-scheduler's order: the pod's affinity, its anti-affinity, then existing pods' anti-affinity.
+      int p = refused == null ? -1 : nodes.position(node);
+      if (p >= 0) {
+        byte r = refused[p];
+        return r == 0 ? FilterResult.OK : r == ANTI ? ANTI_AFFINITY : EXISTING_ANTI_AFFINITY;
+      }
       if (anti != null) {
         for (int i = 0; i < anti.keys.length; i++) {
           if (TopologyCounts.get(anti.values[i], labels.get(anti.keys[i])) > 0) {

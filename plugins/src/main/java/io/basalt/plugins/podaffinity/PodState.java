@@ -114,6 +114,7 @@ final class PodState implements AllocationListener {
   private final List<Change> log = new ArrayList<>();
   /** The log's changes of pods carrying terms. */
   private final List<Change> termLog = new ArrayList<>();
+  private NodeDomains nodeDomains;
   /** Their terms, filed by the label value each requires. */
   private final TermLog termEntries = new TermLog();
   private final Map<Tally, Counted> tallies = new HashMap<>();
@@ -164,6 +165,14 @@ final class PodState implements AllocationListener {
         requiredAntiPods += c.at().terms().requiredAnti().isEmpty() ? 0 : delta;
       }
     }
+  }
+
+  /** The session's nodes by topology pair. */
+  NodeDomains nodeDomains() {
+    if (nodeDomains == null) {
+      nodeDomains = new NodeDomains(session.nodes());
+    }
+    return nodeDomains;
   }
 
   /** How many placements and evictions the session made so far: counts read at one value hold until it moves. */
