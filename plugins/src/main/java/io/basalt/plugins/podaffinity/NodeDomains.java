@@ -1,7 +1,7 @@
 package io.basalt.plugins.podaffinity;
 
 import io.basalt.api.NodeInfo;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,15 +36,25 @@ final class NodeDomains {
   }
 
   private Map<String, int[]> index(String key) {
-    Map<String, List<Integer>> lists = new HashMap<>();
+    // Each value's positions grow in one array, its first slot the count: most keys (the hostname) give one node each.
+    Map<String, int[]> out = new HashMap<>();
     for (int p = 0; p < nodes.size(); p++) {
       String value = nodes.get(p).node().labels().get(key);
-      if (value != null) {
-        lists.computeIfAbsent(value, v -> new ArrayList<>()).add(p);
+      if (value == null) {
+        continue;
+      }
+      int[] at = out.get(value);
+      if (at == null) {
+        out.put(value, new int[] {1, p});
+      } else {
+        if (at[0] + 1 == at.length) {
+          at = Arrays.copyOf(at, at.length * 2);
+          out.put(value, at);
+        }
+        at[++at[0]] = p;
       }
     }
-    Map<String, int[]> out = new HashMap<>();
-    lists.forEach((v, ps) -> out.put(v, ps.stream().mapToInt(Integer::intValue).toArray()));
+    out.replaceAll((v, at) -> Arrays.copyOfRange(at, 1, at[0] + 1));
     return out;
   }
 }
