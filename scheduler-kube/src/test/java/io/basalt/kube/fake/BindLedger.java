@@ -44,6 +44,11 @@ public final class BindLedger {
     return List.copyOf(applied);
   }
 
+  /** How many bindings were applied, without copying them (a benchmark polls it). */
+  public synchronized int appliedCount() {
+    return applied.size();
+  }
+
   /** Bindings refused (409) because the pod was already bound to a different node than the one named. */
   public synchronized List<Entry> rebinds() {
     return List.copyOf(refused);
