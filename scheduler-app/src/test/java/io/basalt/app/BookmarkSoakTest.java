@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code basalt_informer_relists_total}, which must stay absent.
  *
  * <p>The short variants run with every build (bookmarks every 500 ms, a burst of writes and every watch closed every
- * few seconds; and the same without bookmarks, to show the setup catches a relist). The 30-minute soak is run by hand, cheap in CPU:
+ * few seconds; and the same without bookmarks, to show the setup catches a relist). The 30-minute soak is run by hand,
+ * cheap in CPU:
  * {@code nice -n 19 mvn -B -q -pl scheduler-app -am test -Dtest=BookmarkSoakTest -Dbasalt.soak=true
  * -Dsurefire.failIfNoSpecifiedTests=false} ({@code -Dbasalt.soak.minutes}, default 30).
  */
@@ -66,7 +67,8 @@ class BookmarkSoakTest {
 
   /**
    * Runs Basalt for {@code length} against a server keeping {@code history} writes, writing a ConfigMap every
-   * {@code writeEvery} (and deleting an old one), a pod to bind every 20 writes, sending bookmarks every {@code bookmarkEvery} (null: never)
+   * {@code writeEvery} (and deleting an old one), a pod to bind every 20 writes, sending bookmarks every
+   * {@code bookmarkEvery} (null: never)
    * and every {@code closeEvery} (null: never) writing a whole history at once, then ending every watch cleanly.
    */
   private static Soak soak(Path dir, Duration length, Duration bookmarkEvery, Duration closeEvery, int history,

@@ -26,10 +26,12 @@ import org.junit.jupiter.api.io.TempDir;
  * Cold start at fleet size: {@code basalt run} in its own JVM, with the chart's options ({@code -Xmx},
  * {@code -XX:+ExitOnOutOfMemoryError}), started against the in-process fake API server already holding N GPU nodes
  * and P pods of which some are pending; measured from the process start: informers synced, first pod bound, every
- * pending pod bound, the heap's peak (GC log: most used before a collection, most live after one) and the steady heap
- * (live after a full collection once all are bound). Its log and GC log are left in {@code target/cold-start/}. Nodes are {@code live/gpu-node.json} (8 GPUs), pods the 8.2 KB
- * {@code live/training-pod.json} made lone pods (a ReplicaSet owner, no PodGroup): the running ones take one GPU each
- * on their node (up to 7), so every pending one-GPU pod has a place.
+ * pending pod bound (and the process's CPU time to each, the fair figure on a shared machine), the heap's peak (GC
+ * log: most used before a collection, most live after one) and the steady heap (live after a full collection once all
+ * are bound). Its log and GC log are left in {@code target/cold-start/}. Nodes are {@code live/gpu-node.json} (8 GPUs,
+ * HAMi's annotations dropped), pods the 8.2 KB {@code live/training-pod.json} made lone pods (a ReplicaSet owner, no
+ * PodGroup, claims or host port): the running ones take one GPU each on their node (up to 7), so every pending one-GPU
+ * pod has a place.
  *
  * <p>Not a unit test. The fake server holds every object as a JSON tree in this JVM (tens of KB per pod), so give the
  * test JVM room: {@code mvn -B -q -pl scheduler-app -am test -Dtest=ColdStartBench -Dbasalt.bench=true
@@ -71,6 +73,7 @@ class ColdStartBench {
         double synced = -1;
         double first = -1;
         double all = -1;
+        double firstCpu = -1;
         long deadline = start + TimeUnit.SECONDS.toNanos(timeoutS);
         while (System.nanoTime() < deadline && basalt.isAlive()) {
           double now = (System.nanoTime() - start) / 1e9;
@@ -80,6 +83,7 @@ class ColdStartBench {
           int bound = server.bindLedger().appliedCount();
           if (first < 0 && bound > 0) {
             first = now;
+            firstCpu = cpuSeconds(basalt);
           }
           if (bound >= pending) {
             all = now;
@@ -88,14 +92,15 @@ class ColdStartBench {
           Thread.sleep(50);
         }
         assertTrue(basalt.isAlive(), "basalt run exited (" + exit(basalt) + "): " + tail(out));
+        double allCpu = cpuSeconds(basalt);
         String steady = jcmd(basalt.pid(), "GC.run") + jcmd(basalt.pid(), "GC.heap_info");
         Matcher used = HEAP_USED.matcher(steady);
         long steadyMiB = used.find() ? Long.parseLong(used.group(2)) / 1024 : -1;
         long[] peak = peaks(gcLog);
         System.out.printf(Locale.ROOT, "cold start: %d nodes, %d pods (%d pending), -Xmx%s: informers synced %.1f s, "
                 + "first bind %.1f s, all %d bound %.1f s; heap peak %d MiB used, %d MiB live after a collection; "
-                + "steady %d MiB%n", nodes, pods, pending, heap, synced, first, pending, all, peak[0], peak[1],
-            steadyMiB);
+                + "steady %d MiB; basalt's CPU time %.1f s to the first bind, %.1f s to the last%n", nodes, pods,
+            pending, heap, synced, first, pending, all, peak[0], peak[1], steadyMiB, firstCpu, allCpu);
         assertEquals(pending, server.bindLedger().appliedCount(), "not all pending pods bound in " + timeoutS + " s; "
             + "basalt's log: " + out.toAbsolutePath() + "; the first pending pod's status: "
             + server.get(io.basalt.kube.fake.Resources.PODS, "ml", "pending-" + running).get("status"));
@@ -220,6 +225,11 @@ class ColdStartBench {
     String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     p.waitFor(60, TimeUnit.SECONDS);
     return text;
+  }
+
+  /** The process's CPU time so far (all its threads), or -1 where the platform does not say. */
+  private static double cpuSeconds(Process p) {
+    return p.info().totalCpuDuration().map(d -> d.toMillis() / 1000.0).orElse(-1.0);
   }
 
   private static String exit(Process p) {
