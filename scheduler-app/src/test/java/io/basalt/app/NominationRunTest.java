@@ -3,6 +3,7 @@ package io.basalt.app;
 import static io.basalt.app.LiveRun.node;
 import static io.basalt.app.LiveRun.nodeOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -29,6 +30,10 @@ class NominationRunTest {
   /** No priority plugin in the second config: jobs go by creation time, so a hold is all that keeps room. */
   private static final String PREEMPT = "actions: \"enqueue, allocate, preempt\"\ntiers:\n- plugins:\n"
       + "  - name: priority\n  - name: gang\n  - name: conformance\n- plugins:\n  - name: predicates\n";
+  /** Overcommit admits jobs; a factor of 2 lets high in while n1 is full (8 of 16 admissible GPUs used). */
+  private static final String OVERCOMMIT = "actions: \"enqueue, allocate, preempt\"\ntiers:\n- plugins:\n"
+      + "  - name: priority\n  - name: gang\n  - name: conformance\n- plugins:\n  - name: overcommit\n"
+      + "    arguments:\n      overcommit-factor: 2.0\n  - name: predicates\n";
   private static final String BY_AGE = "actions: \"enqueue, allocate\"\ntiers:\n- plugins:\n  - name: gang\n"
       + "  - name: predicates\n";
 
@@ -54,6 +59,35 @@ class NominationRunTest {
         Await.until("high bound", WAIT, () -> "n1".equals(nodeOf(server, "high")));
         assertNull(nominated(server, "high"), "the binding clears it");
         assertNull(nodeOf(server, "filler"));
+        assertEquals(0, run.stop());
+      }
+    }
+  }
+
+  /**
+   * With overcommit admitting jobs, a preemptor is not sent back through enqueue while its victims terminate: their
+   * GPUs still count as used (and a releasing victim's job as unplaced need), so it would be refused admission and
+   * lose its place until they were gone. A job holding a nomination opens admitted.
+   */
+  @Test
+  void aPreemptorStaysAdmittedWhileItsVictimsTerminate(@TempDir Path dir) throws Exception {
+    try (FakeApiServer server = FakeApiServer.builder().gracefulPodDeletion(true).start()) {
+      server.seed(node("n1", 8));
+      server.seed(pod("low-a", "basalt-scheduler", 4, 0, "n1", null, null));
+      server.seed(pod("low-b", "basalt-scheduler", 4, 0, "n1", null, null));
+      try (LiveRun run = LiveRun.start(server, dir, "--config", conf(dir, OVERCOMMIT))) {
+        server.seed(pod("high", "basalt-scheduler", 8, 1000, null, null, null));
+        Await.until("both victims evicted", WAIT, () -> terminating(server, "low-a") && terminating(server, "low-b"));
+        // Cycles run every 100ms: several see high nominated with both victims still terminating.
+        Await.until("high told it waits", WAIT, () -> unschedulable(server, "high"));
+        Thread.sleep(1000);
+        String status = server.get(Resources.PODS, "ml", "high").getAsJsonObject("status").toString();
+        assertFalse(status.contains("overcommitted"), "high was sent back through enqueue: " + status);
+        assertEquals("n1", nominated(server, "high"));
+
+        server.delete(Resources.PODS, "ml", "low-a");
+        server.delete(Resources.PODS, "ml", "low-b");
+        Await.until("high bound", WAIT, () -> "n1".equals(nodeOf(server, "high")));
         assertEquals(0, run.stop());
       }
     }

@@ -154,11 +154,11 @@ final class JobsBuilder {
       if (task.status() == TaskStatus.PENDING) {
         sorted.pending(job.queue(), task.request());
       }
-      if (job.isImplicit()) {
-        sorted.add(job); // complete: one task, its phase from the pod
-      }
       if (task.nodeName() == null) {
-        reserveNominated(task);
+        reserveNominated(job, task);
+      }
+      if (job.isImplicit()) {
+        sorted.add(job); // complete: one task, its phase from the pod (or its nomination)
       }
     }
     if (gatedPods != null) {
@@ -297,13 +297,20 @@ final class JobsBuilder {
   /**
    * A pending pod nominated to a node (its victims are being evicted for it) gets that node's resources held for it,
    * so no other pod takes what was freed on its behalf.
+   *
+   * <p>Its job opens admitted (Inqueue) if it would open Pending: only an admitted job gets a nomination, and a lone
+   * pod or an inferred group has no PodGroup status to remember that by. Sent through enqueue again, it would be
+   * measured against its victims' resources, still used while they terminate, and refused until they are gone.
    */
-  private void reserveNominated(TaskInfo task) {
+  private void reserveNominated(JobInfo job, TaskInfo task) {
     String nominated = snapshot.nominations().get(task.uid());
     NodeInfo node = nominated == null ? null : nodes.apply(nominated);
     if (node != null && task.status() == TaskStatus.PENDING) {
       node.adjustPipelined(task.request(), 1);
       task.reserve(node);
+      if (job.phase() == PodGroupPhase.PENDING) {
+        job.setPhase(PodGroupPhase.INQUEUE);
+      }
     }
   }
 }

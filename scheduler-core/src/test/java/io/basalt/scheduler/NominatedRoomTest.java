@@ -5,7 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basalt.actions.ActionRegistry;
 import io.basalt.cache.ClusterCache;
+import io.basalt.framework.Plugin;
+import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.PluginRegistry;
+import io.basalt.framework.Registrar;
+import io.basalt.framework.SessionView;
+import io.basalt.framework.Vote;
 import io.basalt.model.Pod;
 import io.basalt.session.SessionResult;
 import io.basalt.testing.TestNodes;
@@ -71,6 +76,52 @@ class NominatedRoomTest {
 
     cache.putPod(theirs.withNodeName("n2")); // their scheduler placed it elsewhere after all
     assertEquals(List.of("ns/ours"), scheduler.runOnce().bindings().stream().map(b -> b.pod().key()).toList());
+  }
+
+  /**
+   * A preemptor's job is not sent through enqueue again while its victims terminate: it holds a nomination, so it
+   * opens admitted, and an admission plugin that now refuses everything (as overcommit does while the victims'
+   * resources still count as used) neither names it nor keeps it from its node once they are gone.
+   */
+  @Test
+  void aNominatedPodsJobOpensAdmittedAndIsNotRefusedAgainAtEnqueue() {
+    SchedulerProfile refusing = ConfValidator.validate(TestSessions.parse(
+        "actions: \"enqueue, allocate\"\ntiers:\n- plugins:\n  - name: refuse\n"),
+        PluginRegistry.of(PluginDescriptor.of("refuse", Refuse::new)), ActionRegistry.builtin()).profile();
+    Scheduler s = new Scheduler(cache, () -> refusing, new Binder() {
+      @Override
+      public void bind(List<SessionResult.Binding> bindings, BindOutcomes outcomes) {
+        bindings.forEach(b -> outcomes.bound(b.pod().uid()));
+      }
+
+      @Override
+      public void evict(List<SessionResult.Eviction> evictions, BindOutcomes outcomes) {}
+    }, StatusSink.NONE);
+    cache.putNode(TestNodes.node("n1").cpu("8").build());
+    cache.putPod(TestPods.pod("ns/victim").cpu("8").onNode("n1").terminating().build());
+    cache.putPod(TestPods.pod("ns/high").cpu("8").priority(1000).build().withNominatedNodeName("n1"));
+    cache.putPod(TestPods.pod("ns/other").cpu("1").build());
+    SessionResult first = s.runOnce();
+    assertEquals(List.of(), first.bindings());
+    assertEquals("n1", pending(first, "ns/high").nominatedNode());
+    assertTrue(!pending(first, "ns/high").reason().contains("refused"), pending(first, "ns/high").reason());
+    assertTrue(pending(first, "ns/other").reason().contains("refused"), "a job without a nomination is asked");
+
+    cache.removePod("ns-victim-uid");
+    assertEquals(List.of("ns/high"), s.runOnce().bindings().stream().map(b -> b.pod().key()).toList());
+  }
+
+  /** An admission plugin refusing every job. */
+  private static final class Refuse implements Plugin {
+    @Override
+    public String name() {
+      return "refuse";
+    }
+
+    @Override
+    public void onSessionOpen(SessionView session, Registrar registrar) {
+      registrar.addJobEnqueueable(job -> Vote.reject("refused"));
+    }
   }
 
   private static SessionResult.PendingPod pending(SessionResult r, String key) {

@@ -16,12 +16,20 @@ public final class BindLedger {
   private final List<Entry> applied = new ArrayList<>();
   private final List<Entry> refused = new ArrayList<>();
   private final List<Entry> gated = new ArrayList<>();
+  /** When each pod's first binding was applied ({@link System#nanoTime}), for latency benchmarks. */
+  private final java.util.Map<String, Long> appliedAt = new java.util.HashMap<>();
 
   BindLedger() {
   }
 
   synchronized void applied(String pod, String node) {
     applied.add(new Entry(pod, node, null));
+    appliedAt.putIfAbsent(pod, System.nanoTime());
+  }
+
+  /** {@link System#nanoTime} of each pod's first applied binding, by {@code namespace/name}; a copy. */
+  public synchronized java.util.Map<String, Long> appliedNanos() {
+    return new java.util.HashMap<>(appliedAt);
   }
 
   synchronized void refused(String pod, String node, String alreadyOn) {
@@ -42,6 +50,11 @@ public final class BindLedger {
   /** Bindings applied, in order. */
   public synchronized List<Entry> applied() {
     return List.copyOf(applied);
+  }
+
+  /** How many bindings were applied, without copying them (a benchmark polls it). */
+  public synchronized int appliedCount() {
+    return applied.size();
   }
 
   /** Bindings refused (409) because the pod was already bound to a different node than the one named. */
