@@ -81,4 +81,19 @@ class DraScenarioTest {
     assertEquals(c.node(), r.binding("ml/user-0").node());
     assertEquals(c.node(), r.binding("ml/user-1").node());
   }
+
+  @Test
+  void aQueueCappingADeviceClassHoldsAGangBackNamingTheCap() throws Exception {
+    for (SimulationReport r : List.of(Scenarios.run("dra/quota"), Scenarios.run("dra/quota", BARE))) {
+      assertEquals("Running", r.podGroup("team-a/small").phase());
+      assertEquals("Running", r.podGroup("team-b/wide").phase(), "a queue without a cap takes 16 devices");
+      assertTrue(r.bindings().stream().noneMatch(b -> b.pod().startsWith("team-a/big-")), r.bindings().toString());
+      long teamA = r.claims().stream().filter(c -> c.claim().startsWith("team-a/"))
+          .mapToLong(c -> c.devices().size()).sum();
+      assertEquals(8, teamA, "team-a holds exactly its capability");
+      String reason = r.pendingPod("team-a/big-0").reason();
+      assertTrue(reason.contains("0/6 nodes are available: 6 cannot allocate all claims (queue team-a "
+          + "deviceclass/gpu.example.com would exceed its capability: holds 8, needs 4 more, capability 8)"), reason);
+    }
+  }
 }

@@ -21,10 +21,26 @@ public final class ClaimLedger {
   private final Set<DeviceId> inUse;
   private final Map<String, Allocation> allocatedHere = new HashMap<>();
   private final Allocator allocator;
+  /** Queue caps on DRA devices ({@link DeviceQuota}); null when no queue caps a DeviceClass. */
+  private DeviceQuota quota;
 
-  /** The claims a placement allocated (or found allocated) for its pod, to write when the pod binds. */
-  public record Booking(List<ClaimBinding> claims) {
+  /**
+   * The claims a placement allocated (or found allocated) for its pod, to write when the pod binds.
+   *
+   * @param queue the queue the new allocations count against, null when none does
+   * @param devices the devices per DeviceClass the new allocations hold, counted against {@code queue}
+   */
+  public record Booking(List<ClaimBinding> claims, String queue, Map<String, Long> devices) {
     public static final Booking NONE = new Booking(List.of());
+
+    public Booking {
+      claims = List.copyOf(claims);
+      devices = Map.copyOf(devices);
+    }
+
+    public Booking(List<ClaimBinding> claims) {
+      this(claims, null, Map.of());
+    }
   }
 
   public ClaimLedger(DraState state) {
@@ -37,26 +53,56 @@ public final class ClaimLedger {
     return state;
   }
 
+  /** Counts the devices new allocations hold against {@code value}'s queue caps from now on. */
+  public void useQuota(DeviceQuota value) {
+    this.quota = value;
+  }
+
   /** Why {@code pod}'s claims cannot all be allocated with it on {@code node}, or null when they can. */
   public String check(Pod pod, Node node) {
+    return check(pod, null, node);
+  }
+
+  /**
+   * Why {@code pod}'s claims cannot all be allocated with it on {@code node}, its queue's device caps included, or
+   * null when they can.
+   */
+  public String check(Pod pod, String queue, Node node) {
     Resolved r = resolve(pod, node);
     if (r.failure != null) {
       return r.failure;
     }
-    return r.pending.isEmpty() ? null : allocator.allocate(r.pending, node).failure();
+    if (r.pending.isEmpty()) {
+      return null;
+    }
+    Allocator.Outcome o = allocator.allocate(r.pending, node);
+    return o.ok() ? overQuota(queue, r.pending, o) : o.failure();
   }
 
   /** Allocates {@code pod}'s unallocated claims on {@code node}; {@link Booking#NONE} when {@link #check} fails. */
   public Booking allocate(Pod pod, Node node) {
+    return allocate(pod, null, node);
+  }
+
+  /**
+   * Allocates {@code pod}'s unallocated claims on {@code node}, counting their devices against {@code queue};
+   * {@link Booking#NONE} when {@link #check} fails.
+   */
+  public Booking allocate(Pod pod, String queue, Node node) {
     Resolved r = resolve(pod, node);
     if (r.failure != null) {
       return Booking.NONE;
     }
     List<ClaimBinding> out = new ArrayList<>(r.ready);
+    Map<String, Long> counted = Map.of();
     if (!r.pending.isEmpty()) {
       Allocator.Outcome o = allocator.allocate(r.pending, node);
-      if (!o.ok()) {
+      if (!o.ok() || overQuota(queue, r.pending, o) != null) {
         return Booking.NONE;
+      }
+      if (quota != null && queue != null) {
+        counted = devicesByClass(r.pending, o);
+        quota.add(queue, counted, 1);
       }
       for (int i = 0; i < r.pending.size(); i++) {
         ResourceClaim c = r.pending.get(i);
@@ -70,11 +116,27 @@ public final class ClaimLedger {
         out.add(new ClaimBinding(c.namespace(), c.name(), c.uid(), a, true));
       }
     }
-    return new Booking(List.copyOf(out));
+    return new Booking(out, counted.isEmpty() ? null : queue, counted);
+  }
+
+  /** Why the devices of {@code o} would take {@code queue} over a cap, or null. */
+  private String overQuota(String queue, List<ResourceClaim> pending, Allocator.Outcome o) {
+    return quota == null || queue == null ? null : quota.exceeds(queue, devicesByClass(pending, o));
+  }
+
+  private static Map<String, Long> devicesByClass(List<ResourceClaim> pending, Allocator.Outcome o) {
+    Map<String, Long> out = new java.util.TreeMap<>();
+    for (int i = 0; i < pending.size(); i++) {
+      DeviceQuota.devicesByClass(pending.get(i), o.allocations().get(i)).forEach((c, n) -> out.merge(c, n, Long::sum));
+    }
+    return out;
   }
 
   /** Takes back the claims {@code booking} allocated. */
   public void undo(Booking booking) {
+    if (booking.queue() != null && quota != null) {
+      quota.add(booking.queue(), booking.devices(), -1);
+    }
     for (ClaimBinding b : booking.claims()) {
       if (b.allocated() && allocatedHere.remove(b.key()) != null) {
         for (AllocatedDevice d : b.allocation().devices()) {

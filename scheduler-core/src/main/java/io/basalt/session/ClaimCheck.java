@@ -44,7 +44,12 @@ final class ClaimCheck implements PreparedFilter, PodSigner {
     if (!task.pod().constraints().hasResourceClaims()) {
       return FilterResult.OK;
     }
-    String why = claims.check(task.pod(), node.node());
+    String why = claims.check(task.pod(), queueOf(task), node.node());
     return why == null ? FilterResult.OK : FilterResult.unfit("cannot allocate all claims (" + why + ")");
+  }
+
+  /** The queue a task's claims count against ({@link io.basalt.dra.DeviceQuota}), null outside a job. */
+  static String queueOf(TaskInfo task) {
+    return task.job() == null ? null : task.job().queue();
   }
 }
