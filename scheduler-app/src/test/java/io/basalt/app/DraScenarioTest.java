@@ -96,4 +96,19 @@ class DraScenarioTest {
           + "deviceclass/gpu.example.com would exceed its capability: holds 8, needs 4 more, capability 8)"), reason);
     }
   }
+
+  @Test
+  void aTwoDeviceClaimGetsTheNvlinkPairAsGpuAwareGivesNvidiaGpus() throws Exception {
+    SimulationReport aware = Scenarios.run("dra/topology",
+        io.basalt.config.ConfLoader.load(Scenarios.fixture("../config/gpu-aware.conf").normalize()), false);
+    for (SimulationReport r : List.of(aware, Scenarios.run("dra/topology", BARE))) {
+      assertEquals(2, r.claims().size(), r.claims().toString());
+      for (SimulationReport.Claim c : r.claims()) {
+        String node = c.node();
+        assertEquals(List.of("gpu.example.com/" + node + "/gpu-2", "gpu.example.com/" + node + "/gpu-3"),
+            c.devices(), "uuid on node-a, index on node-b map the devices to the node's GPUs");
+      }
+    }
+    assertEquals(List.of("2", "3"), aware.binding("ml/pair-c").devices(), "gpu-aware's choice for nvidia.com/gpu");
+  }
 }

@@ -1,5 +1,6 @@
 package io.basalt.dra;
 
+import io.basalt.gpu.GpuTopology;
 import io.basalt.model.Node;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -16,7 +17,8 @@ import java.util.function.Predicate;
  * makes the devices of the requests it covers agree on an attribute. A device goes to one request of one claim
  * (devices taken already, by other claims or earlier in this search, are skipped) unless the request asks for admin
  * access, which may use any matching device and takes none away from others. The search backtracks, trying devices in
- * slice order, bounded by {@link #MAX_STEPS}.
+ * slice order (for a request of several GPUs, the best-linked free set first: {@link TopologyOrder}), bounded by
+ * {@link #MAX_STEPS}.
  */
 public final class Allocator {
   /** How many device choices one allocation may try before it gives up (a reason says so). */
@@ -40,6 +42,14 @@ public final class Allocator {
 
   /** Devices on {@code node} for each of {@code claims} (none allocated yet), all or none. */
   public Outcome allocate(List<ResourceClaim> claims, Node node) {
+    return allocate(claims, node, null);
+  }
+
+  /**
+   * As {@link #allocate(List, Node)}, trying first, for a request of several devices, the free set best linked in
+   * {@code gpus} (the node's GPU topology, null when unknown): see {@link TopologyOrder}.
+   */
+  public Outcome allocate(List<ResourceClaim> claims, Node node, GpuTopology gpus) {
     List<Candidate> devices = state.candidates(node);
     List<Slot> slots = new ArrayList<>();
     for (ResourceClaim claim : claims) {
@@ -52,6 +62,9 @@ public final class Allocator {
           Choice choice = new Choice(name, c, c.adminAccess());
           why = choice.match(devices);
           if (why == null) {
+            if (!choice.admin && !c.all()) {
+              choice.matching = TopologyOrder.prefer(choice.matching, choice.wanted(), gpus, d -> !inUse.test(d.id));
+            }
             options.add(choice);
           } else if (choices.size() > 1) {
             why = "subrequest " + c.name() + ": " + why;

@@ -1,5 +1,6 @@
 package io.basalt.dra;
 
+import io.basalt.gpu.GpuTopology;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
 import io.basalt.model.PodResourceClaim;
@@ -60,14 +61,15 @@ public final class ClaimLedger {
 
   /** Why {@code pod}'s claims cannot all be allocated with it on {@code node}, or null when they can. */
   public String check(Pod pod, Node node) {
-    return check(pod, null, node);
+    return check(pod, null, node, null);
   }
 
   /**
    * Why {@code pod}'s claims cannot all be allocated with it on {@code node}, its queue's device caps included, or
-   * null when they can.
+   * null when they can; {@code gpus} is the node's GPU topology (null when unknown), which the choice of devices
+   * follows.
    */
-  public String check(Pod pod, String queue, Node node) {
+  public String check(Pod pod, String queue, Node node, GpuTopology gpus) {
     Resolved r = resolve(pod, node);
     if (r.failure != null) {
       return r.failure;
@@ -75,20 +77,20 @@ public final class ClaimLedger {
     if (r.pending.isEmpty()) {
       return null;
     }
-    Allocator.Outcome o = allocator.allocate(r.pending, node);
+    Allocator.Outcome o = allocator.allocate(r.pending, node, gpus);
     return o.ok() ? overQuota(queue, r.pending, o) : o.failure();
   }
 
   /** Allocates {@code pod}'s unallocated claims on {@code node}; {@link Booking#NONE} when {@link #check} fails. */
   public Booking allocate(Pod pod, Node node) {
-    return allocate(pod, null, node);
+    return allocate(pod, null, node, null);
   }
 
   /**
    * Allocates {@code pod}'s unallocated claims on {@code node}, counting their devices against {@code queue};
    * {@link Booking#NONE} when {@link #check} fails.
    */
-  public Booking allocate(Pod pod, String queue, Node node) {
+  public Booking allocate(Pod pod, String queue, Node node, GpuTopology gpus) {
     Resolved r = resolve(pod, node);
     if (r.failure != null) {
       return Booking.NONE;
@@ -96,7 +98,7 @@ public final class ClaimLedger {
     List<ClaimBinding> out = new ArrayList<>(r.ready);
     Map<String, Long> counted = Map.of();
     if (!r.pending.isEmpty()) {
-      Allocator.Outcome o = allocator.allocate(r.pending, node);
+      Allocator.Outcome o = allocator.allocate(r.pending, node, gpus);
       if (!o.ok() || overQuota(queue, r.pending, o) != null) {
         return Booking.NONE;
       }

@@ -44,7 +44,7 @@ final class ClaimCheck implements PreparedFilter, PodSigner {
     if (!task.pod().constraints().hasResourceClaims()) {
       return FilterResult.OK;
     }
-    String why = claims.check(task.pod(), queueOf(task), node.node());
+    String why = claims.check(task.pod(), queueOf(task), node.node(), node.gpus());
     return why == null ? FilterResult.OK : FilterResult.unfit("cannot allocate all claims (" + why + ")");
   }
 

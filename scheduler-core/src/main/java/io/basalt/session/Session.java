@@ -387,7 +387,7 @@ public final class Session implements SessionView {
     if (claims == null || !task.pod().constraints().hasResourceClaims()) {
       return ClaimLedger.Booking.NONE;
     }
-    return claims.allocate(task.pod(), ClaimCheck.queueOf(task), node.node());
+    return claims.allocate(task.pod(), ClaimCheck.queueOf(task), node.node(), node.gpus());
   }
 
   void unbookClaims(ClaimLedger.Booking booking) {

@@ -89,14 +89,14 @@ class DeviceQuotaTest {
         uid -> null));
     Pod p1 = pod("p1", "c1");
     Pod p2 = pod("p2", "c2");
-    ClaimLedger.Booking b1 = ledger.allocate(p1, "a", AllocatorTest.NODE);
+    ClaimLedger.Booking b1 = ledger.allocate(p1, "a", AllocatorTest.NODE, null);
     assertEquals(1, b1.claims().size());
     assertEquals("queue a deviceclass/class-a would exceed its capability: holds 2, needs 1 more, capability 2",
-        ledger.check(p2, "a", AllocatorTest.NODE));
-    assertSame(ClaimLedger.Booking.NONE, ledger.allocate(p2, "a", AllocatorTest.NODE));
-    assertNull(ledger.check(p2, "b", AllocatorTest.NODE), "another queue is not capped");
+        ledger.check(p2, "a", AllocatorTest.NODE, null));
+    assertSame(ClaimLedger.Booking.NONE, ledger.allocate(p2, "a", AllocatorTest.NODE, null));
+    assertNull(ledger.check(p2, "b", AllocatorTest.NODE, null), "another queue is not capped");
     ledger.undo(b1);
-    assertNull(ledger.check(p2, "a", AllocatorTest.NODE));
+    assertNull(ledger.check(p2, "a", AllocatorTest.NODE, null));
   }
 
   static Pod pod(String name, String claim) {
