@@ -60,7 +60,7 @@ public final class Allocator {
         for (DeviceRequest c : choices) {
           String name = c == r ? r.name() : r.name() + "/" + c.name();
           Choice choice = new Choice(name, c, c.adminAccess());
-          why = choice.match(devices);
+          why = choice.match(node, devices);
           if (why == null) {
             if (!choice.admin && !c.all()) {
               choice.matching = TopologyOrder.prefer(choice.matching, choice.wanted(), gpus, d -> !inUse.test(d.id));
@@ -102,6 +102,14 @@ public final class Allocator {
     return new Outcome(out, null);
   }
 
+  /** Which devices of a node pass a class's and a request's selectors: fixed for the snapshot, asked per pod. */
+  private record MatchKey(String node, String deviceClass, List<String> selectors) {}
+
+  /** The devices passing, or why none does. */
+  private record Matched(List<Candidate> devices, String none) {}
+
+  private final java.util.Map<MatchKey, Matched> matched = new java.util.HashMap<>();
+
   /** One request of one claim: its options (one, or a {@code firstAvailable} list) that have matching devices. */
   private record Slot(ResourceClaim claim, List<Choice> options) {}
 
@@ -119,12 +127,37 @@ public final class Allocator {
     }
 
     /** Finds the matching devices; null when they could meet the request, else why not. */
-    String match(List<Candidate> devices) {
+    String match(Node node, List<Candidate> devices) {
       DeviceClass cls = state.deviceClass(request.deviceClassName());
       if (cls == null) {
         return "device class " + request.deviceClassName() + " does not exist";
       }
-      matching = new ArrayList<>();
+      Matched m = matched.get(new MatchKey(node.name(), cls.name(), request.selectors()));
+      if (m == null) {
+        m = matchAll(cls, devices);
+        matched.put(new MatchKey(node.name(), cls.name(), request.selectors()), m);
+      }
+      if (m.none() != null) {
+        return m.none();
+      }
+      matching = m.devices();
+      long free = matching.size();
+      if (!admin) {
+        for (Candidate d : matching) {
+          free -= inUse.test(d.id) ? 1 : 0;
+        }
+      }
+      if (request.all()) {
+        return free == matching.size() ? null
+            : "asks for all " + matching.size() + " matching devices, " + (matching.size() - free) + " allocated";
+      }
+      return free >= request.count() ? null
+          : "needs " + request.count() + " devices, " + free + " of " + matching.size() + " matching are free";
+    }
+
+    /** The devices passing the class's and the request's selectors, or why none does. */
+    private Matched matchAll(DeviceClass cls, List<Candidate> devices) {
+      List<Candidate> out = new ArrayList<>();
       String error = null;
       int classMatches = 0;
       for (Candidate d : devices) {
@@ -133,7 +166,7 @@ public final class Allocator {
           classMatches++;
           e = failed(d, request.selectors());
           if (e == null) {
-            matching.add(d);
+            out.add(d);
             continue;
           }
         }
@@ -141,18 +174,12 @@ public final class Allocator {
           error = e;
         }
       }
-      if (matching.isEmpty()) {
+      if (out.isEmpty()) {
         String of = error != null ? " (" + error + ")" : "";
-        return classMatches == 0 ? "no device matches the selector of class " + cls.name() + of
-            : "no device of class " + cls.name() + " matches the request's selectors" + of;
+        return new Matched(List.of(), classMatches == 0 ? "no device matches the selector of class " + cls.name() + of
+            : "no device of class " + cls.name() + " matches the request's selectors" + of);
       }
-      long free = admin ? matching.size() : matching.stream().filter(d -> !inUse.test(d.id)).count();
-      if (request.all()) {
-        return free == matching.size() ? null
-            : "asks for all " + matching.size() + " matching devices, " + (matching.size() - free) + " allocated";
-      }
-      return free >= request.count() ? null
-          : "needs " + request.count() + " devices, " + free + " of " + matching.size() + " matching are free";
+      return new Matched(List.copyOf(out), null);
     }
 
     /** "" when a selector rejects the device, its error when one could not say, null when all pass. */
