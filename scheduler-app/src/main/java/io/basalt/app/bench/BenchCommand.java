@@ -380,11 +380,7 @@ public class BenchCommand implements Callable<Integer> {
         w.name("cpuRatioToUnconstrained").value(round(ratio(r.podsPerCpuSecond(), reference.podsPerCpuSecond()), 3));
       }
       if (draReference != null) {
-        w.name("claimPods").value(claimPods);
-        w.name("plainPodsPerSecond").value(round(draReference.podsPerSecond(), 1));
-        w.name("plainPodsPerCpuSecond").value(round(draReference.podsPerCpuSecond(), 1));
-        w.name("ratioToPlain").value(round(ratio(r.podsPerSecond(), draReference.podsPerSecond()), 3));
-        w.name("cpuRatioToPlain").value(round(ratio(r.podsPerCpuSecond(), draReference.podsPerCpuSecond()), 3));
+        DraBench.json(w, r, draReference, claimPods);
       }
       w.endObject();
     }
@@ -425,10 +421,7 @@ public class BenchCommand implements Callable<Integer> {
           ratio(r.podsPerCpuSecond(), reference.podsPerCpuSecond())));
     }
     if (draReference != null) {
-      row(sb, "pods with claims", claimPods + " of " + r.pods());
-      row(sb, "plain pods/s", fmt("%.1f (CPU %.1f)", draReference.podsPerSecond(), draReference.podsPerCpuSecond()));
-      row(sb, "ratio (CPU ratio)", fmt("%.3f (%.3f)", ratio(r.podsPerSecond(), draReference.podsPerSecond()),
-          ratio(r.podsPerCpuSecond(), draReference.podsPerCpuSecond())));
+      sb.append(DraBench.rows(r, draReference, claimPods));
     }
     return sb.toString();
   }

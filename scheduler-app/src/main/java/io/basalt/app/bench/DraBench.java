@@ -1,5 +1,6 @@
 package io.basalt.app.bench;
 
+import com.google.gson.stream.JsonWriter;
 import io.basalt.cache.ClusterCache;
 import io.basalt.dra.ClaimSpec;
 import io.basalt.dra.Device;
@@ -12,9 +13,11 @@ import io.basalt.model.Pod;
 import io.basalt.model.PodGroup;
 import io.basalt.model.PodResourceClaim;
 import io.basalt.model.ResourceNames;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 
@@ -122,5 +125,27 @@ final class DraBench {
     long count = Long.parseLong(p.annotations().get(DEVICES));
     ClaimSpec spec = new ClaimSpec(List.of(DeviceRequest.exactly("gpu", DRIVER, count)), List.of());
     return List.of(new ResourceClaim(p.namespace(), claim, p.uid() + "-claim", spec, null, List.of()));
+  }
+
+  /** The comparison's table rows: pods with claims, the plain run's rate, and the ratio. */
+  static String rows(BenchResult r, BenchResult plain, int claimPods) {
+    return String.format(Locale.ROOT, "%-24s %s%n%-24s %.1f (CPU %.1f)%n%-24s %.3f (%.3f)%n",
+        "pods with claims", claimPods + " of " + r.pods(), "plain pods/s", plain.podsPerSecond(),
+        plain.podsPerCpuSecond(), "ratio (CPU ratio)", ratio(r.podsPerSecond(), plain.podsPerSecond()),
+        ratio(r.podsPerCpuSecond(), plain.podsPerCpuSecond()));
+  }
+
+  /** The comparison's JSON fields. */
+  static void json(JsonWriter w, BenchResult r, BenchResult plain, int claimPods) throws IOException {
+    w.name("claimPods").value(claimPods);
+    w.name("plainPodsPerSecond").value(Math.round(plain.podsPerSecond() * 10) / 10.0);
+    w.name("plainPodsPerCpuSecond").value(Math.round(plain.podsPerCpuSecond() * 10) / 10.0);
+    w.name("ratioToPlain").value(Math.round(ratio(r.podsPerSecond(), plain.podsPerSecond()) * 1000) / 1000.0);
+    w.name("cpuRatioToPlain").value(Math.round(ratio(r.podsPerCpuSecond(), plain.podsPerCpuSecond()) * 1000)
+        / 1000.0);
+  }
+
+  private static double ratio(double a, double b) {
+    return b > 0 ? a / b : 0;
   }
 }
