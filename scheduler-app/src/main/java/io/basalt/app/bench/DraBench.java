@@ -45,7 +45,7 @@ final class DraBench {
     for (int i = 0; i < base.nodes().size(); i++) {
       Node n = base.nodes().get(i);
       long gpus = n.allocatable().get(gpu);
-      if (gpus <= 0 || i % 100 >= percent) {
+      if (gpus <= 0 || (i + 1L) * percent / 100 == (long) i * percent / 100) { // spread evenly over the nodes
         nodes.add(n);
         continue;
       }
