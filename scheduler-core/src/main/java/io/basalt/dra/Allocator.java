@@ -25,7 +25,16 @@ public final class Allocator {
   static final int MAX_STEPS = 100_000;
 
   /** What came of allocating: the claims' allocations in order, or why not (the first claim and request that failed). */
-  public record Outcome(List<Allocation> allocations, String failure) {
+  public record Outcome(List<Allocation> allocations, String failure, int blamed, String reason) {
+    Outcome(List<Allocation> allocations) {
+      this(allocations, null, -1, null);
+    }
+
+    /** Failed: {@code reason} for the claim at {@code blamed} of those asked for. */
+    Outcome(List<ResourceClaim> claims, int blamed, String reason) {
+      this(List.of(), "claim " + claims.get(blamed).key() + ": " + reason, blamed, reason);
+    }
+
     public boolean ok() {
       return failure == null;
     }
@@ -71,7 +80,7 @@ public final class Allocator {
           }
         }
         if (options.isEmpty()) {
-          return new Outcome(List.of(), "claim " + claim.key() + ": request " + r.name() + ": " + why);
+          return new Outcome(claims, claims.indexOf(claim), "request " + r.name() + ": " + why);
         }
         slots.add(new Slot(claim, options));
       }
@@ -82,7 +91,7 @@ public final class Allocator {
       String why = search.steps >= MAX_STEPS ? "gave up after " + MAX_STEPS + " device choices"
           : search.constraintFailed != null ? "no devices satisfy matchAttribute " + search.constraintFailed
           : "not enough free devices for all requests together";
-      return new Outcome(List.of(), "claim " + blamed.key() + ": " + why);
+      return new Outcome(claims, claims.indexOf(blamed), why);
     }
     List<Allocation> out = new ArrayList<>();
     for (ResourceClaim claim : claims) {
@@ -99,7 +108,7 @@ public final class Allocator {
       }
       out.add(new Allocation(results, local ? node.name() : null));
     }
-    return new Outcome(out, null);
+    return new Outcome(out);
   }
 
   /** Which devices of a node pass a class's and a request's selectors: fixed for the snapshot, asked per pod. */

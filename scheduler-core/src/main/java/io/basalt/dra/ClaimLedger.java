@@ -22,6 +22,34 @@ public final class ClaimLedger {
   private final Set<DeviceId> inUse;
   private final Map<String, Allocation> allocatedHere = new HashMap<>();
   private final Allocator allocator;
+  /**
+   * What allocating claims of these specs on a node came to, kept while no allocation of this ledger touches the
+   * node's devices: a search asks it of every node for every pod with claims, and pods of one template ask alike. The
+   * reason is kept without the claim's name, which is the asking pod's own.
+   */
+  private record VerdictKey(String node, int shape) {}
+
+  private record Verdict(long global, long local, int blamed, String reason, Map<String, Long> devices) {}
+
+  private final Map<VerdictKey, Verdict> verdicts = new HashMap<>();
+  /** Each distinct reason once, so the pod being searched gets the same text object from every node alike. */
+  private final Map<String, String> reasons = new HashMap<>();
+  private final Map<String, Text> texts = new java.util.IdentityHashMap<>();
+
+  private record Text(ResourceClaim claim, String text) {}
+
+  private Pod textsOf;
+  /** The pending claims' specs of the pods checked, each distinct list numbered once. */
+  private final Map<List<ClaimSpec>, Integer> shapes = new HashMap<>();
+  /** Moved by every allocation or undo: a pod's resolved claims are kept while it stays. */
+  private long changes;
+  private Pod lastPod;
+  private long lastChanges = -1;
+  private List<ResourceClaim> lastPending;
+  private int lastShape;
+  /** Moved by each allocation or undo of node-local devices on a node; devices reachable from several, all nodes. */
+  private final Map<String, Long> nodeGeneration = new HashMap<>();
+  private long globalGeneration;
   /** Queue caps on DRA devices ({@link DeviceQuota}); null when no queue caps a DeviceClass. */
   private DeviceQuota quota;
 
@@ -70,15 +98,53 @@ public final class ClaimLedger {
    * follows.
    */
   public String check(Pod pod, String queue, Node node, GpuTopology gpus) {
-    Resolved r = resolve(pod, node);
-    if (r.failure != null) {
-      return r.failure;
+    List<ResourceClaim> pending;
+    int shape;
+    if (pod == lastPod && changes == lastChanges) {
+      pending = lastPending;
+      shape = lastShape;
+    } else {
+      Resolved r = resolve(pod, node);
+      if (r.failure != null) {
+        return r.failure;
+      }
+      if (r.pending.isEmpty()) {
+        return null;
+      }
+      pending = r.pending;
+      List<ClaimSpec> specs = new ArrayList<>(pending.size());
+      pending.forEach(c -> specs.add(c.spec()));
+      shape = shapes.computeIfAbsent(specs, k -> shapes.size());
+      if (r.ready.isEmpty()) { // nothing allocated yet: the same on every node until this ledger changes
+        lastPod = pod;
+        lastChanges = changes;
+        lastPending = pending;
+        lastShape = shape;
+      }
     }
-    if (r.pending.isEmpty()) {
-      return null;
+    VerdictKey key = new VerdictKey(node.name(), shape);
+    long local = nodeGeneration.getOrDefault(node.name(), 0L);
+    Verdict v = verdicts.get(key);
+    if (v == null || v.global != globalGeneration || v.local != local) {
+      Allocator.Outcome o = allocator.allocate(pending, node, gpus);
+      v = o.ok() ? new Verdict(globalGeneration, local, -1, null, devicesByClass(pending, o))
+          : new Verdict(globalGeneration, local, o.blamed(), reasons.computeIfAbsent(o.reason(), k -> k), null);
+      verdicts.put(key, v);
     }
-    Allocator.Outcome o = allocator.allocate(r.pending, node, gpus);
-    return o.ok() ? overQuota(queue, r.pending, o) : o.failure();
+    if (v.reason != null) {
+      if (pod != textsOf) {
+        texts.clear();
+        textsOf = pod;
+      }
+      ResourceClaim blamed = pending.get(v.blamed);
+      Text t = texts.get(v.reason);
+      if (t == null || t.claim != blamed) {
+        t = new Text(blamed, "claim " + blamed.key() + ": " + v.reason);
+        texts.put(v.reason, t);
+      }
+      return t.text;
+    }
+    return quota == null || queue == null ? null : quota.exceeds(queue, v.devices);
   }
 
   /** Allocates {@code pod}'s unallocated claims on {@code node}; {@link Booking#NONE} when {@link #check} fails. */
@@ -110,6 +176,7 @@ public final class ClaimLedger {
         ResourceClaim c = r.pending.get(i);
         Allocation a = o.allocations().get(i);
         allocatedHere.put(c.key(), a);
+        moved(a);
         for (AllocatedDevice d : a.devices()) {
           if (!d.adminAccess()) {
             inUse.add(d.device());
@@ -119,6 +186,16 @@ public final class ClaimLedger {
       }
     }
     return new Booking(out, counted.isEmpty() ? null : queue, counted);
+  }
+
+  /** {@code a}'s devices were taken or given back: verdicts on the nodes reaching them are stale. */
+  private void moved(Allocation a) {
+    changes++;
+    if (a.nodeName() != null && !state.sharedDevices()) {
+      nodeGeneration.merge(a.nodeName(), 1L, Long::sum);
+    } else {
+      globalGeneration++;
+    }
   }
 
   /** Why the devices of {@code o} would take {@code queue} over a cap, or null. */
@@ -141,6 +218,7 @@ public final class ClaimLedger {
     }
     for (ClaimBinding b : booking.claims()) {
       if (b.allocated() && allocatedHere.remove(b.key()) != null) {
+        moved(b.allocation());
         for (AllocatedDevice d : b.allocation().devices()) {
           if (!d.adminAccess()) {
             inUse.remove(d.device());
