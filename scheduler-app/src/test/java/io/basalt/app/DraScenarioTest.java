@@ -81,4 +81,35 @@ class DraScenarioTest {
     assertEquals(c.node(), r.binding("ml/user-0").node());
     assertEquals(c.node(), r.binding("ml/user-1").node());
   }
+
+  @Test
+  void aQueueCappingADeviceClassHoldsAGangBackNamingTheCap() throws Exception {
+    for (SimulationReport r : List.of(Scenarios.run("dra/quota"), Scenarios.run("dra/quota", BARE))) {
+      assertEquals("Running", r.podGroup("team-a/small").phase());
+      assertEquals("Running", r.podGroup("team-b/wide").phase(), "a queue without a cap takes 16 devices");
+      assertTrue(r.bindings().stream().noneMatch(b -> b.pod().startsWith("team-a/big-")), r.bindings().toString());
+      long teamA = r.claims().stream().filter(c -> c.claim().startsWith("team-a/"))
+          .mapToLong(c -> c.devices().size()).sum();
+      assertEquals(8, teamA, "team-a holds exactly its capability");
+      String reason = r.pendingPod("team-a/big-0").reason();
+      assertTrue(reason.startsWith("4/4 tasks in gang unschedulable: 0/6 nodes are available: "), reason);
+      assertTrue(reason.contains(" cannot allocate all claims (queue team-a deviceclass/gpu.example.com would exceed "
+          + "its capability: holds 8, needs 4 more, capability 8)"), reason);
+    }
+  }
+
+  @Test
+  void aTwoDeviceClaimGetsTheNvlinkPairAsGpuAwareGivesNvidiaGpus() throws Exception {
+    SimulationReport aware = Scenarios.run("dra/topology",
+        io.basalt.config.ConfLoader.load(Scenarios.fixture("../config/gpu-aware.conf").normalize()), false);
+    for (SimulationReport r : List.of(aware, Scenarios.run("dra/topology"))) {
+      assertEquals(2, r.claims().size(), r.claims().toString());
+      for (SimulationReport.Claim c : r.claims()) {
+        String node = c.node();
+        assertEquals(List.of("gpu.example.com/" + node + "/gpu-2", "gpu.example.com/" + node + "/gpu-3"),
+            c.devices(), "uuid on node-a, index on node-b map the devices to the node's GPUs");
+      }
+    }
+    assertEquals(List.of("2", "3"), aware.binding("ml/pair-c").devices(), "gpu-aware's choice for nvidia.com/gpu");
+  }
 }

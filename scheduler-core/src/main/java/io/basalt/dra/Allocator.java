@@ -1,5 +1,6 @@
 package io.basalt.dra;
 
+import io.basalt.gpu.GpuTopology;
 import io.basalt.model.Node;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -16,14 +17,24 @@ import java.util.function.Predicate;
  * makes the devices of the requests it covers agree on an attribute. A device goes to one request of one claim
  * (devices taken already, by other claims or earlier in this search, are skipped) unless the request asks for admin
  * access, which may use any matching device and takes none away from others. The search backtracks, trying devices in
- * slice order, bounded by {@link #MAX_STEPS}.
+ * slice order (for a request of several GPUs, the best-linked free set first: {@link TopologyOrder}), bounded by
+ * {@link #MAX_STEPS}.
  */
 public final class Allocator {
   /** How many device choices one allocation may try before it gives up (a reason says so). */
   static final int MAX_STEPS = 100_000;
 
   /** What came of allocating: the claims' allocations in order, or why not (the first claim and request that failed). */
-  public record Outcome(List<Allocation> allocations, String failure) {
+  public record Outcome(List<Allocation> allocations, String failure, int blamed, String reason) {
+    Outcome(List<Allocation> allocations) {
+      this(allocations, null, -1, null);
+    }
+
+    /** Failed: {@code reason} for the claim at {@code blamed} of those asked for. */
+    Outcome(List<ResourceClaim> claims, int blamed, String reason) {
+      this(List.of(), "claim " + claims.get(blamed).key() + ": " + reason, blamed, reason);
+    }
+
     public boolean ok() {
       return failure == null;
     }
@@ -40,6 +51,14 @@ public final class Allocator {
 
   /** Devices on {@code node} for each of {@code claims} (none allocated yet), all or none. */
   public Outcome allocate(List<ResourceClaim> claims, Node node) {
+    return allocate(claims, node, null);
+  }
+
+  /**
+   * As {@link #allocate(List, Node)}, trying first, for a request of several devices, the free set best linked in
+   * {@code gpus} (the node's GPU topology, null when unknown): see {@link TopologyOrder}.
+   */
+  public Outcome allocate(List<ResourceClaim> claims, Node node, GpuTopology gpus) {
     List<Candidate> devices = state.candidates(node);
     List<Slot> slots = new ArrayList<>();
     for (ResourceClaim claim : claims) {
@@ -50,15 +69,18 @@ public final class Allocator {
         for (DeviceRequest c : choices) {
           String name = c == r ? r.name() : r.name() + "/" + c.name();
           Choice choice = new Choice(name, c, c.adminAccess());
-          why = choice.match(devices);
+          why = choice.match(node, devices);
           if (why == null) {
+            if (!choice.admin && !c.all()) {
+              choice.matching = TopologyOrder.prefer(choice.matching, choice.wanted(), gpus, d -> !inUse.test(d.id));
+            }
             options.add(choice);
           } else if (choices.size() > 1) {
             why = "subrequest " + c.name() + ": " + why;
           }
         }
         if (options.isEmpty()) {
-          return new Outcome(List.of(), "claim " + claim.key() + ": request " + r.name() + ": " + why);
+          return new Outcome(claims, claims.indexOf(claim), "request " + r.name() + ": " + why);
         }
         slots.add(new Slot(claim, options));
       }
@@ -69,7 +91,7 @@ public final class Allocator {
       String why = search.steps >= MAX_STEPS ? "gave up after " + MAX_STEPS + " device choices"
           : search.constraintFailed != null ? "no devices satisfy matchAttribute " + search.constraintFailed
           : "not enough free devices for all requests together";
-      return new Outcome(List.of(), "claim " + blamed.key() + ": " + why);
+      return new Outcome(claims, claims.indexOf(blamed), why);
     }
     List<Allocation> out = new ArrayList<>();
     for (ResourceClaim claim : claims) {
@@ -86,8 +108,16 @@ public final class Allocator {
       }
       out.add(new Allocation(results, local ? node.name() : null));
     }
-    return new Outcome(out, null);
+    return new Outcome(out);
   }
+
+  /** Which devices of a node pass a class's and a request's selectors: fixed for the snapshot, asked per pod. */
+  private record MatchKey(String node, String deviceClass, List<String> selectors) {}
+
+  /** The devices passing, or why none does. */
+  private record Matched(List<Candidate> devices, String none) {}
+
+  private final java.util.Map<MatchKey, Matched> matched = new java.util.HashMap<>();
 
   /** One request of one claim: its options (one, or a {@code firstAvailable} list) that have matching devices. */
   private record Slot(ResourceClaim claim, List<Choice> options) {}
@@ -106,12 +136,37 @@ public final class Allocator {
     }
 
     /** Finds the matching devices; null when they could meet the request, else why not. */
-    String match(List<Candidate> devices) {
+    String match(Node node, List<Candidate> devices) {
       DeviceClass cls = state.deviceClass(request.deviceClassName());
       if (cls == null) {
         return "device class " + request.deviceClassName() + " does not exist";
       }
-      matching = new ArrayList<>();
+      Matched m = matched.get(new MatchKey(node.name(), cls.name(), request.selectors()));
+      if (m == null) {
+        m = matchAll(cls, devices);
+        matched.put(new MatchKey(node.name(), cls.name(), request.selectors()), m);
+      }
+      if (m.none() != null) {
+        return m.none();
+      }
+      matching = m.devices();
+      long free = matching.size();
+      if (!admin) {
+        for (Candidate d : matching) {
+          free -= inUse.test(d.id) ? 1 : 0;
+        }
+      }
+      if (request.all()) {
+        return free == matching.size() ? null
+            : "asks for all " + matching.size() + " matching devices, " + (matching.size() - free) + " allocated";
+      }
+      return free >= request.count() ? null
+          : "needs " + request.count() + " devices, " + free + " of " + matching.size() + " matching are free";
+    }
+
+    /** The devices passing the class's and the request's selectors, or why none does. */
+    private Matched matchAll(DeviceClass cls, List<Candidate> devices) {
+      List<Candidate> out = new ArrayList<>();
       String error = null;
       int classMatches = 0;
       for (Candidate d : devices) {
@@ -120,7 +175,7 @@ public final class Allocator {
           classMatches++;
           e = failed(d, request.selectors());
           if (e == null) {
-            matching.add(d);
+            out.add(d);
             continue;
           }
         }
@@ -128,18 +183,12 @@ public final class Allocator {
           error = e;
         }
       }
-      if (matching.isEmpty()) {
+      if (out.isEmpty()) {
         String of = error != null ? " (" + error + ")" : "";
-        return classMatches == 0 ? "no device matches the selector of class " + cls.name() + of
-            : "no device of class " + cls.name() + " matches the request's selectors" + of;
+        return new Matched(List.of(), classMatches == 0 ? "no device matches the selector of class " + cls.name() + of
+            : "no device of class " + cls.name() + " matches the request's selectors" + of);
       }
-      long free = admin ? matching.size() : matching.stream().filter(d -> !inUse.test(d.id)).count();
-      if (request.all()) {
-        return free == matching.size() ? null
-            : "asks for all " + matching.size() + " matching devices, " + (matching.size() - free) + " allocated";
-      }
-      return free >= request.count() ? null
-          : "needs " + request.count() + " devices, " + free + " of " + matching.size() + " matching are free";
+      return new Matched(List.copyOf(out), null);
     }
 
     /** "" when a selector rejects the device, its error when one could not say, null when all pass. */

@@ -25,11 +25,13 @@ public final class DraState {
   private final Map<String, ClaimTemplate> templates = new HashMap<>();
   private final Set<DeviceId> allocated = new HashSet<>();
   private final Map<String, List<Candidate>> byNode = new ConcurrentHashMap<>();
+  private final boolean shared;
 
   public DraState(Collection<DeviceClass> classes, Collection<ResourceSlice> slices,
       Collection<ResourceClaim> claims, Collection<ClaimTemplate> templates) {
     classes.forEach(c -> this.classes.put(c.name(), c));
     this.slices = current(slices);
+    this.shared = this.slices.stream().anyMatch(s -> !s.nodeLocal());
     for (ResourceClaim c : claims) {
       this.claims.put(c.key(), c);
       if (c.allocation() != null) {
@@ -41,6 +43,11 @@ public final class DraState {
       }
     }
     templates.forEach(t -> this.templates.put(t.key(), t));
+  }
+
+  /** Whether any slice's devices are reachable from more than one node (a node selector, or all nodes). */
+  public boolean sharedDevices() {
+    return shared;
   }
 
   /** Whether the cluster states any DRA object: without, the session adds no claim check at all. */

@@ -31,7 +31,24 @@ final class ClaimCheck implements PreparedFilter, PodSigner {
 
   @Override
   public Function<NodeInfo, FilterResult> forTask(TaskInfo task) {
-    return task.pod().constraints().hasResourceClaims() ? node -> check(claims, task, node) : null;
+    if (!task.pod().constraints().hasResourceClaims()) {
+      return null;
+    }
+    // The ledger hands the same reason object for nodes that fail alike: one FilterResult for them all.
+    String[] lastWhy = new String[1];
+    FilterResult[] last = new FilterResult[1];
+    String queue = queueOf(task);
+    return node -> {
+      String why = claims.check(task.pod(), queue, node.node(), node.gpus());
+      if (why == null) {
+        return FilterResult.OK;
+      }
+      if (why != lastWhy[0]) {
+        lastWhy[0] = why;
+        last[0] = FilterResult.unfit("cannot allocate all claims (" + why + ")");
+      }
+      return last[0];
+    };
   }
 
   @Override
@@ -44,7 +61,12 @@ final class ClaimCheck implements PreparedFilter, PodSigner {
     if (!task.pod().constraints().hasResourceClaims()) {
       return FilterResult.OK;
     }
-    String why = claims.check(task.pod(), node.node());
+    String why = claims.check(task.pod(), queueOf(task), node.node(), node.gpus());
     return why == null ? FilterResult.OK : FilterResult.unfit("cannot allocate all claims (" + why + ")");
+  }
+
+  /** The queue a task's claims count against ({@link io.basalt.dra.DeviceQuota}), null outside a job. */
+  static String queueOf(TaskInfo task) {
+    return task.job() == null ? null : task.job().queue();
   }
 }

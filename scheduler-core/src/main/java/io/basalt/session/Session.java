@@ -125,6 +125,9 @@ public final class Session implements SessionView {
     JobsBuilder builder = new JobsBuilder(snapshot, s.queues, s.jobs, s.invalidJobs, s::node, kept);
     s.jobsAtOpen = builder.build();
     s.gated = builder.gated();
+    if (s.claims != null) {
+      s.claims.useQuota(s.deviceQuota());
+    }
     for (ConfiguredPlugin<?> entry : profile.plugins()) {
       Plugin plugin = entry.newInstance();
       s.plugins.add(plugin);
@@ -364,12 +367,27 @@ public final class Session implements SessionView {
     toBind.add(task);
   }
 
+  /** Queue caps on DRA devices with what the queues' pods hold at open; null when no queue caps a DeviceClass. */
+  private io.basalt.dra.DeviceQuota deviceQuota() {
+    List<io.basalt.model.Queue> models = new java.util.ArrayList<>();
+    queues.values().forEach(q -> models.add(q.queue()));
+    Map<String, String> queueOfPod = new java.util.HashMap<>();
+    return io.basalt.dra.DeviceQuota.open(models, claims.state(), uid -> {
+      if (queueOfPod.isEmpty()) {
+        for (JobInfo j : jobs.values()) {
+          j.tasks().forEach(t -> queueOfPod.put(t.uid(), j.queue()));
+        }
+      }
+      return queueOfPod.get(uid);
+    });
+  }
+
   /** Books {@code task}'s DRA claims on {@code node} ({@link ClaimLedger#allocate}); NONE for a pod without claims. */
   ClaimLedger.Booking bookClaims(TaskInfo task, NodeInfo node) {
     if (claims == null || !task.pod().constraints().hasResourceClaims()) {
       return ClaimLedger.Booking.NONE;
     }
-    return claims.allocate(task.pod(), node.node());
+    return claims.allocate(task.pod(), ClaimCheck.queueOf(task), node.node(), node.gpus());
   }
 
   void unbookClaims(ClaimLedger.Booking booking) {

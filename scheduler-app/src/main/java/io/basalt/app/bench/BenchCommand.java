@@ -145,6 +145,16 @@ public class BenchCommand implements Callable<Integer> {
           + "without those constraints runs first, and the rate is also printed as a ratio of it.")
   Integer constrained;
 
+  @Option(names = "--dra", arity = "0..1", fallbackValue = "50", paramLabel = "PERCENT",
+      description = "PERCENT (default 50) of the nodes publish their GPUs as DRA devices in ResourceSlices and as many "
+          + "of the GPU submissions ask for them through ResourceClaims; the same workload without DRA runs first, and "
+          + "the rate is also printed as a ratio of it.")
+  Integer dra;
+
+  /** With --dra: the median round of the plain workload, and how many pods asked through claims. */
+  private BenchResult draReference;
+  private int claimPods;
+
   /** The floor's median round, when --floor ran it. */
   private FloorScheduler.Result floorResult;
   /** With --constrained: the median round of the same workload without constraints, and how many pods had them. */
@@ -182,6 +192,15 @@ public class BenchCommand implements Callable<Integer> {
       reference = measure(profile);
       shape = s -> w -> Deployments.constrained(w, constrained, s);
       constrainedPods = Deployments.constrainedPods(workload(seed));
+    }
+    if (dra != null) {
+      if (dra < 0 || dra > 100 || constrained != null) {
+        err.println("bench: --dra must be a percentage from 0 to 100, and not used with --constrained");
+        return 2;
+      }
+      draReference = measure(profile);
+      shape = s -> w -> DraBench.withClaims(w, dra, s);
+      claimPods = DraBench.claimPods(workload(seed));
     }
     BenchResult result = measure(profile);
     if (floor) {
@@ -360,6 +379,9 @@ public class BenchCommand implements Callable<Integer> {
         w.name("ratioToUnconstrained").value(round(ratio(r.podsPerSecond(), reference.podsPerSecond()), 3));
         w.name("cpuRatioToUnconstrained").value(round(ratio(r.podsPerCpuSecond(), reference.podsPerCpuSecond()), 3));
       }
+      if (draReference != null) {
+        DraBench.json(w, r, draReference, claimPods);
+      }
       w.endObject();
     }
     return s + System.lineSeparator();
@@ -397,6 +419,9 @@ public class BenchCommand implements Callable<Integer> {
       row(sb, "unconstrained pods/s", fmt("%.1f (CPU %.1f)", reference.podsPerSecond(), reference.podsPerCpuSecond()));
       row(sb, "ratio (CPU ratio)", fmt("%.3f (%.3f)", ratio(r.podsPerSecond(), reference.podsPerSecond()),
           ratio(r.podsPerCpuSecond(), reference.podsPerCpuSecond())));
+    }
+    if (draReference != null) {
+      sb.append(DraBench.rows(r, draReference, claimPods));
     }
     return sb.toString();
   }

@@ -69,6 +69,7 @@ public final class BenchRun {
     for (io.basalt.model.Queue q : workload.queues()) {
       cache.putQueue(q);
     }
+    DraBench.publish(workload, cache);
     List<List<Workload.Submission>> batches = workload.batches(batchSize);
     long[] cycleNanos = new long[batches.size() + 16];
     long cpuNanos = 0;
@@ -102,6 +103,7 @@ public final class BenchRun {
         cache.putPodGroup(s.podGroup());
       }
       for (Pod p : s.pods()) {
+        DraBench.claimsOf(p).forEach(cache::putResourceClaim);
         cache.putPod(p);
       }
     }
