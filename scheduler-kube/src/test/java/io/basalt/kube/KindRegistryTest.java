@@ -131,7 +131,7 @@ class KindRegistryTest {
           expected.add(t);
         }
       }
-      assertEquals(21, expected.size(), "every watched kind is served by the fake server: " + expected);
+      assertEquals(27, expected.size(), "every watched kind is served by the fake server: " + expected);
       for (ResourceType t : expected) {
         Await.until(t + " watched", WAIT, () -> !watches(server, t).isEmpty());
       }
