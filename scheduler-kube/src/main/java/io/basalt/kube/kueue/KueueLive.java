@@ -41,7 +41,7 @@ public final class KueueLive {
     public Unsuspend {
       nodeSelector = Map.copyOf(nodeSelector);
       tolerations = List.copyOf(tolerations);
-      flavors = List.copyOf(flavors);
+      flavors = java.util.Collections.unmodifiableList(new ArrayList<>(flavors)); // null: a group not asked of
     }
 
     public String key() {
