@@ -69,6 +69,8 @@ public final class ApiCalls {
       calls(Scope.CLUSTER, "kubeflow.org", "tfjobs", "list", "watch"),
       calls(Scope.CLUSTER, "jobset.x-k8s.io", "jobsets", "list", "watch"),
       calls(Scope.CLUSTER, "scheduling.x-k8s.io", "podgroups", "list", "watch"),
+      // Namespaces' ResourceQuotas (read only): a gang its quota cannot admit is told so.
+      calls(Scope.CLUSTER, "", "resourcequotas", "list", "watch"),
       // Kueue's objects where its CRDs are installed (read only).
       calls(Scope.CLUSTER, "kueue.x-k8s.io", "resourceflavors", "list", "watch"),
       calls(Scope.CLUSTER, "kueue.x-k8s.io", "clusterqueues", "list", "watch"),

@@ -96,6 +96,9 @@ public interface Records {
    */
   default void kueueJob(String key, io.basalt.kube.kueue.KueueJob job) {}
 
+  /** A namespace's ResourceQuota, as far as it caps pods. */
+  default void resourceQuota(io.basalt.model.NamespaceQuota quota) {}
+
   /** A DRA DeviceClass ({@code resource.k8s.io/v1}). */
   default void deviceClass(io.basalt.dra.DeviceClass deviceClass) {
   }
@@ -170,6 +173,10 @@ public interface Records {
      * @param key the informer's key ({@code namespace/name} for a LocalQueue, the name otherwise)
      */
     default void kueueGone(String kind, String key) {
+    }
+
+    /** @param key {@code namespace/name} */
+    default void resourceQuotaGone(String key) {
     }
   }
 }

@@ -119,6 +119,9 @@ public final class Resources {
   public static final ResourceType CSI_STORAGE_CAPACITIES = register(ResourceType.builtin("storage.k8s.io", "v1",
       "csistoragecapacities", "CSIStorageCapacity", true).mergeKeys(META_KEYS));
 
+  /** ResourceQuota (core v1, namespaced, with status). */
+  public static final ResourceType RESOURCE_QUOTAS = register(ResourceType.builtin("", "v1", "resourcequotas",
+      "ResourceQuota", true).statusSubresource().mergeKeys(META_KEYS));
   /** Kueue's kinds (kueue.x-k8s.io/v1beta1, served by every release serving v1beta2 too). */
   public static final ResourceType KUEUE_RESOURCE_FLAVORS = register(ResourceType.custom("kueue.x-k8s.io", "v1beta1",
       "resourceflavors", "ResourceFlavor", false));
