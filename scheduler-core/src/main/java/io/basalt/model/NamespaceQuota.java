@@ -18,7 +18,7 @@ import java.util.Set;
 public record NamespaceQuota(String namespace, String name, Map<String, Long> hard, PriorityScope scope,
     List<String> unsupported) {
   public NamespaceQuota {
-    hard = Map.copyOf(hard);
+    hard = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(hard)); // reasons name keys in one order
     unsupported = List.copyOf(unsupported);
     scope = scope == null ? PriorityScope.ALL : scope;
   }

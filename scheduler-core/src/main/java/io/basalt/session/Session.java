@@ -125,6 +125,7 @@ public final class Session implements SessionView {
     JobsBuilder builder = new JobsBuilder(snapshot, s.queues, s.jobs, s.invalidJobs, s::node, kept);
     s.jobsAtOpen = builder.build();
     s.gated = builder.gated();
+    QuotaCheck.reasons(snapshot, s.jobs.values(), s.invalidJobs);
     for (ConfiguredPlugin<?> entry : profile.plugins()) {
       Plugin plugin = entry.newInstance();
       s.plugins.add(plugin);

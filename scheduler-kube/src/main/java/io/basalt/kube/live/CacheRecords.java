@@ -200,6 +200,16 @@ final class CacheRecords implements Records, Records.Removals {
   }
 
   @Override
+  public void resourceQuota(io.basalt.model.NamespaceQuota quota) {
+    cache.putNamespaceQuota(quota);
+  }
+
+  @Override
+  public void resourceQuotaGone(String key) {
+    cache.removeNamespaceQuota(key);
+  }
+
+  @Override
   public void kueue(io.basalt.kube.kueue.KueueRecord record) {
     kueue.put(record);
   }
