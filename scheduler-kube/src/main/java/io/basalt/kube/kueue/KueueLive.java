@@ -160,6 +160,12 @@ public final class KueueLive {
       if (lq.stopped() || cq.stopped() || blocked.contains(cq.name())) {
         continue;
       }
+      String checks = admissionChecks(cq);
+      if (checks != null) { // Kueue would wait for each check (a ProvisioningRequest, ...): never admit without it
+        warnings.add("Kueue: Job " + j.key() + " stays suspended: " + cq.display() + " names admission checks ("
+            + checks + "), which Basalt does not run");
+        continue;
+      }
       FlavorChoice.Assignment a = FlavorChoice.assign(quotas, cq, j.request(), f -> misfit(flavors.get(f), f, j));
       if (a.reason() != null) {
         warnings.add("Kueue: Job " + j.key() + " stays suspended: " + a.reason());
@@ -193,6 +199,12 @@ public final class KueueLive {
       Map<String, KueueRecord.ClusterQueue> cqs) {
     KueueRecord.LocalQueue lq = lqs.get(j.namespace() + "/" + j.localQueue());
     return lq == null ? null : cqs.get(lq.clusterQueue());
+  }
+
+  /** The ClusterQueue's admission-check fields, or null when it has none. */
+  private static String admissionChecks(KueueRecord.ClusterQueue cq) {
+    List<String> fields = cq.unsupported().stream().filter(f -> f.startsWith("spec.admissionChecks")).toList();
+    return fields.isEmpty() ? null : String.join(", ", fields);
   }
 
   private static int priority(KueueJob j, Map<String, Integer> priorities) {

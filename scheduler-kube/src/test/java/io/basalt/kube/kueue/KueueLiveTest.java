@@ -101,4 +101,15 @@ class KueueLiveTest {
     assertEquals(List.of(), p.queues());
     assertTrue(p.warnings().stream().anyMatch(w -> w.contains("already exists")), p.warnings().toString());
   }
+
+  @Test
+  void aClusterQueueWithAdmissionChecksAdmitsNothingLive() {
+    KueueLive live = live(false);
+    live.put(new KueueRecord.ClusterQueue("gpu", null, cq("gpu", 16, false).resourceGroups(), false, false, 1, false,
+        Map.of(), List.of("spec.admissionChecks")));
+    live.putJob("ml/a", job("a", "team", true, 1, 8, 0));
+    KueueLive.Plan p = live.plan(q -> false);
+    assertEquals(List.of(), started(p), "Kueue would wait for the check (a ProvisioningRequest): so does Basalt");
+    assertTrue(p.warnings().stream().anyMatch(w -> w.contains("admission checks")), p.warnings().toString());
+  }
 }
