@@ -128,6 +128,9 @@ public final class KueueController implements AutoCloseable {
     }
     ours.clear();
     ours.putAll(now);
+    if (said.size() > 10_000) { // lines carry usage numbers: forget old ones rather than grow forever
+      said.clear();
+    }
     for (String w : plan.warnings()) {
       if (said.add(w)) {
         LOG.log(Level.INFO, w);
