@@ -32,8 +32,8 @@ final class QuotaCheck {
     }
     Set<String> namespaces = new HashSet<>();
     snapshot.quotas().forEach(q -> namespaces.add(q.namespace()));
-    List<JobInfo> short_ = jobs.stream().filter(j -> j.validTaskNum() < j.minMember() && !j.tasks().isEmpty() && j.gatedTaskNum() == 0
-        && namespaces.contains(j.tasks().get(0).pod().namespace())).toList();
+    List<JobInfo> short_ = jobs.stream().filter(j -> j.validTaskNum() < j.minMember() && !j.tasks().isEmpty()
+        && j.gatedTaskNum() == 0 && namespaces.contains(j.tasks().get(0).pod().namespace())).toList();
     if (short_.isEmpty()) {
       return;
     }

@@ -90,7 +90,9 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
     return this;
   }
 
-  /** Where Kueue's objects and Kueue-labelled Jobs go, for {@code --kueue instead}'s admission; before {@link #start}. */
+  /**
+   * Where Kueue's objects and Kueue-labelled Jobs go, for {@code --kueue instead}'s admission; before {@link #start}.
+   */
   public synchronized InformerSource kueue(io.basalt.kube.kueue.KueueLive state) {
     if (started) {
       throw new IllegalStateException("the Kueue state must be set before start");
