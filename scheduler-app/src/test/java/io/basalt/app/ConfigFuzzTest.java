@@ -100,8 +100,9 @@ class ConfigFuzzTest {
     if (o.message().length() > 2003) {
       fail(failure(i, mutant, "a message of " + o.message().length() + " characters"));
     }
-    // a name the mutant wrote, quoted back ('-214@7483649'), is the user's text, not a Java identity
-    if (IDENTITY.matcher(o.message().replaceAll("'[^'\\n]*'", "''")).find()) {
+    // a name the mutant wrote, echoed back ('-214@7483649', or after a path: plugins[2] (-214@7483649)), is the
+    // user's text, not a Java identity
+    if (IDENTITY.matcher(o.message().replaceAll("'[^'\\n]*'|\\] \\([^)\\n]*\\)", "")).find()) {
       fail(failure(i, mutant, "a Java identity or exception in: " + o.message()));
     }
   }
