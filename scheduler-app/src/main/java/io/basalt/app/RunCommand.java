@@ -144,6 +144,13 @@ final class RunCommand implements Callable<Integer> {
           + "(default: ${DEFAULT-VALUE}).")
   int listPageSize;
 
+  @Option(names = "--kueue", defaultValue = "alongside", paramLabel = "MODE",
+      description = "Kueue's ClusterQueues and Kueue-labelled Jobs: alongside (Kueue admits and unsuspends; Basalt "
+          + "starts each admitted Job whole and never touches Jobs) or instead (no Kueue runs: Basalt admits each "
+          + "suspended Job whose LocalQueue maps to a ClusterQueue by its quota and flavors, and unsuspends it; "
+          + "needs patch on Jobs) (default: ${DEFAULT-VALUE}; see docs/KUEUE.md).")
+  String kueue;
+
   @Override
   public Integer call() throws Exception {
     List<String> problems = flagProblems();
@@ -175,7 +182,9 @@ final class RunCommand implements Callable<Integer> {
     }
     ClusterCache cache = this.cache = new ClusterCache(new LinkedHashSet<>(schedulerNames), defaultQueue);
     cache.setDeviceProtocol(deviceProtocol);
-    InformerSource source = new InformerSource(client).topology(topology.feed()).listPageSize(listPageSize);
+    io.basalt.kube.kueue.KueueLive kueueState = new io.basalt.kube.kueue.KueueLive();
+    InformerSource source = new InformerSource(client).topology(topology.feed()).listPageSize(listPageSize)
+        .kueue(kueueState);
     SchedulerMetrics metrics = new SchedulerMetrics();
     // Liveness: a cycle running, or cycles failing, far longer than any cycle should take; a standby never runs
     // cycles and stays healthy.
@@ -192,6 +201,10 @@ final class RunCommand implements Callable<Integer> {
         io.basalt.kube.devices.DeviceSteps.all(java.time.Instant::now)
             .after(io.basalt.kube.volumes.VolumeBindStep.live(cache)));
     source.start(cache, informerSyncTimeout);
+    // --kueue instead: admission runs beside the loop, and like it only on the leader.
+    io.basalt.kube.kueue.KueueController kueueAdmission =
+        io.basalt.kube.kueue.KueueMode.parse(kueue) == io.basalt.kube.kueue.KueueMode.INSTEAD
+        ? io.basalt.kube.kueue.KueueController.live(kueueState, cache, calls) : null;
     // Status goes only onto PodGroup objects the cache holds: a deleted Job's group has none while its pods terminate.
     StatusWriter status = new StatusWriter(calls, eventCalls).podGroupObjects(key -> {
       io.basalt.model.PodGroup pg = cache.podGroup(key);
@@ -224,6 +237,9 @@ final class RunCommand implements Callable<Integer> {
     AtomicBoolean crashed = new AtomicBoolean();
     Runnable schedule = () -> {
       loopStarted.set(true);
+      if (kueueAdmission != null) {
+        kueueAdmission.start(schedulePeriod);
+      }
       try {
         loop.run();
       } catch (Throwable t) {
@@ -233,6 +249,9 @@ final class RunCommand implements Callable<Integer> {
         crashed.set(true);
         new Thread(this::stop, "basalt-crash-stop").start();
       } finally {
+        if (kueueAdmission != null) {
+          kueueAdmission.close();
+        }
         loopDone.countDown();
       }
     };
@@ -329,6 +348,11 @@ final class RunCommand implements Callable<Integer> {
       problems.add("--metrics-addr must be [HOST]:PORT, got '" + metricsAddr + "'");
     }
     problems.addAll(topology.problems());
+    try {
+      io.basalt.kube.kueue.KueueMode.parse(kueue);
+    } catch (IllegalArgumentException e) {
+      problems.add("--kueue: " + e.getMessage());
+    }
     if (configMap != null && config != null) {
       problems.add("--config-map and --config both given: use one");
     }

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * ConfigMap and an invalid edit of it, binding, a 409 read back, preemption through evictions, pod conditions,
  * events, PodGroup and Queue status, a PodGroup created for a Job's gang with {@code --create-podgroups}, the owner
  * kinds watched), and the API calls it sends, as the authorizer sees them, must be exactly
- * {@link ApiCalls#granted} with {@code --create-podgroups}, which ChartTest holds the rendered roles to.
+ * {@link ApiCalls#granted} with {@code --create-podgroups} and {@code --kueue instead}, which ChartTest holds the
+ * rendered roles to.
  */
 @Timeout(90)
 class RunCommandRbacTest {
@@ -136,6 +137,19 @@ class RunCommandRbacTest {
       server.seed(claim("scratch", "local"));
       server.seed(volumePod("vol-0", "ckpt"));
       server.seed(volumePod("vol-1", "scratch"));
+      // --kueue instead: Kueue's objects read, and a suspended Job its ClusterQueue admits unsuspended by a patch.
+      server.seed("{\"apiVersion\":\"kueue.x-k8s.io/v1beta1\",\"kind\":\"ResourceFlavor\",\"metadata\":{"
+          + "\"name\":\"any\"}}");
+      server.seed("{\"apiVersion\":\"kueue.x-k8s.io/v1beta1\",\"kind\":\"ClusterQueue\",\"metadata\":{"
+          + "\"name\":\"cq\"},\"spec\":{\"resourceGroups\":[{\"coveredResources\":[\"nvidia.com/gpu\"],"
+          + "\"flavors\":[{\"name\":\"any\",\"resources\":[{\"name\":\"nvidia.com/gpu\","
+          + "\"nominalQuota\":4}]}]}]}}");
+      server.seed("{\"apiVersion\":\"kueue.x-k8s.io/v1beta1\",\"kind\":\"LocalQueue\",\"metadata\":{"
+          + "\"name\":\"lq\",\"namespace\":\"ml\"},\"spec\":{\"clusterQueue\":\"cq\"}}");
+      server.seed("{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"queued\","
+          + "\"namespace\":\"ml\",\"uid\":\"queued-uid\",\"labels\":{\"kueue.x-k8s.io/queue-name\":\"lq\"}},"
+          + "\"spec\":{\"suspend\":true,\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\","
+          + "\"image\":\"x\"}],\"restartPolicy\":\"Never\"}}}}");
       // A racing scheduler binds "raced" while Basalt's binding is held: the 409 is read back with a GET.
       server.seed(pod("raced", 0, "low", 1, null));
       server.faults().delayNextMatching(1, Duration.ofSeconds(1),
@@ -143,7 +157,8 @@ class RunCommandRbacTest {
       try (VolumeControllers controllers = VolumeControllers.start(server);
           LiveRun run = LiveRun.start(server, dir, "--leader-elect", "--lease-namespace", NS, "--lease-name",
           "basalt-scheduler", "--config-map", NS + "/basalt-scheduler", "--lease-duration", "2s",
-          "--renew-deadline", "1500ms", "--retry-period", "200ms", "--create-podgroups")) {
+          "--renew-deadline", "1500ms", "--retry-period", "200ms", "--create-podgroups", "--kueue",
+          "instead")) {
         Await.until("raced binding sent", WAIT,
             () -> !server.requests("POST", ".*/pods/raced/binding").isEmpty());
         server.mergePatch(Resources.PODS, "ml", "raced", "{\"spec\":{\"nodeName\":\"gpu-1\"}}");
@@ -160,6 +175,8 @@ class RunCommandRbacTest {
             server.get(Resources.PODGROUPS, "ml", "huge").get("status")).contains("Unschedulable"));
         Await.until("the Job's PodGroup created", WAIT,
             () -> server.get(Resources.PODGROUPS, "ml", "podgroup-job-uid") != null);
+        Await.until("the queued Job unsuspended", WAIT, () -> !server.get(Resources.JOBS, "ml", "queued")
+            .getAsJsonObject("spec").get("suspend").getAsBoolean());
         Await.until("queue status written", WAIT, () -> server.get(Resources.QUEUES, "", "default").has("status"));
         server.mergePatch(Resources.CONFIGMAPS, NS, "basalt-scheduler",
             "{\"data\":{\"volcano-scheduler.conf\":\"actions: \\\"allocate\\\"\\ntiers:\\n- plugins:\\n  - name: nosuch\\n\"}}");
@@ -176,7 +193,7 @@ class RunCommandRbacTest {
             "basalt-scheduler").ifPresentOrElse(c -> made.add(c.toString()),
             () -> other.add(r.method() + " " + r.path()));
       }
-      Set<String> granted = ApiCalls.granted(true).stream().map(ApiCall::toString)
+      Set<String> granted = ApiCalls.granted(true, true).stream().map(ApiCall::toString)
           .collect(Collectors.toCollection(TreeSet::new));
       assertEquals(granted, made, "calls made vs granted; not granted: " + minus(made, granted)
           + "; granted but never made: " + minus(granted, made));

@@ -29,6 +29,7 @@ import java.util.Map;
  *     room they were promised is held for them, as kube-scheduler holds it for nominated pods
  * @param volumes the claims, PVs, StorageClasses, CSINodes and CSIStorageCapacities, for the volume filters
  * @param dra the DRA objects (device classes, ResourceSlices, claims, templates); {@link DraState#EMPTY} without
+ * @param quotas the namespaces' ResourceQuotas, for the reason a gang they refused pods of never starts; empty without
  */
 public record ClusterSnapshot(
     List<NodeInfo> nodes,
@@ -46,8 +47,10 @@ public record ClusterSnapshot(
     Map<String, Map<String, String>> namespaceLabels,
     List<Pod> othersNominated,
     io.basalt.model.ClusterVolumes volumes,
-    DraState dra) {
+    DraState dra,
+    List<io.basalt.model.NamespaceQuota> quotas) {
   public ClusterSnapshot {
+    quotas = quotas == null ? List.of() : quotas;
     dra = dra == null ? DraState.EMPTY : dra;
     volumes = volumes == null ? io.basalt.model.ClusterVolumes.EMPTY : volumes;
     namespaceLabels = namespaceLabels == null ? Map.of() : namespaceLabels;
@@ -57,6 +60,16 @@ public record ClusterSnapshot(
     deviceProtocol = deviceProtocol == null ? DeviceProtocols.AUTO : deviceProtocol;
     totals = totals == null ? ClusterTotals.of(nodes, io.basalt.model.ResourceNames.count()) : totals;
     positions = positions == null ? positionsOf(nodes) : positions;
+  }
+
+  /** A snapshot of a cluster without ResourceQuotas. */
+  public ClusterSnapshot(List<NodeInfo> nodes, List<Pod> pods, Map<String, PodGroup> podGroups,
+      Map<String, Queue> queues, Map<String, PriorityClass> priorityClasses, String defaultQueue,
+      Map<String, String> nominations, Fabric fabric, DeviceProtocols deviceProtocol, ClusterTotals totals,
+      Map<String, Integer> positions, AssignedPods assignedPods, Map<String, Map<String, String>> namespaceLabels,
+      List<Pod> othersNominated, io.basalt.model.ClusterVolumes volumes, DraState dra) {
+    this(nodes, pods, podGroups, queues, priorityClasses, defaultQueue, nominations, fabric, deviceProtocol, totals,
+        positions, assignedPods, namespaceLabels, othersNominated, volumes, dra, List.of());
   }
 
   /** A snapshot of a cluster without storage or DRA objects. */

@@ -525,6 +525,29 @@ public final class ClusterCache {
     return t;
   }
 
+  /** A namespace's ResourceQuota (by {@code namespace/name}), for the reason a gang short of pods gets. */
+  public synchronized void putNamespaceQuota(io.basalt.model.NamespaceQuota quota) {
+    quotas.put(quota.key(), quota);
+    quotasCopy = null;
+  }
+
+  /** @param key {@code namespace/name} */
+  public synchronized void removeNamespaceQuota(String key) {
+    if (quotas.remove(key) != null) {
+      quotasCopy = null;
+    }
+  }
+
+  private final Map<String, io.basalt.model.NamespaceQuota> quotas = new TreeMap<>();
+  private List<io.basalt.model.NamespaceQuota> quotasCopy;
+
+  private List<io.basalt.model.NamespaceQuota> quotas() {
+    if (quotasCopy == null) {
+      quotasCopy = List.copyOf(quotas.values());
+    }
+    return quotasCopy;
+  }
+
   public synchronized void putDeviceClass(io.basalt.dra.DeviceClass deviceClass) {
     dra.put(deviceClass);
   }
@@ -604,7 +627,7 @@ public final class ClusterCache {
     return new ClusterSnapshot(list, ownPodsCopy, Map.copyOf(groups),
         new TreeMap<>(queues), Map.copyOf(priorityClasses), defaultQueue, Map.copyOf(liveNominations()), fabric,
         deviceProtocol, totals.totals(), copies.positions(), assignedPods(), namespaceLabels(), othersNominatedCopy,
-        volumeStore.value(), dra.state());
+        volumeStore.value(), dra.state(), quotas());
   }
 
   private Map<String, Map<String, String>> namespaceLabels() {

@@ -128,6 +128,7 @@ public final class Session implements SessionView {
     if (s.claims != null) {
       s.claims.useQuota(s.deviceQuota());
     }
+    QuotaCheck.reasons(snapshot, s.jobs.values(), s.invalidJobs);
     for (ConfiguredPlugin<?> entry : profile.plugins()) {
       Plugin plugin = entry.newInstance();
       s.plugins.add(plugin);

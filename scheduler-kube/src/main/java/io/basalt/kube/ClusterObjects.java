@@ -51,9 +51,11 @@ public record ClusterObjects(
     List<Namespace> namespaces,
     io.basalt.model.ClusterVolumes volumes,
     List<KueueRecord> kueue,
-    DraRecords dra) {
+    DraRecords dra,
+    List<io.basalt.model.NamespaceQuota> quotas) {
 
   public ClusterObjects {
+    quotas = quotas == null ? List.of() : List.copyOf(quotas);
     volumes = volumes == null ? io.basalt.model.ClusterVolumes.EMPTY : volumes;
     nodes = List.copyOf(nodes);
     pods = List.copyOf(pods);
@@ -67,6 +69,15 @@ public record ClusterObjects(
     namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
     kueue = kueue == null ? List.of() : List.copyOf(kueue);
     dra = dra == null ? DraRecords.NONE : dra;
+  }
+
+  /** A cluster without ResourceQuotas. */
+  public ClusterObjects(List<Node> nodes, List<Pod> pods, List<PodGroup> podGroups, List<Queue> queues,
+      List<PriorityClass> priorityClasses, List<CoschedulingGroup> coschedulingGroups, List<OwnerObject> owners,
+      List<String> errors, Fabric fabric, List<Namespace> namespaces, io.basalt.model.ClusterVolumes volumes,
+      List<KueueRecord> kueue, DraRecords dra) {
+    this(nodes, pods, podGroups, queues, priorityClasses, coschedulingGroups, owners, errors, fabric, namespaces,
+        volumes, kueue, dra, List.of());
   }
 
   /** A cluster without storage, Kueue or DRA objects. */
@@ -124,9 +135,15 @@ public record ClusterObjects(
       queues = admitted.queues();
       errors.addAll(admitted.warnings());
     }
+    // the API server's ResourceQuota admission: pods a namespace's quota refuses are never created
+    io.basalt.kube.quota.QuotaAdmission.Result quota = io.basalt.kube.quota.QuotaAdmission.apply(pods, c.quotas);
+    if (quota != null) {
+      pods = quota.pods();
+      errors.addAll(quota.warnings());
+    }
     return new ClusterObjects(c.nodes, pods, c.podGroups, queues, c.priorityClasses, c.coschedulingGroups, owners,
         errors, fabric, c.namespaces, io.basalt.model.ClusterVolumes.of(c.claims, c.persistentVolumes,
-            c.storageClasses, c.csiNodes, c.capacities), c.kueue, dra.withClaims(claims.made()));
+            c.storageClasses, c.csiNodes, c.capacities), c.kueue, dra.withClaims(claims.made()), c.quotas);
   }
 
   /** Each object of {@code kind} through its adapter; one that fails is reported with its origin and left out. */
@@ -214,6 +231,13 @@ public record ClusterObjects(
     @Override
     public void kueue(KueueRecord record) {
       kueue.add(record);
+    }
+
+    final List<io.basalt.model.NamespaceQuota> quotas = new ArrayList<>();
+
+    @Override
+    public void resourceQuota(io.basalt.model.NamespaceQuota quota) {
+      quotas.add(quota);
     }
 
     @Override

@@ -60,7 +60,8 @@ public final class Kinds {
       new DeviceClassKind(),
       new ResourceSliceKind(),
       new ResourceClaimKind(),
-      new ResourceClaimTemplateKind()));
+      new ResourceClaimTemplateKind(),
+      new io.basalt.kube.kinds.core.ResourceQuotaKind()));
 
   private final List<KindAdapter<?>> adapters;
 

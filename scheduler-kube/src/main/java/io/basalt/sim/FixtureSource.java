@@ -125,6 +125,7 @@ public final class FixtureSource implements ClusterSource {
       cache.putNode(n);
     }
     cache.setFabric(objects.fabric());
+    objects.quotas().forEach(cache::putNamespaceQuota);
     objects.dra().classes().forEach(cache::putDeviceClass);
     objects.dra().slices().forEach(cache::putResourceSlice);
     objects.dra().claims().forEach(cache::putResourceClaim);

@@ -66,16 +66,17 @@ class KindRegistryTest {
         "StorageClass storage.k8s.io/v1 (storageclasses): manifests read, live IF_LISTABLE",
         "CSINode storage.k8s.io/v1 (csinodes): manifests read, live IF_LISTABLE",
         "CSIStorageCapacity storage.k8s.io/v1 (csistoragecapacities): manifests read, live IF_LISTABLE",
-        "ResourceFlavor kueue.x-k8s.io/v1beta1 (resourceflavors): manifests read, live NEVER",
-        "ClusterQueue kueue.x-k8s.io/v1beta1 (clusterqueues): manifests read, live NEVER",
-        "LocalQueue kueue.x-k8s.io/v1beta1 (localqueues): manifests read, live NEVER",
-        "Cohort kueue.x-k8s.io/v1beta1 (cohorts): manifests read, live NEVER",
-        "WorkloadPriorityClass kueue.x-k8s.io/v1beta1 (workloadpriorityclasses): manifests read, live NEVER",
-        "Topology kueue.x-k8s.io/v1beta1 (topologies): manifests read, live NEVER",
+        "ResourceFlavor kueue.x-k8s.io/v1beta1 (resourceflavors): manifests read, live IF_SERVED",
+        "ClusterQueue kueue.x-k8s.io/v1beta1 (clusterqueues): manifests read, live IF_SERVED",
+        "LocalQueue kueue.x-k8s.io/v1beta1 (localqueues): manifests read, live IF_SERVED",
+        "Cohort kueue.x-k8s.io/v1beta1 (cohorts): manifests read, live IF_SERVED",
+        "WorkloadPriorityClass kueue.x-k8s.io/v1beta1 (workloadpriorityclasses): manifests read, live IF_SERVED",
+        "Topology kueue.x-k8s.io/v1beta1 (topologies): manifests read, live IF_SERVED",
         "DeviceClass resource.k8s.io/v1 (deviceclasses): manifests read, live IF_LISTABLE",
         "ResourceSlice resource.k8s.io/v1 (resourceslices): manifests read, live IF_LISTABLE",
         "ResourceClaim resource.k8s.io/v1 (resourceclaims): manifests read, live IF_LISTABLE",
-        "ResourceClaimTemplate resource.k8s.io/v1 (resourceclaimtemplates): manifests read, live IF_LISTABLE"), rows);
+        "ResourceClaimTemplate resource.k8s.io/v1 (resourceclaimtemplates): manifests read, live IF_LISTABLE",
+        "ResourceQuota v1 (resourcequotas): manifests read, live IF_LISTABLE"), rows);
 
     // The two sources differ only where an adapter says so.
     List<String> manifestsOnly = new ArrayList<>();
@@ -88,11 +89,8 @@ class KindRegistryTest {
         liveOnly.add(k.toString());
       }
     }
-    assertEquals(List.of("Namespace v1", "Job batch.volcano.sh/v1alpha1", "ResourceFlavor kueue.x-k8s.io/v1beta1",
-        "ClusterQueue kueue.x-k8s.io/v1beta1", "LocalQueue kueue.x-k8s.io/v1beta1", "Cohort kueue.x-k8s.io/v1beta1",
-        "WorkloadPriorityClass kueue.x-k8s.io/v1beta1", "Topology kueue.x-k8s.io/v1beta1"), manifestsOnly,
-        "namespaces are only checked; Volcano's controller makes the PodGroup live mode reads; the live cache holds "
-            + "no Kueue records yet");
+    assertEquals(List.of("Namespace v1", "Job batch.volcano.sh/v1alpha1"), manifestsOnly,
+        "namespaces are only checked; Volcano's controller makes the PodGroup live mode reads");
     assertEquals(List.of("TFJob kubeflow.org/v1"), liveOnly, "no TFJob expansion is written");
   }
 
@@ -131,7 +129,7 @@ class KindRegistryTest {
           expected.add(t);
         }
       }
-      assertEquals(21, expected.size(), "every watched kind is served by the fake server: " + expected);
+      assertEquals(28, expected.size(), "every watched kind is served by the fake server: " + expected);
       for (ResourceType t : expected) {
         Await.until(t + " watched", WAIT, () -> !watches(server, t).isEmpty());
       }

@@ -69,6 +69,15 @@ public final class ApiCalls {
       calls(Scope.CLUSTER, "kubeflow.org", "tfjobs", "list", "watch"),
       calls(Scope.CLUSTER, "jobset.x-k8s.io", "jobsets", "list", "watch"),
       calls(Scope.CLUSTER, "scheduling.x-k8s.io", "podgroups", "list", "watch"),
+      // Namespaces' ResourceQuotas (read only): a gang its quota cannot admit is told so.
+      calls(Scope.CLUSTER, "", "resourcequotas", "list", "watch"),
+      // Kueue's objects where its CRDs are installed (read only).
+      calls(Scope.CLUSTER, "kueue.x-k8s.io", "resourceflavors", "list", "watch"),
+      calls(Scope.CLUSTER, "kueue.x-k8s.io", "clusterqueues", "list", "watch"),
+      calls(Scope.CLUSTER, "kueue.x-k8s.io", "localqueues", "list", "watch"),
+      calls(Scope.CLUSTER, "kueue.x-k8s.io", "cohorts", "list", "watch"),
+      calls(Scope.CLUSTER, "kueue.x-k8s.io", "workloadpriorityclasses", "list", "watch"),
+      calls(Scope.CLUSTER, "kueue.x-k8s.io", "topologies", "list", "watch"),
       // The network fabric from Volcano HyperNodes (read only; not watched when a --topology* flag names the source).
       calls(Scope.CLUSTER, "topology.volcano.sh", "hypernodes", "list", "watch"),
       // Volumes (kube-scheduler's volume-scheduler role): claims, PVs, classes, CSINodes and CSIStorageCapacities
@@ -101,6 +110,18 @@ public final class ApiCalls {
    */
   public static final List<ApiCall> CREATE_PODGROUPS = calls(Scope.CLUSTER, "scheduling.volcano.sh", "podgroups",
       "create");
+
+  /**
+   * What {@code --kueue instead} (chart value {@code scheduler.kueue: instead}) adds to {@link #GRANTED}: an admitted
+   * Job unsuspended by a merge patch.
+   */
+  public static final List<ApiCall> KUEUE_INSTEAD = calls(Scope.CLUSTER, "batch", "jobs", "patch");
+
+  /** {@link #GRANTED}, plus {@link #CREATE_PODGROUPS} and {@link #KUEUE_INSTEAD} when those are on. */
+  public static List<ApiCall> granted(boolean createPodGroups, boolean kueueInstead) {
+    List<ApiCall> base = granted(createPodGroups);
+    return kueueInstead ? Stream.concat(base.stream(), KUEUE_INSTEAD.stream()).toList() : base;
+  }
 
   /** {@link #GRANTED}, plus {@link #CREATE_PODGROUPS} when that is on. */
   public static List<ApiCall> granted(boolean createPodGroups) {

@@ -164,6 +164,7 @@ class ChartTest {
     assertFalse(flags.containsKey("--kubeconfig"), "in-cluster config");
     assertTrue(flags.keySet().stream().noneMatch(f -> f.startsWith("--topology")), "the fabric from HyperNodes");
     assertFalse(flags.containsKey("--create-podgroups"), "inferred gangs reported on their pods only");
+    assertEquals(List.of("alongside"), flags.get("--kueue"), "Kueue admits; Basalt never touches Jobs");
 
     V1ContainerPort port = c.getPorts().get(0);
     assertEquals("metrics", port.getName());
@@ -292,7 +293,7 @@ class ChartTest {
   @Test
   void rbacGrantsExactlyTheRequiredApiCalls() {
     assertRbacIsExact(defaults(), NAMESPACE, NAMESPACE, ApiCalls.granted(false));
-    assertRbacIsExact(custom(), "ml-scheduling", "ml-scheduling", ApiCalls.granted(true));
+    assertRbacIsExact(custom(), "ml-scheduling", "ml-scheduling", ApiCalls.granted(true, true));
   }
 
   @Test
@@ -354,6 +355,7 @@ class ChartTest {
     assertFalse(flags.containsKey("--topology-url"));
     assertEquals(List.of("value"), flags.get("--some-future-flag"), "extraArgs are passed through");
     assertEquals(List.of(""), flags.get("--create-podgroups"), "scheduler.createPodGroups");
+    assertEquals(List.of("instead"), flags.get("--kueue"), "scheduler.kueue");
     assertEquals(List.of("all"), flags.get("--health-detail"), "metrics.healthDetail");
     V1NetworkPolicy policy = r.one(V1NetworkPolicy.class);
     V1NetworkPolicyIngressRule rule = policy.getSpec().getIngress().get(0);
@@ -467,8 +469,9 @@ class ChartTest {
 
   @Test
   void requiredApiCallsAreDistinctAndNamespacedOnlyWhereTheyMustBe() {
-    assertEquals(ApiCalls.granted(true).size(), new HashSet<>(ApiCalls.granted(true)).size(), "duplicates");
-    for (ApiCall call : ApiCalls.granted(true)) {
+    assertEquals(ApiCalls.granted(true, true).size(), new HashSet<>(ApiCalls.granted(true, true)).size(),
+        "duplicates");
+    for (ApiCall call : ApiCalls.granted(true, true)) {
       boolean namespacedOnly = call.resource().equals("leases") || call.resource().equals("configmaps");
       assertEquals(namespacedOnly, call.scope() != Scope.CLUSTER, call.toString());
       assertFalse(call.verb().equals("*") || call.resource().equals("*") || call.apiGroup().equals("*"), "wildcard");

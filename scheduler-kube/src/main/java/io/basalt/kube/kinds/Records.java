@@ -83,9 +83,21 @@ public interface Records {
 
   /**
    * A Kueue object (ClusterQueue, LocalQueue, ResourceFlavor, Cohort, WorkloadPriorityClass): the simulator applies
-   * them all together ({@code kube.kueue.KueueAdmission}); live mode does not read them yet.
+   * them all together ({@code kube.kueue.KueueAdmission}); live mode keeps them in {@code kube.kueue.KueueLive}.
    */
   default void kueue(KueueRecord record) {}
+
+  /**
+   * A batch/v1 Job naming a Kueue LocalQueue, as Kueue's admission reads it (live mode only: the simulator expands the
+   * Job into pods and admits those).
+   *
+   * @param key the Job's {@code namespace/name}
+   * @param job null when the Job names no LocalQueue (any more)
+   */
+  default void kueueJob(String key, io.basalt.kube.kueue.KueueJob job) {}
+
+  /** A namespace's ResourceQuota, as far as it caps pods. */
+  default void resourceQuota(io.basalt.model.NamespaceQuota quota) {}
 
   /** A DRA DeviceClass ({@code resource.k8s.io/v1}). */
   default void deviceClass(io.basalt.dra.DeviceClass deviceClass) {
@@ -152,6 +164,19 @@ public interface Records {
 
     /** @param key {@code namespace/name} */
     default void claimTemplateGone(String key) {
+    }
+
+    /**
+     * A Kueue object was deleted.
+     *
+     * @param kind its kind ({@code ClusterQueue}, {@code LocalQueue}, ...)
+     * @param key the informer's key ({@code namespace/name} for a LocalQueue, the name otherwise)
+     */
+    default void kueueGone(String kind, String key) {
+    }
+
+    /** @param key {@code namespace/name} */
+    default void resourceQuotaGone(String key) {
     }
   }
 }

@@ -170,15 +170,15 @@ public final class KueueAdmission {
       } else if (blocked.containsKey(cq.name())) {
         hold(w, "StrictFIFO " + cq.display() + " waits for " + blocked.get(cq.name()) + " first", false);
       } else {
-        Assignment a = assign(quotas, cq, w);
-        if (a.reason != null) {
-          hold(w, a.reason, false);
+        FlavorChoice.Assignment a = assign(quotas, cq, w);
+        if (a.reason() != null) {
+          hold(w, a.reason(), false);
           if (cq.strictFifo()) {
             blocked.put(cq.name(), w.key());
           }
         } else {
-          charge(quotas, cq, w, a.flavors);
-          admit(w, cq.name(), a.flavors);
+          charge(quotas, cq, w, a.flavors());
+          admit(w, cq.name(), a.flavors());
         }
       }
     }
@@ -189,56 +189,8 @@ public final class KueueAdmission {
     return lq == null ? null : clusterQueues.get(lq.clusterQueue());
   }
 
-  /** A flavor per resource group (null for a group the workload asks nothing of), or why none fits. */
-  private record Assignment(List<KueueRecord.FlavorQuotas> flavors, String reason) {}
-
-  private Assignment assign(Quotas quotas, KueueRecord.ClusterQueue cq, Workload w) {
-    Map<String, Long> request = w.request();
-    Set<String> covered = new HashSet<>();
-    cq.resourceGroups().forEach(g -> covered.addAll(g.coveredResources()));
-    for (String r : request.keySet()) {
-      if (!covered.contains(r)) {
-        return new Assignment(null, "resource " + r + " is not covered by " + cq.display());
-      }
-    }
-    List<KueueRecord.FlavorQuotas> chosen = new ArrayList<>();
-    for (KueueRecord.ResourceGroup g : cq.resourceGroups()) {
-      Map<String, Long> part = new LinkedHashMap<>();
-      request.forEach((r, v) -> {
-        if (g.coveredResources().contains(r)) {
-          part.put(r, v);
-        }
-      });
-      if (part.isEmpty()) {
-        chosen.add(null);
-        continue;
-      }
-      KueueRecord.FlavorQuotas nominal = null;
-      KueueRecord.FlavorQuotas borrowing = null;
-      List<String> why = new ArrayList<>();
-      for (KueueRecord.FlavorQuotas f : g.flavors()) {
-        String misfit = nodeMisfit(f.flavor(), w);
-        Quotas.Verdict v = misfit != null ? new Quotas.Verdict(Quotas.Fit.NO, misfit) : quotas.fits(cq, f, part);
-        if (v.fit() == Quotas.Fit.NO) {
-          why.add(f.flavor() + ": " + v.reason());
-        } else if (v.fit() == Quotas.Fit.NOMINAL && nominal == null) {
-          nominal = f;
-        } else if (v.fit() == Quotas.Fit.BORROWING && borrowing == null) {
-          borrowing = f;
-        }
-        boolean done = cq.tryNextFlavorBeforeBorrowing() ? nominal != null : nominal != null || borrowing != null;
-        if (done) {
-          break;
-        }
-      }
-      KueueRecord.FlavorQuotas pick = nominal != null ? nominal : borrowing;
-      if (pick == null) {
-        return new Assignment(null, "no flavor of " + cq.display() + " fits " + String.join(", ", part.keySet())
-            + ": " + String.join("; ", why));
-      }
-      chosen.add(pick);
-    }
-    return new Assignment(chosen, null);
+  private FlavorChoice.Assignment assign(Quotas quotas, KueueRecord.ClusterQueue cq, Workload w) {
+    return FlavorChoice.assign(quotas, cq, w.request(), flavor -> nodeMisfit(flavor, w));
   }
 
   /** Why the workload's pods cannot use a flavor's nodes, or null when they can. */
@@ -266,17 +218,7 @@ public final class KueueAdmission {
 
   private static void charge(Quotas quotas, KueueRecord.ClusterQueue cq, Workload w,
       List<KueueRecord.FlavorQuotas> chosen) {
-    Map<String, Long> request = w.request();
-    for (int i = 0; i < cq.resourceGroups().size() && i < chosen.size(); i++) {
-      KueueRecord.FlavorQuotas f = chosen.get(i);
-      if (f != null) {
-        for (String r : cq.resourceGroups().get(i).coveredResources()) {
-          if (request.containsKey(r)) {
-            quotas.charge(cq.name(), f.flavor(), r, request.get(r));
-          }
-        }
-      }
-    }
+    FlavorChoice.charge(quotas, cq, w.request(), chosen);
   }
 
   /** For a running workload: per group, the first flavor whose node labels its first placed pod's node carries. */

@@ -24,14 +24,22 @@ final class CacheRecords implements Records, Records.Removals {
   private final ClusterCache cache;
   private final InferredGroups inferred;
   private final TopologyFeed topology;
+  private final io.basalt.kube.kueue.KueueLive kueue;
   private final Map<String, String> podUids = new ConcurrentHashMap<>();
   /** Owner uids by {@code kind namespace/name}: a Job and a JobSet may share a name. */
   private final Map<String, String> ownerUids = new ConcurrentHashMap<>();
 
   CacheRecords(ClusterCache cache, InferredGroups inferred, TopologyFeed topology) {
+    this(cache, inferred, topology, new io.basalt.kube.kueue.KueueLive());
+  }
+
+  /** @param kueue where Kueue's objects and Kueue-labelled Jobs go (read by the Kueue admission loop, if any) */
+  CacheRecords(ClusterCache cache, InferredGroups inferred, TopologyFeed topology,
+      io.basalt.kube.kueue.KueueLive kueue) {
     this.cache = cache;
     this.inferred = inferred;
     this.topology = topology;
+    this.kueue = kueue;
   }
 
   @Override
@@ -192,7 +200,35 @@ final class CacheRecords implements Records, Records.Removals {
   }
 
   @Override
+  public void resourceQuota(io.basalt.model.NamespaceQuota quota) {
+    cache.putNamespaceQuota(quota);
+  }
+
+  @Override
+  public void resourceQuotaGone(String key) {
+    cache.removeNamespaceQuota(key);
+  }
+
+  @Override
+  public void kueue(io.basalt.kube.kueue.KueueRecord record) {
+    kueue.put(record);
+  }
+
+  @Override
+  public void kueueGone(String kind, String key) {
+    kueue.remove(kind, key);
+  }
+
+  @Override
+  public void kueueJob(String key, io.basalt.kube.kueue.KueueJob job) {
+    kueue.putJob(key, job);
+  }
+
+  @Override
   public void ownerGone(String kind, String key) {
+    if ("Job".equals(kind)) {
+      kueue.removeJob(key);
+    }
     String uid = ownerUids.remove(kind + " " + key);
     if (uid != null) {
       inferred.removeOwner(uid);

@@ -55,6 +55,7 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
   private final Map<String, String> lastListError = new ConcurrentHashMap<>();
   private SharedInformerFactory factory;
   private TopologyFeed topology = TopologyFeed.hyperNodes();
+  private io.basalt.kube.kueue.KueueLive kueue = new io.basalt.kube.kueue.KueueLive();
   private volatile boolean started;
   /** Every informer registered: until then {@link #hasSynced} is false whatever the informers say. */
   private volatile boolean registered;
@@ -86,6 +87,17 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
       throw new IllegalStateException("topology must be set before start");
     }
     topology = feed;
+    return this;
+  }
+
+  /**
+   * Where Kueue's objects and Kueue-labelled Jobs go, for {@code --kueue instead}'s admission; before {@link #start}.
+   */
+  public synchronized InformerSource kueue(io.basalt.kube.kueue.KueueLive state) {
+    if (started) {
+      throw new IllegalStateException("the Kueue state must be set before start");
+    }
+    kueue = state;
     return this;
   }
 
@@ -154,7 +166,7 @@ public final class InformerSource implements ClusterSource, AutoCloseable {
     }
     InferredGroups inferred = new InferredGroups(cache, cache.defaultQueue(), awaited,
         w -> LOG.log(Level.WARNING, w));
-    CacheRecords records = new CacheRecords(cache, inferred, topology);
+    CacheRecords records = new CacheRecords(cache, inferred, topology, kueue);
     for (KindAdapter<?> kind : watched) {
       watch(kind, records);
     }

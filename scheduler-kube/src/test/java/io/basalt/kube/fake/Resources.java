@@ -119,6 +119,23 @@ public final class Resources {
   public static final ResourceType CSI_STORAGE_CAPACITIES = register(ResourceType.builtin("storage.k8s.io", "v1",
       "csistoragecapacities", "CSIStorageCapacity", true).mergeKeys(META_KEYS));
 
+  /** ResourceQuota (core v1, namespaced, with status). */
+  public static final ResourceType RESOURCE_QUOTAS = register(ResourceType.builtin("", "v1", "resourcequotas",
+      "ResourceQuota", true).statusSubresource().mergeKeys(META_KEYS));
+  /** Kueue's kinds (kueue.x-k8s.io/v1beta1, served by every release serving v1beta2 too). */
+  public static final ResourceType KUEUE_RESOURCE_FLAVORS = register(ResourceType.custom("kueue.x-k8s.io", "v1beta1",
+      "resourceflavors", "ResourceFlavor", false));
+  public static final ResourceType KUEUE_CLUSTER_QUEUES = register(ResourceType.custom("kueue.x-k8s.io", "v1beta1",
+      "clusterqueues", "ClusterQueue", false).statusSubresource());
+  public static final ResourceType KUEUE_LOCAL_QUEUES = register(ResourceType.custom("kueue.x-k8s.io", "v1beta1",
+      "localqueues", "LocalQueue", true).statusSubresource());
+  public static final ResourceType KUEUE_COHORTS = register(ResourceType.custom("kueue.x-k8s.io", "v1beta1",
+      "cohorts", "Cohort", false).statusSubresource());
+  public static final ResourceType KUEUE_WORKLOAD_PRIORITY_CLASSES = register(ResourceType.custom("kueue.x-k8s.io",
+      "v1beta1", "workloadpriorityclasses", "WorkloadPriorityClass", false));
+  public static final ResourceType KUEUE_TOPOLOGIES = register(ResourceType.custom("kueue.x-k8s.io", "v1beta1",
+      "topologies", "Topology", false));
+
   /**
    * A kind no real server has and Basalt does not know: tests register their own adapter for it and watch it
    * ({@code KindRegistryTest}), as a new kind's adapter would be.

@@ -114,12 +114,19 @@ class InformerContractTest {
       String kind = dra.substring(dra.lastIndexOf('/') + 1);
       list(dra, kind + "List", "resource.k8s.io/v1", null);
     }
+    list("/api/v1/resourcequotas", "ResourceQuotaList", "v1", null);
+    for (String kueue : List.of("resourceflavors", "clusterqueues", "localqueues", "cohorts",
+        "workloadpriorityclasses", "topologies")) {
+      list("/apis/kueue.x-k8s.io/v1beta1/" + kueue, "List", "kueue.x-k8s.io/v1beta1", null);
+    }
   }
 
   @AfterEach
-  void tearDown() {
+  void tearDown() throws InterruptedException {
     if (source != null) {
       source.close();
+      // A reflector stopping may send one last list or watch; let it land in this test's journal, not the next's.
+      awaitQuiet();
     }
     Logger.getLogger(InformerSource.class.getName()).removeHandler(capture);
   }
@@ -144,6 +151,20 @@ class InformerContractTest {
   private void start() throws Exception {
     source = new InformerSource(KubeReplies.client(wm));
     source.start(cache, WAIT);
+  }
+
+  /** Until no request reached the server for 300 ms (at most 5 s). */
+  private static void awaitQuiet() throws InterruptedException {
+    long end = System.nanoTime() + 5_000_000_000L;
+    int seen = -1;
+    while (System.nanoTime() < end) {
+      int now = wm.getAllServeEvents().size();
+      if (now == seen) {
+        return;
+      }
+      seen = now;
+      Thread.sleep(300);
+    }
   }
 
   private static List<LoggedRequest> requests(String path) {

@@ -13,8 +13,9 @@ import java.util.function.Function;
  * {@link KueueRecord} for {@link Records#kueue}. What the records mean for queues, gangs and flavors is
  * {@link io.basalt.kube.kueue.KueueAdmission}'s business.
  *
- * <p>Read from manifests only for now: live mode would watch v1beta1 (served by every Kueue release with v1beta2 too),
- * but the live cache does not hold Kueue's records yet, so nothing is watched (see docs/KUEUE.md).
+ * <p>Live mode watches v1beta1 (served by every Kueue release that serves v1beta2 too) when the CRD is installed, and
+ * treats the kind as empty when it is not ({@link Watch#IF_SERVED}); the records go to
+ * {@link io.basalt.kube.kueue.KueueLive} (see docs/KUEUE.md).
  */
 public final class KueueKind<T extends CustomObject<T, ?, ?>> extends KindAdapter<T> {
   static final String V1BETA1 = "v1beta1";
@@ -63,7 +64,7 @@ public final class KueueKind<T extends CustomObject<T, ?, ?>> extends KindAdapte
 
   @Override
   public void remove(T object, String key, Records.Removals out) {
-    // not watched (see the class comment): nothing to forget
+    out.kueueGone(kind(), key);
   }
 
   /** v1beta1 and v1beta2 documents alike: the fields Basalt reads differ only in names it reads both of. */
@@ -72,11 +73,6 @@ public final class KueueKind<T extends CustomObject<T, ?, ?>> extends KindAdapte
     return kind().equals(kind) && (apiVersion.equals(KueueObjects.GROUP + "/" + V1BETA1)
         || apiVersion.equals(KueueObjects.GROUP + "/" + V1BETA2)
         || kind.equals("Topology") && apiVersion.equals(KueueObjects.GROUP + "/v1alpha1"));
-  }
-
-  @Override
-  public Watch watch() {
-    return Watch.NEVER;
   }
 
   @Override

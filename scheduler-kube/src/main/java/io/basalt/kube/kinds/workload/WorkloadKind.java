@@ -68,6 +68,9 @@ public final class WorkloadKind<T extends KubernetesObject> extends KindAdapter<
       owner = kueueGang(job, owner);
     }
     out.owner(owner);
+    if (workload instanceof V1Job job) { // after the owner: a template Kueue cannot read leaves the gang alone
+      out.kueueJob(owner.namespace() + "/" + owner.name(), io.basalt.kube.kinds.kueue.KueueJobs.of(job));
+    }
   }
 
   /**
