@@ -273,10 +273,13 @@ public final class Callbacks {
     return false;
   }
 
-  /** The GPUs {@code task} gets on {@code node}, or null when no plugin picks devices. */
+  /**
+   * The GPUs {@code task} gets on {@code node}, or null when no plugin picks devices. A share a plugin chooses is
+   * booked at its device plugin's size and skipped when its device cannot take that ({@link DeviceGuard#settle}).
+   */
   public DeviceClaim chooseDevices(TaskInfo task, NodeInfo node) {
     for (Entry<DeviceChooser> e : deviceChoosers) {
-      DeviceClaim d = e.fn().choose(task, node);
+      DeviceClaim d = devices.settle(task, node, e.fn().choose(task, node));
       if (d != null) {
         return d;
       }

@@ -10,6 +10,7 @@ import io.basalt.gpu.DeviceUsage;
 import io.basalt.gpu.GpuAnnotations;
 import io.basalt.gpu.GpuResources;
 import io.basalt.gpu.GpuTopology;
+import io.basalt.gpu.ShareSize;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
 import java.util.List;
@@ -36,7 +37,10 @@ final class DeviceGuard {
   private TaskInfo lastTask;
   private Want lastWant;
 
-  /** What a task asks of a node's devices: {@code whole} devices, or one share of {@code cores} percent. */
+  /**
+   * What a task asks of a node's devices: {@code whole} devices, or one share of {@code cores} percent and
+   * {@code memoryMiB} (0: the whole memory of its device, see {@link ShareSize}).
+   */
   private record Want(int whole, boolean share, int cores, long memoryMiB, DeviceConstraints constraints) {}
 
   private static final Want NOTHING = new Want(0, false, 0, 0, DeviceConstraints.NONE);
@@ -98,10 +102,35 @@ final class DeviceGuard {
     }
     if (want.share()) {
       int d = shareDevice(want, gpus, node.deviceUsage());
-      return d < 0 ? DeviceClaim.NONE : DeviceClaim.share(d, want.cores(), want.memoryMiB());
+      return d < 0 ? DeviceClaim.NONE
+          : DeviceClaim.share(d, want.cores(), ShareSize.memoryMiB(want.memoryMiB(), gpus.device(d).memoryMiB()));
     }
     DeviceSet free = usable(want, node);
     return free.size() < want.whole() ? DeviceClaim.NONE : DeviceClaim.whole(free.lowest(want.whole()));
+  }
+
+  /**
+   * {@code chosen}, a plugin's choice for {@code task} on {@code node}, as the session books it: a share is booked at
+   * least at the size its device plugin counts ({@link ShareSize}: the whole memory when the pod names none), and
+   * refused (null) when its device cannot take that much, so no chooser can oversubscribe a device. Whole devices
+   * and nodes without a GPU inventory pass as chosen.
+   */
+  DeviceClaim settle(TaskInfo task, NodeInfo node, DeviceClaim chosen) {
+    GpuTopology gpus = node.gpus();
+    if (chosen == null || !chosen.shared() || gpus == null || chosen.devices().size() != 1) {
+      return chosen;
+    }
+    Want want = want(task);
+    int d = chosen.devices().first();
+    if (!want.share() || d >= gpus.size()) {
+      return chosen;
+    }
+    int cores = Math.max(chosen.cores(), want.cores());
+    long memory = Math.max(chosen.memoryMiB(), ShareSize.memoryMiB(want.memoryMiB(), gpus.device(d).memoryMiB()));
+    if (!node.deviceUsage().canShare(d, cores, memory, gpus.device(d).memoryMiB(), Integer.MAX_VALUE)) {
+      return null;
+    }
+    return cores == chosen.cores() && memory == chosen.memoryMiB() ? chosen : DeviceClaim.share(d, cores, memory);
   }
 
   private static DeviceSet usable(Want want, NodeInfo node) {
@@ -114,7 +143,8 @@ final class DeviceGuard {
     DeviceSet allowed = want.constraints().isNone() ? null : want.constraints().allowed(gpus);
     for (int d = 0; d < gpus.size(); d++) {
       if ((allowed == null || allowed.contains(d))
-          && usage.canShare(d, want.cores(), want.memoryMiB(), gpus.device(d).memoryMiB(), Integer.MAX_VALUE)) {
+          && usage.canShare(d, want.cores(), ShareSize.memoryMiB(want.memoryMiB(), gpus.device(d).memoryMiB()),
+              gpus.device(d).memoryMiB(), Integer.MAX_VALUE)) {
         return d;
       }
     }
@@ -137,10 +167,9 @@ final class DeviceGuard {
   private Want read(TaskInfo task) {
     ResourceVector r = task.request();
     if (GpuResources.isShare(r)) {
-      boolean metax = r.get(GpuResources.METAX_SGPU) > 0 || r.get(GpuResources.METAX_VCORE) > 0
-          || r.get(GpuResources.METAX_VMEMORY_GIB) > 0;
-      long cores = metax ? r.get(GpuResources.METAX_VCORE) : r.get(GpuResources.NVIDIA_CORES);
-      long memory = metax ? r.get(GpuResources.METAX_VMEMORY_GIB) * 1024 : r.get(GpuResources.NVIDIA_MEMORY_MIB);
+      boolean metax = ShareSize.metax(r);
+      long cores = ShareSize.cores(r);
+      long memory = ShareSize.askedMemoryMiB(r); // 0: the whole memory of the device it gets
       String domain = metax ? "metax-tech.com" : "nvidia.com";
       return new Want(0, true, (int) Math.min(cores, 101), memory,
           DeviceConstraints.of(task.pod().annotations(), List.of(domain)));

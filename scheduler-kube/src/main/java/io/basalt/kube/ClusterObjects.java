@@ -155,6 +155,13 @@ public record ClusterObjects(
       } catch (KubeConversionException e) {
         String origin = m.origin(o);
         errors.add((origin == null ? "" : origin + ": ") + e.getMessage());
+      } catch (RuntimeException e) { // a value no reader expected: the object is left out, the run goes on
+        String origin = m.origin(o);
+        io.kubernetes.client.openapi.models.V1ObjectMeta meta = o.getMetadata();
+        String name = meta == null ? "<unnamed>" : (meta.getNamespace() == null ? "" : meta.getNamespace() + "/")
+            + meta.getName();
+        errors.add((origin == null ? "" : origin + ": ") + kind.kind() + " " + name + ": cannot be read: "
+            + ParserWords.problem(e));
       }
     }
   }

@@ -81,6 +81,8 @@ final class KubeJson {
       .registerTypeAdapter(TypeToken.getParameterized(Map.class, String.class, Quantity.class).getType(),
           new ResourceListAdapter().nullSafe())
       .registerTypeAdapter(OffsetDateTime.class, TIME.nullSafe())
+      .registerTypeAdapter(TypeToken.getParameterized(Map.class, String.class, String.class).getType(),
+          new StringMapAdapter().nullSafe())
       .registerTypeAdapter(Integer.class, new IntegerAdapter(false).nullSafe())
       .registerTypeAdapter(Long.class, new IntegerAdapter(true).nullSafe())
       .create();
@@ -181,7 +183,8 @@ final class KubeJson {
     public Map<String, Quantity> read(JsonReader in) throws IOException {
       String path = in.getPath();
       if (in.peek() != JsonToken.BEGIN_OBJECT) {
-        throw new FieldException(path, "expected a map of resource name to quantity, got " + in.peek());
+        throw new FieldException(path, "expected a map of resource name to quantity, got "
+            + ParserWords.token(in.peek()));
       }
       Map<String, Quantity> out = new LinkedHashMap<>();
       in.beginObject();
@@ -194,9 +197,54 @@ final class KubeJson {
         }
         if (t != JsonToken.STRING && t != JsonToken.NUMBER) {
           in.skipValue();
-          throw new FieldException(path + "." + name, "expected a quantity, got " + t);
+          throw new FieldException(path + "." + name, "expected a quantity, got " + ParserWords.token(t));
         }
         out.put(name, QUANTITY.parse(path + "." + name, in.nextString()));
+      }
+      in.endObject();
+      return out;
+    }
+  }
+
+  /**
+   * Labels, annotations, node selectors: a mapping of text. Gson's own map adapter also takes a list of key-value
+   * pairs, so a list of labels was reported as "Expected BEGIN_ARRAY but was STRING at metadata.labels[0]"; here it
+   * is "metadata.labels: expected a mapping, got a list". Numbers and booleans are kept as their text, a null value is
+   * left out (the models copy maps, which refuse nulls).
+   */
+  private static final class StringMapAdapter extends TypeAdapter<Map<String, String>> {
+    @Override
+    public void write(JsonWriter out, Map<String, String> value) throws IOException {
+      out.beginObject();
+      for (Map.Entry<String, String> e : value.entrySet()) {
+        out.name(e.getKey()).value(e.getValue());
+      }
+      out.endObject();
+    }
+
+    @Override
+    public Map<String, String> read(JsonReader in) throws IOException {
+      String path = in.getPath();
+      JsonToken first = in.peek();
+      if (first != JsonToken.BEGIN_OBJECT) {
+        in.skipValue();
+        throw new FieldException(path, "expected a mapping, got " + ParserWords.token(first));
+      }
+      Map<String, String> out = new LinkedHashMap<>();
+      in.beginObject();
+      while (in.hasNext()) {
+        String name = in.nextName();
+        JsonToken t = in.peek();
+        if (t == JsonToken.NULL) {
+          in.nextNull();
+        } else if (t == JsonToken.BOOLEAN) {
+          out.put(name, Boolean.toString(in.nextBoolean()));
+        } else if (t == JsonToken.STRING || t == JsonToken.NUMBER) {
+          out.put(name, in.nextString());
+        } else {
+          in.skipValue();
+          throw new FieldException(path + "." + name, "expected a string, got " + ParserWords.token(t));
+        }
       }
       in.endObject();
       return out;
@@ -222,7 +270,7 @@ final class KubeJson {
       String path = in.getPath();
       if (t != JsonToken.NUMBER && t != JsonToken.STRING) {
         in.skipValue();
-        throw new FieldException(path, "expected an integer, got " + t);
+        throw new FieldException(path, "expected an integer, got " + ParserWords.token(t));
       }
       String text = in.nextString();
       try {

@@ -76,7 +76,7 @@ final class ManifestDocuments {
         sink.accept(JsonParser.parseReader(reader), source + " doc " + doc);
       }
     } catch (IOException | JsonParseException e) {
-      throw new ManifestException(source, Math.max(doc, 1), "malformed JSON: " + e.getMessage(), e);
+      throw new ManifestException(source, Math.max(doc, 1), "malformed JSON: " + ParserWords.problem(e), e);
     }
   }
 

@@ -317,7 +317,9 @@ public final class ManifestReader {
         return "missing field '" + required.group(1) + "' that Kubernetes requires";
       }
       if (m.startsWith("Not a JSON")) { // client-java met a null or a scalar where an object belongs
-        return "a null or a plain value where an object belongs (" + m.substring(0, Math.min(m.length(), 60)) + ")";
+        String at = nullInList(o, "");
+        return at != null ? at + ": a null where an object belongs"
+            : "a null or a plain value where an object belongs";
       }
       int json = m.indexOf(" in the JSON string");
       json = json > 0 ? json : m.indexOf(" JSON: ");
@@ -325,15 +327,32 @@ public final class ManifestReader {
     }
   }
 
+  /**
+   * The first list element of {@code e} that is null ({@code spec.containers[0]}), the usual cause of client-java's
+   * "Not a JSON Object: null", which names no field; null when there is none.
+   */
+  private static String nullInList(JsonElement e, String path) {
+    if (e.isJsonObject()) {
+      for (Map.Entry<String, JsonElement> f : e.getAsJsonObject().entrySet()) {
+        String at = nullInList(f.getValue(), path.isEmpty() ? f.getKey() : path + "." + f.getKey());
+        if (at != null) {
+          return at;
+        }
+      }
+    } else if (e.isJsonArray()) {
+      for (int i = 0; i < e.getAsJsonArray().size(); i++) {
+        JsonElement item = e.getAsJsonArray().get(i);
+        String at = item.isJsonNull() ? path + "[" + i + "]" : nullInList(item, path + "[" + i + "]");
+        if (at != null) {
+          return at;
+        }
+      }
+    }
+    return null;
+  }
+
   /** Gson's message, innermost cause first, without its troubleshooting link. */
   private static String gsonProblem(RuntimeException e) {
-    Throwable t = e;
-    while (t.getCause() != null && t.getCause() != t) {
-      t = t.getCause();
-    }
-    String m = String.valueOf(t.getMessage());
-    int see = m.indexOf("\nSee ");
-    m = see >= 0 ? m.substring(0, see) : m;
-    return "cannot read: " + m.replace(" path $.", " ").replace("$.", "");
+    return ParserWords.problem(e);
   }
 }

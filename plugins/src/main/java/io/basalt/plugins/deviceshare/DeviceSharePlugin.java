@@ -24,7 +24,9 @@ import java.util.List;
  * of one GPU's compute), {@code metax-tech.com/vmemory} (GiB), or {@code nvidia.com/gpucores} (percent) /
  * {@code nvidia.com/gpumem} (MiB) next to {@code nvidia.com/gpu}. It gets one device: its count ({@code sgpu}, or
  * {@code nvidia.com/gpu} for HAMi) must be at most 1, its compute at most 100, and it must not mix MetaX and NVIDIA
- * names; otherwise every node rejects it with a reason saying so. Compute or memory left out reserves none. Pods
+ * names; otherwise every node rejects it with a reason saying so. A share is sized as its device plugin counts it
+ * ({@code ShareSize}): memory left out is the device's whole memory (HAMi and MetaX alike), compute left out is none
+ * on NVIDIA and the whole device on MetaX. Pods
  * without share resources are not this plugin's: it neither filters nor scores them, and its chooser returns null so
  * {@code gpu-aware} (or nothing) picks their whole GPUs.
  *
@@ -145,7 +147,8 @@ public final class DeviceSharePlugin implements Plugin {
       return null;
     }
     ShareFit.Pick p = pick(task, node, r);
-    return p == null ? null : DeviceClaim.share(p.device(), r.cores(), r.memoryMiB());
+    return p == null ? null
+        : DeviceClaim.share(p.device(), r.cores(), r.memoryOn(node.gpus().device(p.device()).memoryMiB()));
   }
 
   private ShareFit.Pick pick(TaskInfo task, NodeInfo node, ShareRequest r) {

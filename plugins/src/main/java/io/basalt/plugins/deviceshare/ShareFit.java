@@ -43,10 +43,12 @@ final class ShareFit {
 
   /**
    * Whether device {@code d} (not held whole) can take one more share: fewer than {@code maxShares} sharers, compute
-   * summing to at most 100, and memory to at most the device's (not checked when its memory is unknown, 0).
+   * summing to at most 100, and memory to at most the device's (not checked when its memory is unknown, 0); a share
+   * naming no memory takes the whole device's.
    */
   static boolean fits(GpuTopology gpus, DeviceUsage usage, int d, ShareRequest r, int maxShares) {
-    return usage.canShare(d, r.cores(), r.memoryMiB(), gpus.device(d).memoryMiB(), maxShares);
+    return usage.canShare(d, r.cores(), r.memoryOn(gpus.device(d).memoryMiB()), gpus.device(d).memoryMiB(),
+        maxShares);
   }
 
   /**
@@ -57,7 +59,7 @@ final class ShareFit {
     double load = Math.max((usage.coresUsed(d) + r.cores()) / 100.0, (usage.shares(d) + 1) / (double) maxShares);
     long memory = gpus.device(d).memoryMiB();
     if (memory > 0) {
-      load = Math.max(load, (usage.memoryUsedMiB(d) + r.memoryMiB()) / (double) memory);
+      load = Math.max(load, (usage.memoryUsedMiB(d) + r.memoryOn(memory)) / (double) memory);
     }
     return (usage.shares(d) > 0 ? 1 : 0) + Math.min(1, load);
   }

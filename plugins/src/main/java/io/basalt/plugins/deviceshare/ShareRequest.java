@@ -1,20 +1,24 @@
 package io.basalt.plugins.deviceshare;
 
+import io.basalt.gpu.ShareSize;
+
 /**
  * What one share pod asks of one GPU, read once per task so filter, score and chooser agree: compute in percent and
- * memory in MiB (0 = not reserved), the resource whose node allocatable sets the default share limit, the resource
+ * memory in MiB (0 = none named: the whole memory of the device it gets, as HAMi and MetaX count it), the resource whose node allocatable sets the default share limit, the resource
  * domain its HAMi use-/nouse- annotations are read from, and why it cannot be placed as a share at all (else null).
  */
 record ShareRequest(String countResource, String domain, int cores, long memoryMiB, String problem) {
 
-  /** "30% compute and 4Gi memory", for a pending pod's reason. */
+  /** The memory (MiB) this share holds on a device of {@code deviceMiB} (0: unknown). */
+  long memoryOn(long deviceMiB) {
+    return ShareSize.memoryMiB(memoryMiB, deviceMiB);
+  }
+
+  /** "30% compute and 4Gi memory" (or "... and all its memory" when it names none), for a pending pod's reason. */
   String describe() {
     String compute = cores > 0 ? cores + "% compute" : "";
-    String memory = memoryMiB <= 0 ? ""
+    String memory = memoryMiB <= 0 ? "all its memory"
         : memoryMiB % 1024 == 0 ? memoryMiB / 1024 + "Gi memory" : memoryMiB + "Mi memory";
-    if (compute.isEmpty() && memory.isEmpty()) {
-      return "a share";
-    }
-    return compute.isEmpty() ? memory : memory.isEmpty() ? compute : compute + " and " + memory;
+    return compute.isEmpty() ? memory : compute + " and " + memory;
   }
 }

@@ -3,6 +3,7 @@ package io.basalt.plugins.deviceshare;
 import io.basalt.api.TaskInfo;
 import io.basalt.config.Arguments;
 import io.basalt.gpu.GpuResources;
+import io.basalt.gpu.ShareSize;
 import io.basalt.model.ResourceVector;
 import java.util.List;
 
@@ -39,7 +40,11 @@ record ShareResources(String gpu, String sgpu, String vcore, String vmemoryGiB, 
     return List.of(vcore, vmemoryGiB, gpucores, gpumemMiB);
   }
 
-  /** The share {@code task} asks for, or null when it asks for none (no share resource requested). */
+  /**
+   * The share {@code task} asks for, or null when it asks for none (no share resource requested). Sized as its device
+   * plugin counts it ({@link ShareSize}): a MetaX share without {@code vcore} takes the whole compute, and memory
+   * left out (0 here) is the whole memory of the device it gets.
+   */
   ShareRequest requestOf(TaskInfo task) {
     ResourceVector r = task.request();
     long count = r.get(sgpu);
@@ -54,7 +59,7 @@ record ShareResources(String gpu, String sgpu, String vcore, String vmemoryGiB, 
     }
     String problem = null;
     String countName = metax ? sgpu : gpu;
-    long cores = metax ? vc : gc;
+    long cores = ShareSize.cores(metax, metax ? vc : gc);
     long memory = metax ? (vm > Long.MAX_VALUE / 1024 ? Long.MAX_VALUE : vm * 1024) : gm;
     if (metax && hami) {
       problem = "GPU share pod mixes MetaX (" + sgpu + ", " + vcore + ", " + vmemoryGiB + ") and NVIDIA ("

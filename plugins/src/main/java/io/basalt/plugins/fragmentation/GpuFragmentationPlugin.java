@@ -8,6 +8,7 @@ import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
 import io.basalt.gpu.DeviceClaim;
+import io.basalt.gpu.ShareSize;
 import io.basalt.plugins.fragmentation.PlacementFinder.Placement;
 
 /**
@@ -114,7 +115,8 @@ public final class GpuFragmentationPlugin implements Plugin {
     if (p == null || p.device() < 0 || s == null) {
       return null;
     }
-    return DeviceClaim.share(p.device(), s.cores(), s.memoryMiB());
+    return DeviceClaim.share(p.device(), s.cores(),
+        ShareSize.memoryMiB(s.memoryMiB(), node.gpus().device(p.device()).memoryMiB()));
   }
 
   /** The best placement of {@code task} on {@code node}, remembered for the chooser that follows the scorer. */

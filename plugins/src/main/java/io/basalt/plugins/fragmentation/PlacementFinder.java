@@ -7,6 +7,7 @@ import io.basalt.gpu.DeviceSet;
 import io.basalt.gpu.DeviceUsage;
 import io.basalt.gpu.GpuResources;
 import io.basalt.gpu.GpuTopology;
+import io.basalt.gpu.ShareSize;
 import io.basalt.model.ResourceNames;
 import java.util.Arrays;
 import java.util.Collection;
@@ -211,7 +212,8 @@ final class PlacementFinder {
   private static boolean canShare(GpuTopology gpus, DeviceUsage usage, int d, Shape s, DeviceSet accepted,
       int maxShares) {
     return (accepted == null || accepted.contains(d))
-        && usage.canShare(d, s.cores(), s.memoryMiB(), gpus.device(d).memoryMiB(), maxShares);
+        && usage.canShare(d, s.cores(), ShareSize.memoryMiB(s.memoryMiB(), gpus.device(d).memoryMiB()),
+            gpus.device(d).memoryMiB(), maxShares);
   }
 
   /** What a share's fit reads beyond free compute: sharers per device, and device memory used where it is known. */

@@ -5,6 +5,7 @@ import io.basalt.api.TaskInfo;
 import io.basalt.gpu.DeviceConstraints;
 import io.basalt.gpu.GpuAnnotations;
 import io.basalt.gpu.GpuResources;
+import io.basalt.gpu.ShareSize;
 import io.basalt.model.ResourceNames;
 import io.basalt.model.ResourceVector;
 import java.util.Comparator;
@@ -49,10 +50,9 @@ record Shape(long cpu, long memory, int whole, int cores, long memoryMiB, String
     long cpu = r.get(ResourceNames.CPU);
     long memory = r.get(ResourceNames.MEMORY);
     if (GpuResources.isShare(r)) {
-      boolean metax = r.get(GpuResources.METAX_SGPU) > 0 || r.get(GpuResources.METAX_VCORE) > 0
-          || r.get(GpuResources.METAX_VMEMORY_GIB) > 0;
-      long cores = metax ? r.get(GpuResources.METAX_VCORE) : r.get(GpuResources.NVIDIA_CORES);
-      long mib = metax ? r.get(GpuResources.METAX_VMEMORY_GIB) * 1024 : r.get(GpuResources.NVIDIA_MEMORY_MIB);
+      boolean metax = ShareSize.metax(r);
+      long cores = ShareSize.cores(r);
+      long mib = ShareSize.askedMemoryMiB(r); // 0: the whole memory of the device it gets
       if (cores > 100) {
         return null;
       }

@@ -55,7 +55,8 @@ class BinpackGpuTest {
   void aShareFillsItsComputeFractionOfOneDevice() {
     // 2 GPUs; a 30% share runs; a 50% share: (0.3 + 0.5) / 2 devices = 40, where slots would say 2 of 20 = 10.
     Node node = TestNodes.node("n1").cpu("64").hamiGpus(2).build();
-    Pod running = TestPods.pod("r1").gpu(1).resource("nvidia.com/gpucores", "30")
+    // The running share names its memory: one naming none holds the device's whole memory (gpu.ShareSize).
+    Pod running = TestPods.pod("r1").gpu(1).resource("nvidia.com/gpucores", "30").resource("nvidia.com/gpumem", "1024")
         .annotation(GpuAnnotations.DEVICES, "0").onNode("n1").build();
     Pod pod = TestPods.pod("p1").gpu(1).resource("nvidia.com/gpucores", "50").build();
     Session s = open(List.of(node), List.of(running), pod);

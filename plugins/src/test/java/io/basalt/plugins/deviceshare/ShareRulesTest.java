@@ -61,7 +61,9 @@ class ShareRulesTest {
         .pod(TestPods.pod("ns/custom").resource("example.com/cores", "70").build())
         .pod(TestPods.pod("ns/default-name").resource("nvidia.com/gpucores", "30").build())
         .open(REGISTRY, conf("deviceshare.gpucores: example.com/cores"));
-    assertEquals(DeviceClaim.share(0, 70, 0), s.callbacks().chooseDevices(TestSessions.task(s, "ns/custom"), s.node("mx")));
+    // It names no memory, so it holds the 64 GiB device's whole memory, as HAMi counts it.
+    assertEquals(DeviceClaim.share(0, 70, 65536),
+        s.callbacks().chooseDevices(TestSessions.task(s, "ns/custom"), s.node("mx")));
     assertNull(s.callbacks().chooseDevices(TestSessions.task(s, "ns/default-name"), s.node("mx")));
     assertTrue(s.deviceManagedResources()[ResourceNames.indexIfKnown("example.com/cores")],
         "left out of the node-level fit");
@@ -71,8 +73,8 @@ class ShareRulesTest {
   void describeNamesOnlyWhatThePodAsksFor() {
     assertEquals("30% compute and 4Gi memory", new ShareRequest("s", "d", 30, 4096, null).describe());
     assertEquals("1536Mi memory", new ShareRequest("s", "d", 0, 1536, null).describe());
-    assertEquals("30% compute", new ShareRequest("s", "d", 30, 0, null).describe());
-    assertEquals("a share", new ShareRequest("s", "d", 0, 0, null).describe());
+    assertEquals("30% compute and all its memory", new ShareRequest("s", "d", 30, 0, null).describe());
+    assertEquals("all its memory", new ShareRequest("s", "d", 0, 0, null).describe());
   }
 
   private static String reason(Session s, String pod) {

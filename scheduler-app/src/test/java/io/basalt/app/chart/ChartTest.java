@@ -116,9 +116,11 @@ class ChartTest {
     assertEquals(Map.ofEntries(Map.entry("ClusterRole", 1L), Map.entry("ClusterRoleBinding", 1L),
         Map.entry("ConfigMap", 1L), Map.entry("CustomResourceDefinition", 2L), Map.entry("Deployment", 1L),
         Map.entry("NetworkPolicy", 1L), Map.entry("PodDisruptionBudget", 1L), Map.entry("Role", 1L),
-        Map.entry("RoleBinding", 1L), Map.entry("Service", 1L), Map.entry("ServiceAccount", 1L)), kinds);
+        Map.entry("RoleBinding", 1L), Map.entry("Service", 1L), Map.entry("ServiceAccount", 1L),
+        Map.entry("ValidatingAdmissionPolicy", 1L), Map.entry("ValidatingAdmissionPolicyBinding", 1L)), kinds);
     for (HelmChart.Doc d : r.docs()) {
-      if (Set.of("ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition").contains(d.kind())) {
+      if (Set.of("ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "ValidatingAdmissionPolicy",
+          "ValidatingAdmissionPolicyBinding").contains(d.kind())) {
         assertNull(d.typed().getMetadata().getNamespace(), d.kind() + " is cluster-scoped");
       } else {
         assertEquals(NAMESPACE, d.typed().getMetadata().getNamespace(), d.kind() + " in the release namespace");

@@ -105,10 +105,10 @@ class TopologyAgentChartTest {
     Rendered off = HelmChart.template("gpu", "ml-scheduling", "agent-no-policy", "-f", CUSTOM_VALUES, "--set",
         "topologyAgent.nodePolicy.enabled=false");
     assertEquals(1, off.all(V1DaemonSet.class).size());
-    assertEquals(List.of(), off.all(V1ValidatingAdmissionPolicy.class));
-    assertEquals(List.of(), off.all(V1ValidatingAdmissionPolicyBinding.class));
-    assertEquals(List.of(), HelmChart.template("basalt", "basalt-system", "agent-default")
-        .all(V1ValidatingAdmissionPolicy.class), "no agent, no policy");
+    assertEquals(List.of(), agents(off.all(V1ValidatingAdmissionPolicy.class)));
+    assertEquals(List.of(), agents(off.all(V1ValidatingAdmissionPolicyBinding.class)));
+    assertEquals(List.of(), agents(HelmChart.template("basalt", "basalt-system", "agent-default")
+        .all(V1ValidatingAdmissionPolicy.class)), "no agent, no policy");
   }
 
   /**
@@ -139,7 +139,9 @@ class TopologyAgentChartTest {
    * names, or that changes anything but {@link GpuAnnotations#TOPOLOGY}; the binding enforces it.
    */
   private static void assertPolicy(Rendered r, String account) {
-    V1ValidatingAdmissionPolicy policy = r.one(V1ValidatingAdmissionPolicy.class);
+    List<V1ValidatingAdmissionPolicy> policies = agents(r.all(V1ValidatingAdmissionPolicy.class));
+    assertEquals(1, policies.size(), "one policy for the agent");
+    V1ValidatingAdmissionPolicy policy = policies.get(0);
     assertEquals("Fail", policy.getSpec().getFailurePolicy(), "a policy that cannot be evaluated denies");
     List<V1NamedRuleWithOperations> rules = policy.getSpec().getMatchConstraints().getResourceRules();
     assertEquals(1, rules.size());
@@ -170,9 +172,14 @@ class TopologyAgentChartTest {
       assertTrue(v.getMessage() != null && v.getMessage().contains("topology agent"), v.getMessage());
     }
 
-    V1ValidatingAdmissionPolicyBinding binding = r.one(V1ValidatingAdmissionPolicyBinding.class);
+    V1ValidatingAdmissionPolicyBinding binding = agents(r.all(V1ValidatingAdmissionPolicyBinding.class)).get(0);
     assertEquals(policy.getMetadata().getName(), binding.getSpec().getPolicyName());
     assertEquals(List.of("Deny"), binding.getSpec().getValidationActions(), "enforced, not only audited");
+  }
+
+  /** The agent's objects among {@code objects}: the scheduler's node-lock policy renders beside them. */
+  private static <T extends io.kubernetes.client.common.KubernetesObject> List<T> agents(List<T> objects) {
+    return objects.stream().filter(o -> o.getMetadata().getName().endsWith("-topology-agent")).toList();
   }
 
   private static String oneLine(String s) {

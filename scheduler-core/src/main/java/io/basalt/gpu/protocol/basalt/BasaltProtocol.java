@@ -6,6 +6,7 @@ import io.basalt.gpu.DeviceSet;
 import io.basalt.gpu.GpuAnnotations;
 import io.basalt.gpu.GpuResources;
 import io.basalt.gpu.GpuTopology;
+import io.basalt.gpu.ShareSize;
 import io.basalt.model.Pod;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,7 +52,10 @@ public final class BasaltProtocol implements DeviceProtocol {
     return podAnnotations.containsKey(GpuAnnotations.DEVICES);
   }
 
-  /** One claim: a share when the pod asks for one and names one GPU, whole GPUs otherwise. */
+  /**
+   * One claim: a share when the pod asks for one and names one GPU (sized by {@link ShareSize}), whole GPUs
+   * otherwise.
+   */
   @Override
   public List<DeviceClaim> recordedClaims(Pod pod, GpuTopology t, String node) {
     DeviceSet devices;
@@ -63,11 +67,11 @@ public final class BasaltProtocol implements DeviceProtocol {
     if (!GpuResources.isShare(pod.request()) || devices.size() != 1) {
       return List.of(DeviceClaim.whole(devices));
     }
-    int cores = (int) Math.min(Integer.MAX_VALUE, pod.request().get(GpuResources.METAX_VCORE)
-        + pod.request().get(GpuResources.NVIDIA_CORES));
-    long gib = Math.min(pod.request().get(GpuResources.METAX_VMEMORY_GIB), Long.MAX_VALUE / 2048);
-    long memory = gib * 1024 + Math.min(pod.request().get(GpuResources.NVIDIA_MEMORY_MIB), Long.MAX_VALUE / 2);
-    return List.of(DeviceClaim.share(devices.first(), cores, memory));
+    int d = devices.first();
+    int cores = (int) Math.min(Integer.MAX_VALUE, ShareSize.cores(pod.request()));
+    long deviceMiB = d < t.size() ? t.device(d).memoryMiB() : 0;
+    return List.of(DeviceClaim.share(d, cores, ShareSize.memoryMiB(ShareSize.askedMemoryMiB(pod.request()),
+        deviceMiB)));
   }
 
   /** {@value GpuAnnotations#DEVICES}, and {@value GpuAnnotations#UUIDS} when every chosen GPU has a UUID. */

@@ -5,6 +5,7 @@ import io.basalt.gpu.DeviceSet;
 import io.basalt.gpu.GpuDevice;
 import io.basalt.gpu.GpuResources;
 import io.basalt.gpu.GpuTopology;
+import io.basalt.gpu.ShareSize;
 import io.basalt.model.ContainerRequest;
 import io.basalt.model.Pod;
 import io.basalt.model.ResourceVector;
@@ -132,12 +133,11 @@ public final class HamiBinding {
       return null;
     }
     boolean metax = v != HamiVendor.NVIDIA;
-    long cores = metax ? r.get(GpuResources.METAX_VCORE) : r.get(GpuResources.NVIDIA_CORES);
-    long memory = metax ? r.get(GpuResources.METAX_VMEMORY_GIB) * 1024 : r.get(GpuResources.NVIDIA_MEMORY_MIB);
-    if (metax && cores == 0) {
-      cores = 100; // HAMi's MetaX sGPU default: a share without vcore takes the whole compute
-    }
-    return new HamiFormat.Entry(g.uuid(), v.type(), memory > 0 ? memory : g.memoryMiB(), (int) cores);
+    long cores = ShareSize.cores(metax, r.get(metax ? GpuResources.METAX_VCORE : GpuResources.NVIDIA_CORES));
+    long memory = metax ? Math.min(r.get(GpuResources.METAX_VMEMORY_GIB), Long.MAX_VALUE / 2048) * 1024
+        : r.get(GpuResources.NVIDIA_MEMORY_MIB);
+    return new HamiFormat.Entry(g.uuid(), v.type(), ShareSize.memoryMiB(memory, g.memoryMiB()),
+        (int) Math.min(cores, Integer.MAX_VALUE));
   }
 
   private static List<List<HamiFormat.Entry>> emptyLists(int n) {
