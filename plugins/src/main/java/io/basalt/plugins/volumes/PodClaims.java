@@ -32,6 +32,9 @@ final class PodClaims {
   static final FilterResult PV_NOT_EXIST =
       FilterResult.unfit("node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)");
   static final FilterResult ZONE_CONFLICT = FilterResult.unfit("node(s) had no available volume zone");
+  static final FilterResult NO_PV_NO_CLASS =
+      FilterResult.unfit("PersistentVolumeClaim had no pv name and storageClass name");
+  static final FilterResult PV_NO_NAME = FilterResult.unfit("PersistentVolume had no name");
   static final FilterResult MAX_VOLUME_COUNT = FilterResult.unfit("node(s) exceed max volume count");
   static final FilterResult RWOP_CONFLICT = FilterResult.unfit(
       "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode");

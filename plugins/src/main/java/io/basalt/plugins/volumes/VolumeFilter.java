@@ -35,6 +35,8 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
   private static final Object NO_CLAIMS = "no-claims";
   private static final List<String> ZONE_LABELS = List.of("failure-domain.beta.kubernetes.io/zone",
       "failure-domain.beta.kubernetes.io/region", "topology.kubernetes.io/zone", "topology.kubernetes.io/region");
+  private static final String BETA_PREFIX = "failure-domain.beta.kubernetes.io/";
+  private static final String GA_PREFIX = "topology.kubernetes.io/";
 
   private final SessionView session;
   private final VolumeFilters.Settings settings;
@@ -103,10 +105,7 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
         }
       }
     }
-    if (settings.zone() && !zonesMatch(claims, node)) {
-      return PodClaims.ZONE_CONFLICT;
-    }
-    return FilterResult.OK;
+    return settings.zone() ? zoneCheck(claims, node) : FilterResult.OK;
   }
 
   private boolean takenByOther(String pv, String claimKey) {
@@ -226,14 +225,35 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
 
   // --------------------------------------------------------------------------------------------------- VolumeZone
 
-  private static boolean zonesMatch(PodClaims claims, Node node) {
+  /**
+   * kube-scheduler's VolumeZone: each bound PV's zone and region labels (a value may list zones joined by
+   * {@code __}) must hold on the node; a PV's beta label is also met by the node's GA label. An unbound claim it
+   * cannot read a zone from is refused as kube-scheduler's PreFilter refuses it, unless its class waits for the first
+   * consumer; with VolumeBinding on, such a claim has already made the pod wait, so this is only reached without it.
+   */
+  private FilterResult zoneCheck(PodClaims claims, Node node) {
+    for (VolumeClaim c : claims.claims) {
+      if (c.isBound()) {
+        continue;
+      }
+      if (c.storageClassName().isEmpty()) {
+        return PodClaims.NO_PV_NO_CLASS;
+      }
+      StorageClass sc = volumes.storageClass(c.storageClassName());
+      if (sc == null) {
+        return FilterResult.unfit("storageclasses.storage.k8s.io \"" + c.storageClassName() + "\" not found");
+      }
+      if (!sc.waitsForFirstConsumer()) {
+        return PodClaims.PV_NO_NAME;
+      }
+    }
     Map<String, String> nodeLabels = node.labels();
     boolean nodeHasZone = false;
     for (String k : ZONE_LABELS) {
       nodeHasZone |= nodeLabels.containsKey(k);
     }
     if (!nodeHasZone) {
-      return true; // a node without zone labels takes any volume, as kube-scheduler's VolumeZone lets it
+      return FilterResult.OK; // a node without zone labels takes any volume, as kube-scheduler's VolumeZone lets it
     }
     for (PersistentVolume pv : claims.boundVolumes) {
       for (String k : ZONE_LABELS) {
@@ -242,12 +262,15 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
           continue;
         }
         String have = nodeLabels.get(k);
+        if (have == null && k.startsWith(BETA_PREFIX)) {
+          have = nodeLabels.get(GA_PREFIX + k.substring(BETA_PREFIX.length()));
+        }
         if (have == null || !List.of(want.split("__")).contains(have)) {
-          return false;
+          return PodClaims.ZONE_CONFLICT;
         }
       }
     }
-    return true;
+    return FilterResult.OK;
   }
 
   // ------------------------------------------------------------------------------------------ placements, undone
