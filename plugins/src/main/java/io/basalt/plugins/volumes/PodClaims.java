@@ -48,7 +48,9 @@ final class PodClaims {
 
   PodClaims(Pod pod, ClusterVolumes volumes) {
     FilterResult problem = null;
+    FilterResult lost = null;
     boolean immediate = false;
+    boolean pvMissing = false;
     for (PodVolume v : pod.constraints().volumes()) {
       VolumeClaim c = volumes.claim(pod.namespace(), v.claimName());
       if (c == null) {
@@ -65,10 +67,15 @@ final class PodClaims {
       if (c.isBound()) {
         PersistentVolume pv = volumes.volume(c.volumeName());
         if (pv == null) {
-          problem = PV_NOT_EXIST;
-          break;
+          // A lost claim is refused before any node is looked at; a PV not (yet) in the cache on every node.
+          if (lost == null && "Lost".equals(c.phase())) {
+            lost = FilterResult.unfit("persistentvolumeclaim \"" + c.name()
+                + "\" bound to non-existent persistentvolume \"" + c.volumeName() + "\"");
+          }
+          pvMissing = true;
+        } else {
+          boundVolumes.add(pv);
         }
-        boundVolumes.add(pv);
       } else if (volumes.delaysBinding(c)) {
         delayed.add(c);
       } else {
@@ -76,7 +83,10 @@ final class PodClaims {
       }
     }
     delayed.sort(Comparator.comparingLong(VolumeClaim::request).reversed().thenComparing(VolumeClaim::name));
-    everywhere = problem != null ? problem : immediate ? UNBOUND_IMMEDIATE : null;
+    // kube-scheduler's order: missing or deleting claims and lost ones (PreFilter), unbound immediate claims
+    // (PreFilter), then PVs that do not exist (Filter).
+    everywhere = problem != null ? problem : lost != null ? lost : immediate ? UNBOUND_IMMEDIATE
+        : pvMissing ? PV_NOT_EXIST : null;
   }
 
   /** Whether any claim is {@code ReadWriteOncePod}. */

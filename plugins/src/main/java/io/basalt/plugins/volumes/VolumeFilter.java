@@ -186,8 +186,11 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
     }
     if (c.isBound()) {
       PersistentVolume pv = volumes.volume(c.volumeName());
-      String driver = pv == null ? null : pv.csiDriver();
-      return new Attachment(driver, driver + "|pv/" + c.volumeName());
+      if (pv != null) {
+        String driver = pv.csiDriver();
+        return new Attachment(driver, driver + "|pv/" + c.volumeName());
+      }
+      // A PV not (yet) known: counted through the claim's class, as kube-scheduler counts it.
     }
     StorageClass sc = volumes.storageClass(c.storageClassName());
     String driver = sc == null ? null : sc.provisioner();
