@@ -108,6 +108,25 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
     return settings.zone() ? zoneCheck(claims, node) : FilterResult.OK;
   }
 
+  ClusterVolumes volumes() {
+    return volumes;
+  }
+
+  /** The pod's claims when it has unbound WaitForFirstConsumer claims and nothing refuses it everywhere, else null. */
+  PodClaims delayedClaims(Pod pod) {
+    if (!pod.constraints().hasVolumes()) {
+      return null;
+    }
+    PodClaims claims = claimsOf(pod);
+    return claims.everywhere == null && !claims.delayed.isEmpty() ? claims : null;
+  }
+
+  /** The PV each unbound claim would bind on {@code node} (null: provisioned), or null when it cannot bind there. */
+  Map<String, String> chosenOn(PodClaims claims, NodeInfo node) {
+    PodClaims.Binding b = claims.bind(node.node(), volumes, this::takenByOther);
+    return b.verdict().ok() ? b.chosen() : null;
+  }
+
   private boolean takenByOther(String pv, String claimKey) {
     String by = taken.get(pv);
     return by != null && !by.equals(claimKey);
