@@ -2,6 +2,7 @@ package io.basalt.plugins.volumes;
 
 import io.basalt.framework.FilterResult;
 import io.basalt.model.ClusterVolumes;
+import io.basalt.model.InlineDisk;
 import io.basalt.model.Node;
 import io.basalt.model.PersistentVolume;
 import io.basalt.model.Pod;
@@ -36,10 +37,13 @@ final class PodClaims {
       FilterResult.unfit("PersistentVolumeClaim had no pv name and storageClass name");
   static final FilterResult PV_NO_NAME = FilterResult.unfit("PersistentVolume had no name");
   static final FilterResult MAX_VOLUME_COUNT = FilterResult.unfit("node(s) exceed max volume count");
+  static final FilterResult DISK_CONFLICT = FilterResult.unfit("node(s) had no available disk");
   static final FilterResult RWOP_CONFLICT = FilterResult.unfit(
       "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode");
 
   final List<VolumeClaim> claims = new ArrayList<>();
+  /** The pod's in-line disks. */
+  final List<InlineDisk> disks = new ArrayList<>();
   final List<PersistentVolume> boundVolumes = new ArrayList<>();
   /** Unbound WaitForFirstConsumer claims, largest request first (as kube-scheduler matches them). */
   final List<VolumeClaim> delayed = new ArrayList<>();
@@ -52,6 +56,10 @@ final class PodClaims {
     boolean immediate = false;
     boolean pvMissing = false;
     for (PodVolume v : pod.constraints().volumes()) {
+      if (!v.isClaim()) {
+        disks.add(v.disk());
+        continue;
+      }
       VolumeClaim c = volumes.claim(pod.namespace(), v.claimName());
       if (c == null) {
         problem = FilterResult.unfit(v.ephemeral()

@@ -9,6 +9,7 @@ import io.basalt.framework.PreparedFilter;
 import io.basalt.framework.SessionView;
 import io.basalt.model.ClusterVolumes;
 import io.basalt.model.CsiNode;
+import io.basalt.model.InlineDisk;
 import io.basalt.model.Node;
 import io.basalt.model.PersistentVolume;
 import io.basalt.model.Pod;
@@ -48,6 +49,8 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
   private final Map<String, List<String>> takenBy = new HashMap<>();
   /** Claim key to the uids of the pods using it; null until first needed. */
   private Map<String, Set<String>> users;
+  /** Node name to the in-line disks of its pods; filled per node as asked about. */
+  private final Map<String, List<InlineDisk>> disks = new HashMap<>();
   /** Node name to its attached volume ids with the number of pods using each; filled per node as asked about. */
   private final Map<String, Map<String, Integer>> attached = new HashMap<>();
 
@@ -85,6 +88,9 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
   FilterResult check(Pod pod, PodClaims claims, Node node) {
     if (claims.everywhere != null && (settings.binding() || claims.everywhere != PodClaims.UNBOUND_IMMEDIATE)) {
       return claims.everywhere;
+    }
+    if (settings.restrictions() && !claims.disks.isEmpty() && diskConflict(claims, node.name())) {
+      return PodClaims.DISK_CONFLICT;
     }
     if (settings.restrictions() && claims.anyReadWriteOncePod() && readWriteOncePodInUse(pod, claims)) {
       return PodClaims.RWOP_CONFLICT;
@@ -162,7 +168,44 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
 
   private void addUser(Pod p) {
     for (PodVolume v : p.constraints().volumes()) {
-      users.computeIfAbsent(p.namespace() + "/" + v.claimName(), k -> new HashSet<>()).add(p.uid());
+      if (v.isClaim()) {
+        users.computeIfAbsent(p.namespace() + "/" + v.claimName(), k -> new HashSet<>()).add(p.uid());
+      }
+    }
+  }
+
+  private boolean diskConflict(PodClaims claims, String node) {
+    for (InlineDisk other : disksOn(node)) {
+      for (InlineDisk mine : claims.disks) {
+        if (mine.conflictsWith(other)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The in-line disks of the node's pods and of those placed there this cycle; read the first time asked. */
+  private List<InlineDisk> disksOn(String node) {
+    List<InlineDisk> on = disks.get(node);
+    if (on == null) {
+      on = new ArrayList<>();
+      disks.put(node, on);
+      NodeInfo info = session.node(node);
+      if (info != null) {
+        for (Pod p : session.podsOn(info)) {
+          addDisks(on, p);
+        }
+      }
+    }
+    return on;
+  }
+
+  private static void addDisks(List<InlineDisk> on, Pod p) {
+    for (PodVolume v : p.constraints().volumes()) {
+      if (!v.isClaim()) {
+        on.add(v.disk());
+      }
     }
   }
 
@@ -176,7 +219,7 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
     Map<String, Integer> on = attachedOn(node.name());
     Map<String, Integer> adding = new HashMap<>();
     for (PodVolume v : pod.constraints().volumes()) {
-      Attachment a = attachment(pod.namespace(), v.claimName());
+      Attachment a = v.isClaim() ? attachment(pod.namespace(), v.claimName()) : null;
       if (a != null && a.driver != null && csi.attachLimits().containsKey(a.driver) && !on.containsKey(a.id)) {
         adding.merge(a.driver, 1, Integer::sum);
       }
@@ -233,7 +276,7 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
 
   private void attach(Map<String, Integer> on, Pod p, int delta) {
     for (PodVolume v : p.constraints().volumes()) {
-      Attachment a = attachment(p.namespace(), v.claimName());
+      Attachment a = v.isClaim() ? attachment(p.namespace(), v.claimName()) : null;
       if (a != null && a.driver != null) {
         int n = on.getOrDefault(a.id, 0) + delta;
         if (n <= 0) {
@@ -321,6 +364,10 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
     users();
     addUser(pod);
     attach(attachedOn(task.nodeName()), pod, 1);
+    List<InlineDisk> on = disks.get(task.nodeName());
+    if (on != null) {
+      addDisks(on, pod);
+    }
   }
 
   /** An undone placement, or an eviction: the PVs it chose are free again, and its claims no longer used there. */
@@ -336,7 +383,7 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
     }
     if (users != null) {
       for (PodVolume v : pod.constraints().volumes()) {
-        Set<String> by = users.get(pod.namespace() + "/" + v.claimName());
+        Set<String> by = v.isClaim() ? users.get(pod.namespace() + "/" + v.claimName()) : null;
         if (by != null) {
           by.remove(pod.uid());
         }
@@ -345,6 +392,14 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
     Map<String, Integer> on = task.nodeName() == null ? null : attached.get(task.nodeName());
     if (on != null) {
       attach(on, pod, -1);
+    }
+    List<InlineDisk> onNode = task.nodeName() == null ? null : disks.get(task.nodeName());
+    if (onNode != null) {
+      for (PodVolume v : pod.constraints().volumes()) {
+        if (!v.isClaim()) {
+          onNode.remove(v.disk()); // one of equal entries: each placement added its own
+        }
+      }
     }
   }
 }

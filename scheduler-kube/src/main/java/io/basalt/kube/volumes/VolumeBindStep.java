@@ -139,7 +139,7 @@ public final class VolumeBindStep implements PreBindStep {
     }
     ClusterVolumes vols = view.volumes();
     for (PodVolume v : pod.constraints().volumes()) {
-      VolumeClaim c = vols.claim(pod.namespace(), v.claimName());
+      VolumeClaim c = v.isClaim() ? vols.claim(pod.namespace(), v.claimName()) : null;
       if (c != null && !c.isBound() && vols.delaysBinding(c)) {
         return true;
       }
@@ -157,7 +157,7 @@ public final class VolumeBindStep implements PreBindStep {
     });
     List<VolumeClaim> delayed = new ArrayList<>();
     for (PodVolume v : pod.constraints().volumes()) {
-      VolumeClaim c = vols.claim(pod.namespace(), v.claimName());
+      VolumeClaim c = v.isClaim() ? vols.claim(pod.namespace(), v.claimName()) : null;
       if (c != null && !c.isBound() && vols.delaysBinding(c) && !nodeName.equals(c.selectedNode())) {
         delayed.add(c);
       }
