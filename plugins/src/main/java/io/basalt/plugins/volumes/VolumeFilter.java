@@ -219,7 +219,7 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
     Map<String, Integer> on = attachedOn(node.name());
     Map<String, Integer> adding = new HashMap<>();
     for (PodVolume v : pod.constraints().volumes()) {
-      Attachment a = v.isClaim() ? attachment(pod.namespace(), v.claimName()) : null;
+      Attachment a = attachment(pod.namespace(), v);
       if (a != null && a.driver != null && csi.attachLimits().containsKey(a.driver) && !on.containsKey(a.id)) {
         adding.merge(a.driver, 1, Integer::sum);
       }
@@ -250,13 +250,32 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
       PersistentVolume pv = volumes.volume(c.volumeName());
       if (pv != null) {
         String driver = pv.csiDriver();
-        return new Attachment(driver, driver + "|pv/" + c.volumeName());
+        return new Attachment(driver, driver + "|" + pv.volumeHandle());
       }
       // A PV not (yet) known: counted through the claim's class, as kube-scheduler counts it.
     }
     StorageClass sc = volumes.storageClass(c.storageClassName());
-    String driver = sc == null ? null : sc.provisioner();
+    String driver = sc == null ? null : PersistentVolume.migratedDriver(sc.provisioner());
     return new Attachment(driver, driver + "|claim/" + c.key());
+  }
+
+  /** An in-line disk as attach limits count it: EBS and GCE PD volumes through their CSI drivers; others not. */
+  private static Attachment attachment(InlineDisk disk) {
+    String plugin = switch (disk.kind()) {
+      case "aws" -> "kubernetes.io/aws-ebs";
+      case "gce" -> "kubernetes.io/gce-pd";
+      default -> null;
+    };
+    if (plugin == null) {
+      return null;
+    }
+    String driver = PersistentVolume.migratedDriver(plugin);
+    return new Attachment(driver, driver + "|" + disk.id());
+  }
+
+  /** The attachment of a pod volume: its claim's, or its in-line disk's. */
+  private Attachment attachment(String namespace, PodVolume v) {
+    return v.isClaim() ? attachment(namespace, v.claimName()) : attachment(v.disk());
   }
 
   private Map<String, Integer> attachedOn(String node) {
@@ -276,7 +295,7 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
 
   private void attach(Map<String, Integer> on, Pod p, int delta) {
     for (PodVolume v : p.constraints().volumes()) {
-      Attachment a = v.isClaim() ? attachment(p.namespace(), v.claimName()) : null;
+      Attachment a = attachment(p.namespace(), v);
       if (a != null && a.driver != null) {
         int n = on.getOrDefault(a.id, 0) + delta;
         if (n <= 0) {
