@@ -194,4 +194,25 @@ class InMemoryBinderVolumesTest {
     }
     assertNoClaimTouched();
   }
+
+  @Test
+  void liveAFailedGangPlacedAgainInPartReservesNothingUntilWhole() {
+    List<SessionResult.Binding> bindings = gang("fast");
+    var step = liveStep();
+    InMemoryObjects api = api();
+    api.storage.refused.add("ml/ckpt-12");
+    step.batch(bindings, uids(bindings));
+    bindings.forEach(b -> step.preBind(b, api)); // fails whole
+    api.storage.refused.clear();
+    List<SessionResult.Binding> part = bindings.subList(0, 10); // the cycle places the others again later
+    step.batch(part, uids(part));
+    for (SessionResult.Binding b : part) {
+      assertEquals(io.basalt.kube.prebind.PreBindStep.State.FAILED, step.preBind(b, api).state());
+    }
+    assertNoClaimTouched();
+    step.batch(bindings, uids(bindings)); // whole again
+    for (SessionResult.Binding b : bindings) {
+      assertEquals(io.basalt.kube.prebind.PreBindStep.State.DONE, step.preBind(b, api).state());
+    }
+  }
 }

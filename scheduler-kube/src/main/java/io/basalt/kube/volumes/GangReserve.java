@@ -15,7 +15,8 @@ import java.util.Map;
  * waits until every claim is bound; the members arriving meanwhile wait for that outcome and share it. Any failure
  * undoes what was written for the gang and fails every member (with a code no retry repeats), so no member is bound
  * with its gang's claims half reserved. Checking everything first means a missing or taken object fails the gang
- * before any claim is annotated, so no provisioner starts on it.
+ * before any claim is annotated, so no provisioner starts on it. A gang sent in part (a member's earlier bind still
+ * in flight, or only some members of a failed reservation placed again) reserves nothing.
  */
 final class GangReserve {
   private static final System.Logger LOG = System.getLogger(VolumeBindStep.class.getName());
@@ -44,7 +45,7 @@ final class GangReserve {
   private PreBindStep.Result reserveAll(ApiObjects api) {
     String gang = members.get(0).pod().namespace() + "/" + members.get(0).pod().groupName();
     if (partial) {
-      return failed(gang, "a member's earlier bind is still in flight", new ApiReply(409, "gang sent in part"));
+      return failed(gang, "sent in part (members' earlier binds still in flight)", new ApiReply(409, "gang in part"));
     }
     Map<String, List<VolumeBindStep.Write>> plans = new LinkedHashMap<>();
     List<VolumeBindStep.Write> all = new ArrayList<>();
@@ -76,6 +77,7 @@ final class GangReserve {
           new ApiReply(504, "timed out waiting for the claims to be bound"));
     }
     plans.forEach(step::recordWritten);
+    step.reservedWhole(gang);
     return PreBindStep.Result.DONE;
   }
 
@@ -87,8 +89,17 @@ final class GangReserve {
     all.forEach(step::unmarkReserved);
   }
 
-  /** Every member fails; 409 so that no member's retry reserves alone what the gang could not. */
+  /**
+   * Every member fails; 409 so that no member's retry reserves alone what the gang could not. A reservation that was
+   * tried and failed is remembered, so the members placed again in part (while others' failed binds finish) do not
+   * reserve without them.
+   */
   private PreBindStep.Result failed(String gang, String why, ApiReply r) {
+    if (!partial) {
+      java.util.Set<String> uids = new java.util.HashSet<>();
+      members.forEach(m -> uids.add(m.pod().uid()));
+      step.failed(gang, uids);
+    }
     LOG.log(System.Logger.Level.WARNING, "gang " + gang + ": claims of its " + members.size()
         + " member(s) not reserved, none is bound: " + why);
     return new PreBindStep.Result(PreBindStep.State.FAILED, "gang " + gang + ": " + why,

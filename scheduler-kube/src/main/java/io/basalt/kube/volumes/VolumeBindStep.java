@@ -59,6 +59,16 @@ public final class VolumeBindStep implements PreBindStep {
   private final Map<String, String> reserved = new ConcurrentHashMap<>();
   /** Per pod uid, the gang reservation it takes part in, until its bind asks for it. */
   private final Map<String, GangReserve> gangOf = new ConcurrentHashMap<>();
+  /**
+   * Per gang key, the members of its last reservation that failed, while its members come back in part (the cycle
+   * places again only the members whose failed binds are over): a part is refused, so the gang reserves whole.
+   */
+  private final Map<String, Failed> failedGangs = new ConcurrentHashMap<>();
+  /** How many bind calls a failed gang's part is refused before the gang is forgotten (a member deleted meanwhile). */
+  static final int PART_REFUSALS = 50;
+
+  /** A gang whose reservation failed: its members then, and how many parts were refused since. */
+  private record Failed(Set<String> members, int refused) {}
 
   /**
    * @param waitForBound how long preBind waits for the claims to be bound before failing; zero writes and returns
@@ -112,20 +122,40 @@ public final class VolumeBindStep implements PreBindStep {
         gangs.computeIfAbsent(b.pod().namespace() + "/" + b.pod().groupName(), k -> new ArrayList<>()).add(b);
       }
     }
-    for (List<SessionResult.Binding> members : gangs.values()) {
+    gangs.forEach((key, members) -> {
       int writing = 0;
       List<SessionResult.Binding> sending = new ArrayList<>();
+      Set<String> uids = new HashSet<>();
       for (SessionResult.Binding m : members) {
         writing += needsWrites(m.pod()) ? 1 : 0;
         if (sent.contains(m.pod().uid())) {
           sending.add(m);
+          uids.add(m.pod().uid());
         }
       }
-      if (writing >= 2 && !sending.isEmpty()) {
-        GangReserve g = new GangReserve(this, sending, sending.size() < members.size());
+      Failed failed = failedGangs.get(key);
+      boolean partOfFailed = failed != null && !uids.containsAll(failed.members());
+      if (partOfFailed && failed.refused() + 1 >= PART_REFUSALS) {
+        failedGangs.remove(key);
+        partOfFailed = false;
+      } else if (partOfFailed) {
+        failedGangs.put(key, new Failed(failed.members(), failed.refused() + 1));
+      }
+      if ((writing >= 2 || partOfFailed) && !sending.isEmpty()) {
+        GangReserve g = new GangReserve(this, sending, sending.size() < members.size() || partOfFailed);
         sending.forEach(m -> gangOf.put(m.pod().uid(), g));
       }
-    }
+    });
+  }
+
+  /** Remembers that {@code gang}'s reservation of {@code members} failed: until they come back whole, none binds. */
+  void failed(String gang, Set<String> members) {
+    failedGangs.put(gang, new Failed(Set.copyOf(members), 0));
+  }
+
+  /** Forgets a failed reservation of {@code gang}: it reserved whole. */
+  void reservedWhole(String gang) {
+    failedGangs.remove(gang);
   }
 
   @Override
