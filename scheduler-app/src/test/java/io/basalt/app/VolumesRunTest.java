@@ -133,4 +133,41 @@ class VolumesRunTest {
       }
     }
   }
+
+  /**
+   * A gang member's claim cannot be read (the API refuses it): live, the gang reserves all its claims before any
+   * member binds, so no member is bound and no claim is annotated for a provisioner; once the API answers, the gang
+   * starts whole. Binding member by member, the fifteen others would bind with their claims provisioned.
+   */
+  @Test
+  void aGangWhoseMemberCannotReserveItsClaimBindsNoMemberAndLeavesNoClaimAnnotated(@TempDir Path dir)
+      throws Exception {
+    try (FakeApiServer server = FakeApiServer.start()) {
+      seed(server, "gang-16");
+      String ckpt7 = ".*/namespaces/ml/persistentvolumeclaims/ckpt-7";
+      server.faults().failNext(100_000, 403, "GET", ckpt7);
+      try (VolumeControllers controllers = VolumeControllers.start(server);
+          LiveRun run = LiveRun.start(server, dir)) {
+        Await.until("the gang's bind tried ckpt-7", WAIT, () -> !server.requests("GET", ckpt7).isEmpty());
+        Thread.sleep(1500); // several cycles, each placing the gang again
+        for (int i = 0; i < 16; i++) {
+          assertNull(nodeOf(server, "train-" + i), "train-" + i + " bound without its gang");
+          assertNull(selectedNode(server, "ckpt-" + i), "ckpt-" + i + " annotated");
+          assertNull(volumeOf(server, "ckpt-" + i), "ckpt-" + i + " bound");
+        }
+        assertEquals(0, controllers.provisioned());
+        server.faults().clear();
+        Await.until("the gang bound", WAIT, () -> {
+          for (int i = 0; i < 16; i++) {
+            if (nodeOf(server, "train-" + i) == null) {
+              return false;
+            }
+          }
+          return true;
+        });
+        assertEquals(16, controllers.provisioned());
+        assertEquals(0, run.stop());
+      }
+    }
+  }
 }

@@ -86,4 +86,89 @@ class VolumesScenarioTest {
       assertTrue(v.get(b.pod() + " " + claim).endsWith("(provisioned on " + b.node() + ")"), v.toString());
     }
   }
+
+  /**
+   * A claim with no storageClassName: two classes are annotated default, the newer one (local, WaitForFirstConsumer,
+   * with one static PV on n-2) is the default the admission plugin or the PV controller gives it.
+   */
+  private static String defaultClassCluster(String localAnnotation) {
+    return """
+        apiVersion: v1
+        kind: Node
+        metadata: {name: n-1, labels: {kubernetes.io/hostname: n-1}}
+        status: {allocatable: {cpu: "64", memory: 256Gi, pods: "110"}}
+        ---
+        apiVersion: v1
+        kind: Node
+        metadata: {name: n-2, labels: {kubernetes.io/hostname: n-2}}
+        status: {allocatable: {cpu: "8", memory: 32Gi, pods: "110"}}
+        ---
+        apiVersion: storage.k8s.io/v1
+        kind: StorageClass
+        metadata:
+          name: old-default
+          creationTimestamp: "2026-01-01T00:00:00Z"
+          annotations: {storageclass.kubernetes.io/is-default-class: "true"}
+        provisioner: kubernetes.io/no-provisioner
+        volumeBindingMode: Immediate
+        ---
+        apiVersion: storage.k8s.io/v1
+        kind: StorageClass
+        metadata:
+          name: local
+          creationTimestamp: "2026-06-01T00:00:00Z"
+          annotations: {storageclass.kubernetes.io/is-default-class: "%s"}
+        provisioner: kubernetes.io/no-provisioner
+        volumeBindingMode: WaitForFirstConsumer
+        ---
+        apiVersion: v1
+        kind: PersistentVolume
+        metadata: {name: local-n-2}
+        spec:
+          storageClassName: local
+          capacity: {storage: 1Ti}
+          accessModes: [ReadWriteOnce]
+          local: {path: /mnt/disks/ssd1}
+          nodeAffinity:
+            required:
+              nodeSelectorTerms:
+              - matchExpressions:
+                - {key: kubernetes.io/hostname, operator: In, values: [n-2]}
+        ---
+        apiVersion: v1
+        kind: PersistentVolumeClaim
+        metadata: {name: data, namespace: ml}
+        spec:
+          accessModes: [ReadWriteOnce]
+          resources: {requests: {storage: 100Gi}}
+        ---
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: reader, namespace: ml}
+        spec:
+          schedulerName: basalt-scheduler
+          containers:
+          - {name: c, image: x, resources: {requests: {cpu: "1", memory: 1Gi}}}
+          volumes:
+          - {name: data, persistentVolumeClaim: {claimName: data}}
+        """.formatted(localAnnotation);
+  }
+
+  private static SimulationReport runText(String cluster) throws Exception {
+    io.basalt.sim.Simulator sim = new io.basalt.sim.Simulator(
+        Scenarios.compile(io.basalt.config.ConfLoader.defaultConf()), java.util.Set.of("basalt-scheduler"), false);
+    return sim.run(io.basalt.sim.FixtureSource.fromText("default-class", cluster));
+  }
+
+  @Test
+  void aClaimOfNoClassGetsTheNewestDefaultClassAndBindsItsStaticPv() throws Exception {
+    SimulationReport r = runText(defaultClassCluster("true"));
+    assertEquals("n-2", nodeOf(r, "ml/reader"), r.pending().toString());
+    assertEquals("local-n-2 (bound)", volumes(r).get("ml/reader data"));
+    // The control: with only the Immediate class default, the claim is unbound Immediate and the pod waits.
+    SimulationReport control = runText(defaultClassCluster("false"));
+    assertEquals(null, nodeOf(control, "ml/reader"));
+    assertEquals("0/2 nodes are available: 2 pod has unbound immediate PersistentVolumeClaims.",
+        control.pendingPod("ml/reader").reason());
+  }
 }

@@ -97,6 +97,45 @@ public record ClusterVolumes(
     return best;
   }
 
+  /**
+   * The default StorageClass: of the classes annotated default, the newest (then the first by name), as kube's
+   * DefaultStorageClass admission plugin and PV controller choose it; null when none is.
+   */
+  public StorageClass defaultClass() {
+    StorageClass best = null;
+    for (StorageClass c : classes.values()) {
+      if (c.isDefault() && (best == null || c.createdMillis() > best.createdMillis()
+          || (c.createdMillis() == best.createdMillis() && c.name().compareTo(best.name()) < 0))) {
+        best = c;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * These objects with every unbound claim of no class ({@code spec.storageClassName} absent) given the default
+   * class, as the cluster would have them: the admission plugin sets it on a claim created while a default exists,
+   * and the PV controller sets it later on one created before (retroactive default StorageClass assignment). The
+   * simulator reads cluster YAML that never went through either, so it applies this; live mode reads claims after
+   * they did, and waits for the PV controller as kube-scheduler does. The same value when nothing changes.
+   */
+  public ClusterVolumes withDefaultClass() {
+    StorageClass d = defaultClass();
+    if (d == null) {
+      return this;
+    }
+    Map<String, VolumeClaim> c = null;
+    for (VolumeClaim claim : claims.values()) {
+      if (claim.classUnset() && !claim.isBound()) {
+        if (c == null) {
+          c = new HashMap<>(claims);
+        }
+        c.put(claim.key(), claim.withStorageClass(d.name()));
+      }
+    }
+    return c == null ? this : new ClusterVolumes(c, volumes, classes, csiNodes, capacities);
+  }
+
   /** Why a class cannot provision {@code claim} for {@code node}; null when it can. */
   public Provisioning provisioning(VolumeClaim claim, Node node) {
     StorageClass c = storageClass(claim.storageClassName());

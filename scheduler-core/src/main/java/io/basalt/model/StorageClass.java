@@ -6,15 +6,26 @@ import java.util.List;
  * A StorageClass: who provisions its volumes, when claims of it bind, and where it may provision.
  *
  * @param allowedTopologies {@code allowedTopologies} as node selector terms (OR'ed); empty allows every node
+ * @param isDefault annotated {@value #DEFAULT_ANNOTATION} {@code "true"} (or its beta form)
+ * @param createdMillis {@code metadata.creationTimestamp} in epoch milliseconds, 0 when absent: of several default
+ *     classes the newest is the default, as kube's admission and PV controller choose it
  */
 public record StorageClass(String name, String provisioner, String volumeBindingMode,
-    List<NodeSelectorTerm> allowedTopologies) {
+    List<NodeSelectorTerm> allowedTopologies, boolean isDefault, long createdMillis) {
+  public static final String DEFAULT_ANNOTATION = "storageclass.kubernetes.io/is-default-class";
+  public static final String BETA_DEFAULT_ANNOTATION = "storageclass.beta.kubernetes.io/is-default-class";
   public static final String WAIT_FOR_FIRST_CONSUMER = "WaitForFirstConsumer";
   /** The provisioner of classes whose volumes are created by hand (local static PVs): nothing is provisioned. */
   public static final String NO_PROVISIONER = "kubernetes.io/no-provisioner";
 
   public StorageClass {
     allowedTopologies = allowedTopologies == null ? List.of() : List.copyOf(allowedTopologies);
+  }
+
+  /** A class that is not the default. */
+  public StorageClass(String name, String provisioner, String volumeBindingMode,
+      List<NodeSelectorTerm> allowedTopologies) {
+    this(name, provisioner, volumeBindingMode, allowedTopologies, false, 0);
   }
 
   /** Whether claims of this class wait for their pod's node before binding ({@code WaitForFirstConsumer}). */

@@ -5,14 +5,16 @@ import java.util.List;
 /**
  * A PersistentVolumeClaim as the volume filters and the binder read it.
  *
- * @param storageClassName {@code spec.storageClassName}; "" asks for a PV of no class, null for the default class
- *     (which Basalt does not resolve: such a claim is matched as "")
+ * @param storageClassName {@code spec.storageClassName}; "" asks for a PV of no class; unset (null) is read as ""
+ *     and {@code classUnset} says so, as kube-scheduler reads it until the PV controller gives an unbound claim the
+ *     default class ({@link ClusterVolumes#withDefaultClass()})
  * @param volumeName {@code spec.volumeName}, the PV it is bound (or pre-bound) to; null when unbound
  * @param request {@code spec.resources.requests.storage} in bytes (0 when absent)
  * @param volumeMode {@code Filesystem} (the default) or {@code Block}
  * @param selector {@code spec.selector}; null when absent (any PV)
  * @param selectedNode the {@link #SELECTED_NODE} annotation: the node chosen for provisioning; null when absent
  * @param deleting true once a deletion timestamp is set
+ * @param classUnset true when {@code spec.storageClassName} is absent (not merely "")
  */
 public record VolumeClaim(
     String namespace,
@@ -26,7 +28,8 @@ public record VolumeClaim(
     LabelSelector selector,
     String selectedNode,
     String phase,
-    boolean deleting) {
+    boolean deleting,
+    boolean classUnset) {
   /** The annotation that asks a provisioner to provision a claim on a node (kube-scheduler writes it). */
   public static final String SELECTED_NODE = "volume.kubernetes.io/selected-node";
   public static final String READ_WRITE_ONCE_POD = "ReadWriteOncePod";
@@ -38,6 +41,14 @@ public record VolumeClaim(
     accessModes = accessModes == null ? List.of() : List.copyOf(accessModes);
     volumeMode = volumeMode == null || volumeMode.isEmpty() ? FILESYSTEM : volumeMode;
     selectedNode = selectedNode == null || selectedNode.isEmpty() ? null : selectedNode;
+  }
+
+  /** A claim whose class is unset exactly when {@code storageClassName} is null. */
+  public VolumeClaim(String namespace, String name, String uid, String storageClassName, String volumeName,
+      List<String> accessModes, long request, String volumeMode, LabelSelector selector, String selectedNode,
+      String phase, boolean deleting) {
+    this(namespace, name, uid, storageClassName, volumeName, accessModes, request, volumeMode, selector, selectedNode,
+        phase, deleting, storageClassName == null);
   }
 
   /** {@code namespace/name}. */
@@ -56,12 +67,18 @@ public record VolumeClaim(
   /** This claim bound to {@code pv}, as the PV controller leaves it. */
   public VolumeClaim boundTo(String pv) {
     return new VolumeClaim(namespace, name, uid, storageClassName, pv, accessModes, request, volumeMode, selector,
-        selectedNode, "Bound", deleting);
+        selectedNode, "Bound", deleting, classUnset);
   }
 
   /** This claim with the {@link #SELECTED_NODE} annotation set (null removes it). */
   public VolumeClaim withSelectedNode(String node) {
     return new VolumeClaim(namespace, name, uid, storageClassName, volumeName, accessModes, request, volumeMode,
-        selector, node, phase, deleting);
+        selector, node, phase, deleting, classUnset);
+  }
+
+  /** This claim of class {@code className}, as the PV controller sets it on a claim of no class. */
+  public VolumeClaim withStorageClass(String className) {
+    return new VolumeClaim(namespace, name, uid, className, volumeName, accessModes, request, volumeMode, selector,
+        selectedNode, phase, deleting, false);
   }
 }

@@ -143,7 +143,8 @@ public record ClusterObjects(
     }
     return new ClusterObjects(c.nodes, pods, c.podGroups, queues, c.priorityClasses, c.coschedulingGroups, owners,
         errors, fabric, c.namespaces, io.basalt.model.ClusterVolumes.of(c.claims, c.persistentVolumes,
-            c.storageClasses, c.csiNodes, c.capacities), c.kueue, dra.withClaims(claims.made()), c.quotas);
+            c.storageClasses, c.csiNodes, c.capacities).withDefaultClass(), c.kueue, dra.withClaims(claims.made()),
+        c.quotas);
   }
 
   /** Each object of {@code kind} through its adapter; one that fails is reported with its origin and left out. */

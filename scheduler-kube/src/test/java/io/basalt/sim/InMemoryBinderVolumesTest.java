@@ -111,4 +111,108 @@ class InMemoryBinderVolumesTest {
       assertNull(pv.claimName(), pv.toString());
     }
   }
+
+  // ---- live mode's gang reservation (VolumeBindStep.batch and GangReserve), over the simulated API ----
+
+  private io.basalt.kube.volumes.VolumeBindStep liveStep() {
+    return new io.basalt.kube.volumes.VolumeBindStep(new io.basalt.kube.volumes.VolumeBindStep.View() {
+      @Override
+      public ClusterVolumes volumes() {
+        return cache.volumes().value();
+      }
+
+      @Override
+      public Node node(String name) {
+        return cache.node(name);
+      }
+    });
+  }
+
+  private InMemoryObjects api() {
+    InMemoryObjects api = new InMemoryObjects();
+    api.storage = new SimStorage(cache.volumes(), cache::node);
+    return api;
+  }
+
+  private static java.util.Set<String> uids(List<SessionResult.Binding> bindings) {
+    java.util.Set<String> out = new java.util.HashSet<>();
+    bindings.forEach(b -> out.add(b.pod().uid()));
+    return out;
+  }
+
+  private void assertNoClaimTouched() {
+    for (VolumeClaim c : cache.volumes().value().claims().values()) {
+      assertNull(c.selectedNode(), c.toString());
+    }
+    for (PersistentVolume pv : cache.volumes().value().volumes().values()) {
+      assertNull(pv.claimName(), pv.toString());
+    }
+  }
+
+  @Test
+  void liveAGangReservesEveryMembersClaimsOnTheFirstMembersBind() {
+    List<SessionResult.Binding> bindings = gang("local");
+    var step = liveStep();
+    InMemoryObjects api = api();
+    step.batch(bindings, uids(bindings));
+    assertEquals(io.basalt.kube.prebind.PreBindStep.State.DONE, step.preBind(bindings.get(5), api).state());
+    for (PersistentVolume pv : cache.volumes().value().volumes().values()) {
+      assertTrue(pv.claimName() != null, "reserved for the whole gang at once: " + pv);
+    }
+    for (SessionResult.Binding b : bindings) {
+      assertEquals(io.basalt.kube.prebind.PreBindStep.State.DONE, step.preBind(b, api).state());
+    }
+  }
+
+  @Test
+  void liveAMemberThatCannotReserveFailsTheWholeGangAndUndoesItsWrites() {
+    List<SessionResult.Binding> bindings = gang("fast");
+    var step = liveStep();
+    InMemoryObjects api = api();
+    api.storage.refused.add("ml/ckpt-12"); // written after eleven others: they are undone
+    step.batch(bindings, uids(bindings));
+    for (SessionResult.Binding b : bindings) {
+      var r = step.preBind(b, api);
+      assertEquals(io.basalt.kube.prebind.PreBindStep.State.FAILED, r.state());
+      assertEquals(409, r.reply().code(), "no retry reserves a member alone");
+    }
+    assertNoClaimTouched();
+  }
+
+  @Test
+  void liveAGangSentInPartReservesNothing() {
+    List<SessionResult.Binding> bindings = gang("fast");
+    var step = liveStep();
+    InMemoryObjects api = api();
+    java.util.Set<String> sent = uids(bindings);
+    sent.remove(bindings.get(3).pod().uid()); // its earlier bind still in flight
+    step.batch(bindings, sent);
+    for (SessionResult.Binding b : bindings) {
+      if (sent.contains(b.pod().uid())) {
+        assertEquals(io.basalt.kube.prebind.PreBindStep.State.FAILED, step.preBind(b, api).state());
+      }
+    }
+    assertNoClaimTouched();
+  }
+
+  @Test
+  void liveAFailedGangPlacedAgainInPartReservesNothingUntilWhole() {
+    List<SessionResult.Binding> bindings = gang("fast");
+    var step = liveStep();
+    InMemoryObjects api = api();
+    api.storage.refused.add("ml/ckpt-12");
+    step.batch(bindings, uids(bindings));
+    bindings.forEach(b -> step.preBind(b, api)); // fails whole
+    api.storage.refused.clear();
+    List<SessionResult.Binding> part = bindings.subList(0, 10); // the cycle places the others again later
+    step.batch(part, uids(part));
+    for (SessionResult.Binding b : part) {
+      assertEquals(io.basalt.kube.prebind.PreBindStep.State.FAILED, step.preBind(b, api).state());
+    }
+    assertNoClaimTouched();
+    step.batch(bindings, uids(bindings)); // whole again
+    for (SessionResult.Binding b : bindings) {
+      assertEquals(io.basalt.kube.prebind.PreBindStep.State.DONE, step.preBind(b, api).state());
+    }
+  }
 }

@@ -2,6 +2,7 @@ package io.basalt.plugins.volumes;
 
 import io.basalt.framework.FilterResult;
 import io.basalt.model.ClusterVolumes;
+import io.basalt.model.InlineDisk;
 import io.basalt.model.Node;
 import io.basalt.model.PersistentVolume;
 import io.basalt.model.Pod;
@@ -32,11 +33,17 @@ final class PodClaims {
   static final FilterResult PV_NOT_EXIST =
       FilterResult.unfit("node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)");
   static final FilterResult ZONE_CONFLICT = FilterResult.unfit("node(s) had no available volume zone");
+  static final FilterResult NO_PV_NO_CLASS =
+      FilterResult.unfit("PersistentVolumeClaim had no pv name and storageClass name");
+  static final FilterResult PV_NO_NAME = FilterResult.unfit("PersistentVolume had no name");
   static final FilterResult MAX_VOLUME_COUNT = FilterResult.unfit("node(s) exceed max volume count");
+  static final FilterResult DISK_CONFLICT = FilterResult.unfit("node(s) had no available disk");
   static final FilterResult RWOP_CONFLICT = FilterResult.unfit(
       "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode");
 
   final List<VolumeClaim> claims = new ArrayList<>();
+  /** The pod's in-line disks. */
+  final List<InlineDisk> disks = new ArrayList<>();
   final List<PersistentVolume> boundVolumes = new ArrayList<>();
   /** Unbound WaitForFirstConsumer claims, largest request first (as kube-scheduler matches them). */
   final List<VolumeClaim> delayed = new ArrayList<>();
@@ -45,8 +52,14 @@ final class PodClaims {
 
   PodClaims(Pod pod, ClusterVolumes volumes) {
     FilterResult problem = null;
+    FilterResult lost = null;
     boolean immediate = false;
+    boolean pvMissing = false;
     for (PodVolume v : pod.constraints().volumes()) {
+      if (!v.isClaim()) {
+        disks.add(v.disk());
+        continue;
+      }
       VolumeClaim c = volumes.claim(pod.namespace(), v.claimName());
       if (c == null) {
         problem = FilterResult.unfit(v.ephemeral()
@@ -62,10 +75,15 @@ final class PodClaims {
       if (c.isBound()) {
         PersistentVolume pv = volumes.volume(c.volumeName());
         if (pv == null) {
-          problem = PV_NOT_EXIST;
-          break;
+          // A lost claim is refused before any node is looked at; a PV not (yet) in the cache on every node.
+          if (lost == null && "Lost".equals(c.phase())) {
+            lost = FilterResult.unfit("persistentvolumeclaim \"" + c.name()
+                + "\" bound to non-existent persistentvolume \"" + c.volumeName() + "\"");
+          }
+          pvMissing = true;
+        } else {
+          boundVolumes.add(pv);
         }
-        boundVolumes.add(pv);
       } else if (volumes.delaysBinding(c)) {
         delayed.add(c);
       } else {
@@ -73,7 +91,10 @@ final class PodClaims {
       }
     }
     delayed.sort(Comparator.comparingLong(VolumeClaim::request).reversed().thenComparing(VolumeClaim::name));
-    everywhere = problem != null ? problem : immediate ? UNBOUND_IMMEDIATE : null;
+    // kube-scheduler's order: missing or deleting claims and lost ones (PreFilter), unbound immediate claims
+    // (PreFilter), then PVs that do not exist (Filter).
+    everywhere = problem != null ? problem : lost != null ? lost : immediate ? UNBOUND_IMMEDIATE
+        : pvMissing ? PV_NOT_EXIST : null;
   }
 
   /** Whether any claim is {@code ReadWriteOncePod}. */

@@ -9,6 +9,7 @@ import io.basalt.framework.PreparedFilter;
 import io.basalt.framework.SessionView;
 import io.basalt.model.ClusterVolumes;
 import io.basalt.model.CsiNode;
+import io.basalt.model.InlineDisk;
 import io.basalt.model.Node;
 import io.basalt.model.PersistentVolume;
 import io.basalt.model.Pod;
@@ -35,6 +36,8 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
   private static final Object NO_CLAIMS = "no-claims";
   private static final List<String> ZONE_LABELS = List.of("failure-domain.beta.kubernetes.io/zone",
       "failure-domain.beta.kubernetes.io/region", "topology.kubernetes.io/zone", "topology.kubernetes.io/region");
+  private static final String BETA_PREFIX = "failure-domain.beta.kubernetes.io/";
+  private static final String GA_PREFIX = "topology.kubernetes.io/";
 
   private final SessionView session;
   private final VolumeFilters.Settings settings;
@@ -46,6 +49,8 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
   private final Map<String, List<String>> takenBy = new HashMap<>();
   /** Claim key to the uids of the pods using it; null until first needed. */
   private Map<String, Set<String>> users;
+  /** Node name to the in-line disks of its pods; filled per node as asked about. */
+  private final Map<String, List<InlineDisk>> disks = new HashMap<>();
   /** Node name to its attached volume ids with the number of pods using each; filled per node as asked about. */
   private final Map<String, Map<String, Integer>> attached = new HashMap<>();
 
@@ -84,6 +89,9 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
     if (claims.everywhere != null && (settings.binding() || claims.everywhere != PodClaims.UNBOUND_IMMEDIATE)) {
       return claims.everywhere;
     }
+    if (settings.restrictions() && !claims.disks.isEmpty() && diskConflict(claims, node.name())) {
+      return PodClaims.DISK_CONFLICT;
+    }
     if (settings.restrictions() && claims.anyReadWriteOncePod() && readWriteOncePodInUse(pod, claims)) {
       return PodClaims.RWOP_CONFLICT;
     }
@@ -103,10 +111,26 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
         }
       }
     }
-    if (settings.zone() && !zonesMatch(claims, node)) {
-      return PodClaims.ZONE_CONFLICT;
+    return settings.zone() ? zoneCheck(claims, node) : FilterResult.OK;
+  }
+
+  ClusterVolumes volumes() {
+    return volumes;
+  }
+
+  /** The pod's claims when it has unbound WaitForFirstConsumer claims and nothing refuses it everywhere, else null. */
+  PodClaims delayedClaims(Pod pod) {
+    if (!pod.constraints().hasVolumes()) {
+      return null;
     }
-    return FilterResult.OK;
+    PodClaims claims = claimsOf(pod);
+    return claims.everywhere == null && !claims.delayed.isEmpty() ? claims : null;
+  }
+
+  /** The PV each unbound claim would bind on {@code node} (null: provisioned), or null when it cannot bind there. */
+  Map<String, String> chosenOn(PodClaims claims, NodeInfo node) {
+    PodClaims.Binding b = claims.bind(node.node(), volumes, this::takenByOther);
+    return b.verdict().ok() ? b.chosen() : null;
   }
 
   private boolean takenByOther(String pv, String claimKey) {
@@ -144,7 +168,44 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
 
   private void addUser(Pod p) {
     for (PodVolume v : p.constraints().volumes()) {
-      users.computeIfAbsent(p.namespace() + "/" + v.claimName(), k -> new HashSet<>()).add(p.uid());
+      if (v.isClaim()) {
+        users.computeIfAbsent(p.namespace() + "/" + v.claimName(), k -> new HashSet<>()).add(p.uid());
+      }
+    }
+  }
+
+  private boolean diskConflict(PodClaims claims, String node) {
+    for (InlineDisk other : disksOn(node)) {
+      for (InlineDisk mine : claims.disks) {
+        if (mine.conflictsWith(other)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The in-line disks of the node's pods and of those placed there this cycle; read the first time asked. */
+  private List<InlineDisk> disksOn(String node) {
+    List<InlineDisk> on = disks.get(node);
+    if (on == null) {
+      on = new ArrayList<>();
+      disks.put(node, on);
+      NodeInfo info = session.node(node);
+      if (info != null) {
+        for (Pod p : session.podsOn(info)) {
+          addDisks(on, p);
+        }
+      }
+    }
+    return on;
+  }
+
+  private static void addDisks(List<InlineDisk> on, Pod p) {
+    for (PodVolume v : p.constraints().volumes()) {
+      if (!v.isClaim()) {
+        on.add(v.disk());
+      }
     }
   }
 
@@ -158,7 +219,7 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
     Map<String, Integer> on = attachedOn(node.name());
     Map<String, Integer> adding = new HashMap<>();
     for (PodVolume v : pod.constraints().volumes()) {
-      Attachment a = attachment(pod.namespace(), v.claimName());
+      Attachment a = attachment(pod.namespace(), v);
       if (a != null && a.driver != null && csi.attachLimits().containsKey(a.driver) && !on.containsKey(a.id)) {
         adding.merge(a.driver, 1, Integer::sum);
       }
@@ -187,12 +248,34 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
     }
     if (c.isBound()) {
       PersistentVolume pv = volumes.volume(c.volumeName());
-      String driver = pv == null ? null : pv.csiDriver();
-      return new Attachment(driver, driver + "|pv/" + c.volumeName());
+      if (pv != null) {
+        String driver = pv.csiDriver();
+        return new Attachment(driver, driver + "|" + pv.volumeHandle());
+      }
+      // A PV not (yet) known: counted through the claim's class, as kube-scheduler counts it.
     }
     StorageClass sc = volumes.storageClass(c.storageClassName());
-    String driver = sc == null ? null : sc.provisioner();
+    String driver = sc == null ? null : PersistentVolume.migratedDriver(sc.provisioner());
     return new Attachment(driver, driver + "|claim/" + c.key());
+  }
+
+  /** An in-line disk as attach limits count it: EBS and GCE PD volumes through their CSI drivers; others not. */
+  private static Attachment attachment(InlineDisk disk) {
+    String plugin = switch (disk.kind()) {
+      case "aws" -> "kubernetes.io/aws-ebs";
+      case "gce" -> "kubernetes.io/gce-pd";
+      default -> null;
+    };
+    if (plugin == null) {
+      return null;
+    }
+    String driver = PersistentVolume.migratedDriver(plugin);
+    return new Attachment(driver, driver + "|" + disk.id());
+  }
+
+  /** The attachment of a pod volume: its claim's, or its in-line disk's. */
+  private Attachment attachment(String namespace, PodVolume v) {
+    return v.isClaim() ? attachment(namespace, v.claimName()) : attachment(v.disk());
   }
 
   private Map<String, Integer> attachedOn(String node) {
@@ -212,7 +295,7 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
 
   private void attach(Map<String, Integer> on, Pod p, int delta) {
     for (PodVolume v : p.constraints().volumes()) {
-      Attachment a = attachment(p.namespace(), v.claimName());
+      Attachment a = attachment(p.namespace(), v);
       if (a != null && a.driver != null) {
         int n = on.getOrDefault(a.id, 0) + delta;
         if (n <= 0) {
@@ -226,14 +309,35 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
 
   // --------------------------------------------------------------------------------------------------- VolumeZone
 
-  private static boolean zonesMatch(PodClaims claims, Node node) {
+  /**
+   * kube-scheduler's VolumeZone: each bound PV's zone and region labels (a value may list zones joined by
+   * {@code __}) must hold on the node; a PV's beta label is also met by the node's GA label. An unbound claim it
+   * cannot read a zone from is refused as kube-scheduler's PreFilter refuses it, unless its class waits for the first
+   * consumer; with VolumeBinding on, such a claim has already made the pod wait, so this is only reached without it.
+   */
+  private FilterResult zoneCheck(PodClaims claims, Node node) {
+    for (VolumeClaim c : claims.claims) {
+      if (c.isBound()) {
+        continue;
+      }
+      if (c.storageClassName().isEmpty()) {
+        return PodClaims.NO_PV_NO_CLASS;
+      }
+      StorageClass sc = volumes.storageClass(c.storageClassName());
+      if (sc == null) {
+        return FilterResult.unfit("storageclasses.storage.k8s.io \"" + c.storageClassName() + "\" not found");
+      }
+      if (!sc.waitsForFirstConsumer()) {
+        return PodClaims.PV_NO_NAME;
+      }
+    }
     Map<String, String> nodeLabels = node.labels();
     boolean nodeHasZone = false;
     for (String k : ZONE_LABELS) {
       nodeHasZone |= nodeLabels.containsKey(k);
     }
     if (!nodeHasZone) {
-      return true; // a node without zone labels takes any volume, as kube-scheduler's VolumeZone lets it
+      return FilterResult.OK; // a node without zone labels takes any volume, as kube-scheduler's VolumeZone lets it
     }
     for (PersistentVolume pv : claims.boundVolumes) {
       for (String k : ZONE_LABELS) {
@@ -242,12 +346,15 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
           continue;
         }
         String have = nodeLabels.get(k);
+        if (have == null && k.startsWith(BETA_PREFIX)) {
+          have = nodeLabels.get(GA_PREFIX + k.substring(BETA_PREFIX.length()));
+        }
         if (have == null || !List.of(want.split("__")).contains(have)) {
-          return false;
+          return PodClaims.ZONE_CONFLICT;
         }
       }
     }
-    return true;
+    return FilterResult.OK;
   }
 
   // ------------------------------------------------------------------------------------------ placements, undone
@@ -276,6 +383,10 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
     users();
     addUser(pod);
     attach(attachedOn(task.nodeName()), pod, 1);
+    List<InlineDisk> on = disks.get(task.nodeName());
+    if (on != null) {
+      addDisks(on, pod);
+    }
   }
 
   /** An undone placement, or an eviction: the PVs it chose are free again, and its claims no longer used there. */
@@ -291,7 +402,7 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
     }
     if (users != null) {
       for (PodVolume v : pod.constraints().volumes()) {
-        Set<String> by = users.get(pod.namespace() + "/" + v.claimName());
+        Set<String> by = v.isClaim() ? users.get(pod.namespace() + "/" + v.claimName()) : null;
         if (by != null) {
           by.remove(pod.uid());
         }
@@ -300,6 +411,14 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
     Map<String, Integer> on = task.nodeName() == null ? null : attached.get(task.nodeName());
     if (on != null) {
       attach(on, pod, -1);
+    }
+    List<InlineDisk> onNode = task.nodeName() == null ? null : disks.get(task.nodeName());
+    if (onNode != null) {
+      for (PodVolume v : pod.constraints().volumes()) {
+        if (!v.isClaim()) {
+          onNode.remove(v.disk()); // one of equal entries: each placement added its own
+        }
+      }
     }
   }
 }

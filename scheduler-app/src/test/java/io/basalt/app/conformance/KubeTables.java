@@ -139,6 +139,7 @@ final class KubeTables {
   private static String cluster(Map<String, Object> c) {
     List<Object> docs = new ArrayList<>();
     map(c.get("nodes")).forEach((name, v) -> docs.add(node(name, map(v), ROOM)));
+    docs.addAll(KubeVolumes.objects(c));
     map(c.get("pods")).forEach((key, v) -> {
       Map<String, Object> p = map(v);
       if (p.get("node") == null) {
@@ -184,6 +185,7 @@ final class KubeTables {
       containers.add(container);
     }
     spec.put("containers", containers);
+    KubeVolumes.podVolumes(v, spec);
     if (v.get("initContainers") != null) {
       List<Object> inits = new ArrayList<>();
       List<Object> reqs = list(v.get("initContainers"));

@@ -167,6 +167,8 @@ public final class KubeBinder implements Binder, AutoCloseable {
       tasks.add(new BindTask(this, b, outcomes));
     }
     Map<String, BindGang> gangs = gangs(tasks);
+    // a gang reserves its claims before any member binds
+    steps.batch(bindings, tasks.stream().map(BindTask::uid).collect(java.util.stream.Collectors.toSet()));
     for (BindTask t : tasks) {
       String group = t.pod().groupName();
       t.gang(group == null ? BindGang.NONE : gangs.get(gangKey(t.pod())));

@@ -2,7 +2,9 @@ package io.basalt.kube.prebind;
 
 import io.basalt.session.SessionResult;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Work a binder does for a pod around its binding, after kube-scheduler's Reserve / PreBind / Unreserve extension
@@ -23,6 +25,13 @@ public interface PreBindStep {
   default Map<String, String> annotate(SessionResult.Binding binding, Map<String, String> annotations, Instant now) {
     return annotations;
   }
+
+  /**
+   * The bindings of one bind call, told before any of them runs: a step that reserves for a gang as a whole (the
+   * volume binding step) groups them here. {@code sent} holds the uids the binder will bind; the others it held back
+   * (an earlier bind of the pod still in flight). Nothing by default.
+   */
+  default void batch(List<SessionResult.Binding> bindings, Set<String> sent) {}
 
   /** Whether this step writes anything before {@code binding} (given the annotations it will carry). */
   boolean writesBefore(SessionResult.Binding binding, Map<String, String> annotations);

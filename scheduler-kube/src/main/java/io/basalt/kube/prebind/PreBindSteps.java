@@ -26,6 +26,13 @@ public final class PreBindSteps {
     return new PreBindSteps(all);
   }
 
+  /** Tells each step the bindings of one bind call before any of them runs ({@link PreBindStep#batch}). */
+  public void batch(List<SessionResult.Binding> bindings, java.util.Set<String> sent) {
+    for (PreBindStep s : steps) {
+      s.batch(bindings, sent);
+    }
+  }
+
   /** A new run of the steps for {@code binding}. */
   public Run start(SessionResult.Binding binding) {
     return new Run(binding);

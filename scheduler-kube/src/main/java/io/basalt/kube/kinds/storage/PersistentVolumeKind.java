@@ -40,8 +40,47 @@ public final class PersistentVolumeKind extends KindAdapter<V1PersistentVolume> 
     return new PersistentVolume(meta.getName(), spec.getStorageClassName(),
         StorageConversion.storage(spec.getCapacity(), "spec.capacity", ctx), spec.getAccessModes(),
         spec.getVolumeMode(), affinity, meta.getLabels(), claimNamespace, claimName,
-        pv.getStatus() == null ? null : pv.getStatus().getPhase(),
-        spec.getCsi() == null ? null : spec.getCsi().getDriver());
+        pv.getStatus() == null ? null : pv.getStatus().getPhase(), driver(spec), handle(spec));
+  }
+
+  /** The PV's CSI driver, or the one kube's CSI migration translates its in-tree source to; null for neither. */
+  private static String driver(V1PersistentVolumeSpec spec) {
+    if (spec.getCsi() != null) {
+      return spec.getCsi().getDriver();
+    }
+    if (spec.getAwsElasticBlockStore() != null) {
+      return PersistentVolume.migratedDriver("kubernetes.io/aws-ebs");
+    }
+    if (spec.getGcePersistentDisk() != null) {
+      return PersistentVolume.migratedDriver("kubernetes.io/gce-pd");
+    }
+    if (spec.getAzureDisk() != null) {
+      return PersistentVolume.migratedDriver("kubernetes.io/azure-disk");
+    }
+    if (spec.getCinder() != null) {
+      return PersistentVolume.migratedDriver("kubernetes.io/cinder");
+    }
+    return null;
+  }
+
+  /** The volume's handle (CSI) or id (in-tree), or null (the PV's name stands for it). */
+  private static String handle(V1PersistentVolumeSpec spec) {
+    if (spec.getCsi() != null) {
+      return spec.getCsi().getVolumeHandle();
+    }
+    if (spec.getAwsElasticBlockStore() != null) {
+      return spec.getAwsElasticBlockStore().getVolumeID();
+    }
+    if (spec.getGcePersistentDisk() != null) {
+      return spec.getGcePersistentDisk().getPdName();
+    }
+    if (spec.getAzureDisk() != null) {
+      return spec.getAzureDisk().getDiskURI();
+    }
+    if (spec.getCinder() != null) {
+      return spec.getCinder().getVolumeID();
+    }
+    return null;
   }
 
   @Override

@@ -15,8 +15,10 @@ import io.kubernetes.client.openapi.models.V1TopologySelectorLabelRequirement;
 import io.kubernetes.client.openapi.models.V1TopologySelectorTerm;
 import io.kubernetes.client.util.CallGenerator;
 import java.io.IOException;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** storage.k8s.io/v1 StorageClasses: provisioner, binding mode, allowed topologies. */
 public final class StorageClassKind extends KindAdapter<V1StorageClass> {
@@ -47,7 +49,13 @@ public final class StorageClassKind extends KindAdapter<V1StorageClass> {
       }
     }
     String mode = sc.getVolumeBindingMode() == null ? "Immediate" : sc.getVolumeBindingMode();
-    return new StorageClass(sc.getMetadata().getName(), sc.getProvisioner(), mode, topologies);
+    Map<String, String> annotations = sc.getMetadata().getAnnotations() == null ? Map.of()
+        : sc.getMetadata().getAnnotations();
+    boolean isDefault = "true".equals(annotations.get(StorageClass.DEFAULT_ANNOTATION))
+        || "true".equals(annotations.get(StorageClass.BETA_DEFAULT_ANNOTATION));
+    OffsetDateTime created = sc.getMetadata().getCreationTimestamp();
+    return new StorageClass(sc.getMetadata().getName(), sc.getProvisioner(), mode, topologies, isDefault,
+        created == null ? 0 : created.toInstant().toEpochMilli());
   }
 
   @Override
