@@ -13,23 +13,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * owned by the pod and annotated {@code resource.kubernetes.io/pod-claim-name}, then records it in the pod's status.
  * A template that does not exist makes nothing (the pod waits). Runs on its own thread until closed.
  */
-public final class ClaimControllers implements AutoCloseable {
+public final class ClaimControllers extends PollingController {
   private static final String ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
 
   private final FakeApiServer server;
-  private final Thread thread;
   private final AtomicInteger made = new AtomicInteger();
-  private volatile boolean closed;
 
   private ClaimControllers(FakeApiServer server) {
+    super("fake-claim-controller");
     this.server = server;
-    this.thread = new Thread(this::loop, "fake-claim-controller");
-    this.thread.setDaemon(true);
   }
 
   public static ClaimControllers start(FakeApiServer server) {
     ClaimControllers c = new ClaimControllers(server);
-    c.thread.start();
+    c.startPolling();
     return c;
   }
 
@@ -38,20 +35,8 @@ public final class ClaimControllers implements AutoCloseable {
     return made.get();
   }
 
-  private void loop() {
-    while (!closed) {
-      try {
-        once();
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        return;
-      } catch (RuntimeException e) {
-        // a conflict with a concurrent writer: look again on the next round
-      }
-    }
-  }
-
   /** One round over the pods. */
+  @Override
   public void once() {
     for (JsonObject pod : server.list(Resources.PODS, null)) {
       JsonObject spec = pod.getAsJsonObject("spec");
@@ -133,12 +118,5 @@ public final class ClaimControllers implements AutoCloseable {
       x /= ALPHABET.length();
     }
     return sb.toString();
-  }
-
-  @Override
-  public void close() throws InterruptedException {
-    closed = true;
-    thread.interrupt();
-    thread.join(5_000);
   }
 }

@@ -9,21 +9,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code volume.kubernetes.io/selected-node} gets a new PV on that node, bound to it. Claims are bound only through
  * these updates, never by the scheduler. Runs on its own thread until closed.
  */
-public final class VolumeControllers implements AutoCloseable {
+public final class VolumeControllers extends PollingController {
   private final FakeApiServer server;
-  private final Thread thread;
   private final AtomicInteger provisioned = new AtomicInteger();
-  private volatile boolean closed;
 
   private VolumeControllers(FakeApiServer server) {
+    super("fake-volume-controllers");
     this.server = server;
-    this.thread = new Thread(this::loop, "fake-volume-controllers");
-    this.thread.setDaemon(true);
   }
 
   public static VolumeControllers start(FakeApiServer server) {
     VolumeControllers c = new VolumeControllers(server);
-    c.thread.start();
+    c.startPolling();
     return c;
   }
 
@@ -32,20 +29,8 @@ public final class VolumeControllers implements AutoCloseable {
     return provisioned.get();
   }
 
-  private void loop() {
-    while (!closed) {
-      try {
-        once();
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        return;
-      } catch (RuntimeException e) {
-        // a conflict with a concurrent writer: look again on the next round
-      }
-    }
-  }
-
   /** One round over the unbound claims. */
+  @Override
   public void once() {
     for (JsonObject pvc : server.list(Resources.PERSISTENT_VOLUME_CLAIMS, null)) {
       JsonObject spec = pvc.getAsJsonObject("spec");
@@ -83,12 +68,5 @@ public final class VolumeControllers implements AutoCloseable {
             "{\"spec\":{\"volumeName\":\"" + reserved + "\"},\"status\":{\"phase\":\"Bound\"}}");
       }
     }
-  }
-
-  @Override
-  public void close() throws InterruptedException {
-    closed = true;
-    thread.interrupt();
-    thread.join(5_000);
   }
 }
