@@ -53,6 +53,8 @@ final class EquivalenceCache {
   private int resources = -1;
   private int maxKeys = Integer.MAX_VALUE;
   private long treeLeaves;
+  /** Grouped scorers' kept answers over all keys ({@link #grouped}), counted per node and scorer. */
+  private long groupedEntries;
   /** The session's kept scores of keyed scorers, for tasks some other scorer's answer cannot be kept for. */
   private final Map<ScoreKey, ScoreTable> scoreTables = new HashMap<>();
   private final long maxScoreEntries;
@@ -115,9 +117,11 @@ final class EquivalenceCache {
       tables.values().removeIf(t -> !keep.contains(t));
     }
     treeLeaves = 0;
+    groupedEntries = 0;
     for (Table t : tables.values()) {
       t.newSession();
       treeLeaves += t.tree == null ? 0 : t.tree.leaves();
+      groupedEntries += t.grouped == null ? 0 : t.grouped.entries();
     }
   }
 
@@ -137,6 +141,22 @@ final class EquivalenceCache {
     treeLeaves = held + fresh.leaves();
     table.tree = fresh;
     return fresh;
+  }
+
+  /**
+   * The kept answers of {@code table}'s key, which has a grouped scorer among {@code scorers} scorers; null when
+   * keeping them would pass the memory bound (the search then asks every scorer on the nodes it visits).
+   */
+  GroupedScores grouped(Table table, EquivalenceKey key, int scorers) {
+    if (table.grouped == null) {
+      long entries = (long) (table.nodes.length + 1) * scorers;
+      if (groupedEntries + entries > maxEntries) {
+        return null;
+      }
+      groupedEntries += entries;
+      table.grouped = new GroupedScores(key.grouped, scorers);
+    }
+    return table.grouped;
   }
 
   /** Keys kept, for tests. */
@@ -164,6 +184,8 @@ final class EquivalenceCache {
     private double[] scores;
     /** The search functions of this session's first task of this key, for its later tasks; null until then. */
     private PreparedChecks prepared;
+    /** For a key with a grouped scorer, the other scorers' answers per node; null until first asked. */
+    private GroupedScores grouped;
 
     Table(int capacity) {
       nodes = new long[capacity];
@@ -193,7 +215,8 @@ final class EquivalenceCache {
      */
     PreparedChecks prepared(SessionPlugins plugins, EquivalenceKey key, TaskInfo task, boolean[] skip) {
       if (prepared == null) {
-        prepared = PreparedChecks.fresh(plugins, key.signed, task, skip);
+        prepared = key.grouped < 0 ? PreparedChecks.fresh(plugins, key.signed, task, skip)
+            : PreparedChecks.grouped(plugins, key.signed, task, skip);
       }
       return prepared;
     }

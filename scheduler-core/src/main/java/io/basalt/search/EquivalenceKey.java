@@ -1,6 +1,7 @@
 package io.basalt.search;
 
 import io.basalt.api.TaskInfo;
+import io.basalt.framework.GroupedScorer;
 import io.basalt.framework.NodeScorer;
 import io.basalt.framework.PodSigner;
 import io.basalt.framework.TaskFilter;
@@ -17,6 +18,10 @@ import java.util.Arrays;
  * ones are asked afresh on every node that verdict lets through. The slot holds a marker no signature equals, so
  * such tasks never share verdicts with tasks every filter signs.
  *
+ * <p>A scorer that signs nothing but answers per group of nodes ({@link GroupedScorer}) keeps the scores: its slot
+ * holds a marker, and the search re-adds its current value to the other scorers' kept answers ({@link GroupedScores}).
+ * One such scorer per task; a second one that signs nothing makes the scores unkept.
+ *
  * <p>Its parts are compared in order and hashed once (a search looks its key up once per task).
  */
 final class EquivalenceKey {
@@ -25,6 +30,14 @@ final class EquivalenceKey {
     @Override
     public String toString() {
       return "residual";
+    }
+  };
+
+  /** Stands in a key for a grouped scorer's answers. */
+  private static final Object GROUPED = new Object() {
+    @Override
+    public String toString() {
+      return "grouped";
     }
   };
 
@@ -37,13 +50,20 @@ final class EquivalenceKey {
   final TaskFilter[] signed;
   /** The filters that signed nothing, asked on every visit past the kept verdict; empty for most tasks. */
   final TaskFilter[] residual;
+  /** The index of the scorer whose answers come from {@link #groups}, or -1 for none. */
+  final int grouped;
+  /** This task's groups from that scorer (equal for every task of the key within a session); null for none. */
+  final GroupedScorer.Groups groups;
 
-  private EquivalenceKey(Object[] parts, boolean scoresKept, TaskFilter[] signed, TaskFilter[] residual) {
+  private EquivalenceKey(Object[] parts, boolean scoresKept, TaskFilter[] signed, TaskFilter[] residual, int grouped,
+      GroupedScorer.Groups groups) {
     this.parts = parts;
     this.hash = Arrays.hashCode(parts);
     this.scoresKept = scoresKept;
     this.signed = signed;
     this.residual = residual;
+    this.grouped = grouped;
+    this.groups = groups;
   }
 
   /**
@@ -78,12 +98,20 @@ final class EquivalenceKey {
       }
     }
     int filtersEnd = k;
-    for (NodeScorer f : plugins.scorers) {
-      if ((keys[k++] = signature(f, task)) == null) {
-        return new EquivalenceKey(Arrays.copyOf(keys, filtersEnd), false, signed, residual);
+    int grouped = -1;
+    GroupedScorer.Groups groups = null;
+    for (int i = 0; i < plugins.scorers.length; i++) {
+      NodeScorer f = plugins.scorers[i];
+      Object signature = signature(f, task);
+      if (signature == null && grouped < 0 && f instanceof GroupedScorer g && (groups = g.groups(task)) != null) {
+        signature = GROUPED;
+        grouped = i;
+      }
+      if ((keys[k++] = signature) == null) {
+        return new EquivalenceKey(Arrays.copyOf(keys, filtersEnd), false, signed, residual, -1, null);
       }
     }
-    return new EquivalenceKey(keys, true, signed, residual);
+    return new EquivalenceKey(keys, true, signed, residual, grouped, groups);
   }
 
   /** Whether some filter signed nothing: its answers may move with other nodes' pods, not only with the node. */

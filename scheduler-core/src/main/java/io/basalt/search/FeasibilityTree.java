@@ -1,6 +1,7 @@
 package io.basalt.search;
 
 import io.basalt.api.NodeInfo;
+import io.basalt.framework.GroupedScorer;
 import io.basalt.session.Session;
 import java.util.Arrays;
 import java.util.List;
@@ -14,7 +15,8 @@ import java.util.List;
  * <p>Before each search the leaves of nodes that changed are asked again: within a session from the session's change
  * log ({@link CapacityIndex#changedAt}), in a new session from the node copies (a copy the cache handed on unchanged keeps
  * its leaf). Asking again costs what a scan's visit costs, so only keys searched often are worth a tree
- * (see {@link EquivalenceCache.Table#wantsTree}).
+ * (see {@link EquivalenceCache.Table#wantsTree}). For a key with a grouped scorer, the feasible leaves of a group whose
+ * value moved are scored again too (verdicts stand: only the score changed).
  */
 final class FeasibilityTree {
   /** Asks fit, filters and scores of one node, as a scan's visit does. */
@@ -24,6 +26,9 @@ final class FeasibilityTree {
 
     /** The score of the last node evaluated feasible. */
     double lastScore();
+
+    /** The score now of a node whose leaf is feasible and current, after a grouped scorer's value moved. */
+    double rescore(NodeInfo node);
   }
 
   private final int n;
@@ -36,8 +41,13 @@ final class FeasibilityTree {
   /** The {@link NodeInfo#serial} of the copy each leaf was worked out from. */
   private final long[] nodes;
   private final int[] versions;
+  /** Each leaf's outcome, to score feasible leaves again. */
+  private final byte[] outcomes;
   private CapacityIndex index;
   private int logSeen;
+  /** The groups the scores were last worked out with, and each group's stamp then; null for keys without. */
+  private GroupedScorer.Groups groups;
+  private int[] stamps;
 
   FeasibilityTree(int n) {
     this.n = n;
@@ -57,6 +67,7 @@ final class FeasibilityTree {
     Arrays.fill(laterAt, -1);
     this.nodes = new long[n];
     this.versions = new int[n];
+    this.outcomes = new byte[n];
   }
 
   int size() {
@@ -66,6 +77,49 @@ final class FeasibilityTree {
   /** Leaves, a power of two at least the node count: what the tree's memory grows with. */
   int leaves() {
     return leaves;
+  }
+
+  /**
+   * Asks again every node whose state is not the one its leaf was worked out from, then scores again the feasible
+   * leaves of each of {@code current}'s groups whose value moved (all of them with new groups); {@code current} is
+   * null for a key without a grouped scorer.
+   */
+  void refresh(Session session, Evaluator eval, GroupedScorer.Groups current) {
+    refresh(session, eval);
+    if (current != null) {
+      regroup(session.nodes(), eval, current);
+    }
+  }
+
+  private void regroup(List<NodeInfo> list, Evaluator eval, GroupedScorer.Groups current) {
+    int count = current.count();
+    if (current != groups) {
+      groups = current;
+      stamps = new int[count];
+      for (int g = 0; g < count; g++) {
+        stamps[g] = current.stamp(g);
+      }
+      for (int p = 0; p < n; p++) {
+        rescore(p, list.get(p), eval);
+      }
+      return;
+    }
+    for (int g = 0; g < count; g++) {
+      int stamp = current.stamp(g);
+      if (stamps[g] != stamp) {
+        stamps[g] = stamp;
+        for (int p : current.members(g)) {
+          rescore(p, list.get(p), eval);
+        }
+      }
+    }
+  }
+
+  private void rescore(int p, NodeInfo node, Evaluator eval) {
+    byte outcome = outcomes[p];
+    if (outcome >= EquivalenceCache.NOW) {
+      put(p, node, outcome, eval.rescore(node));
+    }
   }
 
   /** Asks again every node whose state is not the one its leaf was worked out from. */
@@ -103,6 +157,7 @@ final class FeasibilityTree {
   void put(int p, NodeInfo node, byte outcome, double score) {
     nodes[p] = node.serial();
     versions[p] = node.version();
+    outcomes[p] = outcome;
     int leaf = p + leaves;
     int feasible = outcome >= EquivalenceCache.NOW ? 1 : 0;
     int delta = feasible - count[leaf];

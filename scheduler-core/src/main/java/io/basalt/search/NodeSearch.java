@@ -213,7 +213,6 @@ public final class NodeSearch {
     int toFind = feasibleNodesToFind(n);
     // Verdicts with scores when every scorer names a key; else verdicts alone, the scores asked on feasible nodes.
     EquivalenceKey key = explaining ? null : EquivalenceKey.of(scratch.plugins, task);
-    boolean scoresKept = key != null && key.scoresKept();
     EquivalenceCache.Table kept = key == null ? null : cache.of(session, key);
     Visits best = new Visits(session, task, skip, explaining ? explain : null, scratch.plugins, cache, key, kept);
     if (scope == null) {
@@ -223,10 +222,10 @@ public final class NodeSearch {
       } else {
         // A tree knows each window's best per-node sum, not its feasible nodes, which normalizing scorers need.
         // Nor does it know what the residual filters would say.
-        FeasibilityTree tree = kept != null && scoresKept && !key.hasResidual() && !best.normalizing()
+        FeasibilityTree tree = kept != null && best.scoresKept && !key.hasResidual() && !best.normalizing()
             && kept.wantsTree() ? cache.tree(kept, n) : null;
         if (tree != null) {
-          tree.refresh(session, best);
+          tree.refresh(session, best, best.groups());
           scratch.nextStartNode = tree.search(nodes, start, toFind, best);
         } else {
           scratch.nextStartNode = seek(session, start, toFind, best);

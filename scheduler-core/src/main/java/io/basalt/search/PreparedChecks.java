@@ -34,6 +34,15 @@ record PreparedChecks(Demand demand, Function<NodeInfo, FilterResult> filtering,
     return new PreparedChecks(Demand.of(task.request(), skip), filtering(filters, task), freshScoring(plugins, task));
   }
 
+  /**
+   * As {@link #fresh(SessionPlugins, TaskFilter[], TaskInfo, boolean[])}, each scorer's answer recorded
+   * ({@link GroupedScores.Sum}) for a key with a grouped scorer.
+   */
+  static PreparedChecks grouped(SessionPlugins plugins, TaskFilter[] filters, TaskInfo task, boolean[] skip) {
+    return new PreparedChecks(Demand.of(task.request(), skip), filtering(filters, task),
+        new GroupedScores.Sum(forTask(plugins.scorers, task)));
+  }
+
   /** Prepared for {@code task}, the answers of scorers that name a key kept by {@code cache} for the session. */
   static PreparedChecks keepingScores(Session session, SessionPlugins plugins, TaskFilter[] filters,
       EquivalenceCache cache, TaskInfo task, boolean[] skip) {

@@ -4,6 +4,7 @@ import io.basalt.api.Demand;
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
 import io.basalt.framework.FilterResult;
+import io.basalt.framework.GroupedScorer;
 import io.basalt.framework.TaskFilter;
 import io.basalt.model.ResourceNames;
 import io.basalt.session.ExplainRecorder;
@@ -34,8 +35,12 @@ final class Visits implements FeasibilityTree.Evaluator, FeasibilityTree.NodeSea
   final ToDoubleFunction<NodeInfo> scoring;
   /** Verdicts kept for the task's key, or null when some filter or scorer depends on more than the node. */
   final EquivalenceCache.Table verdicts;
-  /** Whether {@link #verdicts} hold the scores too (every scorer named a key). */
+  /** Whether {@link #verdicts} hold the scores too (every scorer named a key, or answers per group). */
   final boolean scoresKept;
+  /** For a key with a grouped scorer: the other scorers' kept answers, the groups, and where a visit records them. */
+  private final GroupedScores grouped;
+  private final GroupedScorer.Groups groups;
+  private final double[] answers;
   NodeInfo now;
   NodeInfo later;
   double nowScore = Double.NEGATIVE_INFINITY;
@@ -59,7 +64,10 @@ final class Visits implements FeasibilityTree.Evaluator, FeasibilityTree.NodeSea
     this.skip = skip;
     this.explain = explain;
     this.verdicts = verdicts;
-    this.scoresKept = key != null && key.scoresKept();
+    this.grouped = verdicts != null && key.scoresKept() && key.grouped >= 0
+        ? cache.grouped(verdicts, key, plugins.scorers.length) : null;
+    this.groups = grouped == null ? null : key.groups;
+    this.scoresKept = key != null && key.scoresKept() && (key.grouped < 0 || grouped != null);
     TaskFilter[] filters = verdicts != null ? key.signed : plugins.filters;
     PreparedChecks p = verdicts != null && scoresKept ? verdicts.prepared(plugins, key, task, skip)
         : scoresKept || key == null ? PreparedChecks.fresh(plugins, filters, task, skip)
@@ -68,7 +76,13 @@ final class Visits implements FeasibilityTree.Evaluator, FeasibilityTree.NodeSea
     this.demand = p.demand();
     this.filtering = p.filtering();
     this.scoring = p.scoring();
+    this.answers = grouped == null ? null : ((GroupedScores.Sum) scoring).last;
     this.candidates = Candidates.of(plugins, task);
+  }
+
+  /** The groups a grouped scorer answers from for this task, whose changes a {@link FeasibilityTree} re-adds; or null. */
+  GroupedScorer.Groups groups() {
+    return groups;
   }
 
   /** Whether the best node is known only once every visit is over (a {@link FeasibilityTree} cannot find it). */
@@ -107,7 +121,7 @@ final class Visits implements FeasibilityTree.Evaluator, FeasibilityTree.NodeSea
       } else if (residual != null && !residual.apply(node).ok()) {
         take(node, EquivalenceCache.FILTERED, 0);
       } else {
-        take(node, kept, scoresKept ? verdicts.score(position) : scoring.applyAsDouble(node));
+        take(node, kept, scoresKept ? keptScore(node, position) : scoring.applyAsDouble(node));
       }
       return;
     }
@@ -124,6 +138,27 @@ final class Visits implements FeasibilityTree.Evaluator, FeasibilityTree.NodeSea
   @Override
   public double lastScore() {
     return lastScore;
+  }
+
+  /**
+   * The kept score of a node whose kept verdict is feasible: with a grouped scorer, the other scorers' kept answers and
+   * the group's value now (the scorers asked again when the answers kept are for another state of the node).
+   */
+  private double keptScore(NodeInfo node, int position) {
+    if (grouped == null) {
+      return verdicts.score(position);
+    }
+    if (grouped.holds(position, node.serial(), node.version())) {
+      return grouped.total(position, groups);
+    }
+    double score = scoring.applyAsDouble(node);
+    grouped.put(node, answers);
+    return score;
+  }
+
+  @Override
+  public double rescore(NodeInfo node) {
+    return keptScore(node, node.position());
   }
 
   @Override
@@ -152,6 +187,9 @@ final class Visits implements FeasibilityTree.Evaluator, FeasibilityTree.NodeSea
         outcome = EquivalenceCache.FILTERED;
       } else {
         score = scoring.applyAsDouble(node);
+        if (grouped != null) {
+          grouped.put(node, answers);
+        }
         outcome = node.firstShortOfIdle(demand) < 0 ? EquivalenceCache.NOW : EquivalenceCache.LATER;
       }
     }

@@ -8,6 +8,7 @@ import io.basalt.config.Arguments;
 import io.basalt.fabric.Fabric;
 import io.basalt.framework.AllocationListener;
 import io.basalt.framework.FilterResult;
+import io.basalt.framework.GroupedScorer;
 import io.basalt.framework.PodSigner;
 import io.basalt.framework.PreparedScorer;
 import io.basalt.framework.Plugin;
@@ -15,6 +16,8 @@ import io.basalt.framework.PluginDescriptor;
 import io.basalt.framework.Registrar;
 import io.basalt.framework.SessionView;
 import io.basalt.model.ResourceNames;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -104,18 +107,51 @@ public final class NetworkTopologyPlugin implements Plugin {
 
   /**
    * The node nudge: {@code scale} x the used fraction of the node's tier-1 domain for a pod of a job that asks for no
-   * domain. It reads other nodes' use, so for such a pod it is asked on every node every time; for a pod of a job that
-   * asks for one it is always 0, which a search may keep like any node-local answer.
+   * domain. It reads other nodes' use, so for such a pod it cannot be signed; it is one value per tier-1 domain
+   * instead ({@link GroupedScorer}), which the search re-adds when a domain's use moves. For a pod of a job that asks
+   * for a domain it is always 0, which a search may keep like any node-local answer.
    */
-  private static final class Nudge implements PreparedScorer, PodSigner {
+  private static final class Nudge implements PreparedScorer, PodSigner, GroupedScorer {
     /** The key of a pod whose nudge is 0 on every node. */
     private static final Object NONE = "no nudge";
     private final TierOneUse tierOne;
     private final double scale;
+    private final Groups groups;
 
     Nudge(TierOneUse tierOne, double scale) {
       this.tierOne = tierOne;
       this.scale = scale;
+      this.groups = new Groups() {
+        @Override
+        public int groupOf(int position) {
+          return tierOne.groupOf(position);
+        }
+
+        @Override
+        public int count() {
+          return tierOne.shares.length;
+        }
+
+        @Override
+        public double value(int g) {
+          return scale * tierOne.shares[g].fraction;
+        }
+
+        @Override
+        public int stamp(int g) {
+          return tierOne.shares[g].stamp;
+        }
+
+        @Override
+        public int[] members(int g) {
+          return tierOne.shares[g].members;
+        }
+      };
+    }
+
+    @Override
+    public Groups groups(TaskInfo task) {
+      return placedInDomain(task) ? null : groups;
     }
 
     private static boolean placedInDomain(TaskInfo task) {
@@ -155,12 +191,22 @@ public final class NetworkTopologyPlugin implements Plugin {
     private final NodeInfo[] nodes;
     private final Share[] at;
 
-    /** A tier-1 domain's allocatable and used of each weighted resource, and its used fraction. */
+    /** The tier-1 domains' shares, numbered. */
+    private final Share[] shares;
+
+    /**
+     * A tier-1 domain's allocatable and used of each weighted resource, its used fraction, a stamp moved with it, and
+     * the session positions of its nodes.
+     */
     private static final class Share {
+      final int id;
       final long[][] totals;
       double fraction;
+      int stamp;
+      int[] members = new int[0];
 
-      Share(long[][] totals) {
+      Share(int id, long[][] totals) {
+        this.id = id;
         this.totals = totals;
       }
     }
@@ -169,22 +215,43 @@ public final class NetworkTopologyPlugin implements Plugin {
       this.fabric = fabric;
       this.tier = tier;
       this.usage = usage;
+      List<Share> numbered = new ArrayList<>();
       for (String d : fabric.domains(tier)) {
-        byDomain.put(d, new Share(new long[2][usage.slots.length]));
+        Share share = new Share(numbered.size(), new long[2][usage.slots.length]);
+        numbered.add(share);
+        byDomain.put(d, share);
       }
+      this.shares = numbered.toArray(Share[]::new);
       this.nodes = nodes.toArray(NodeInfo[]::new);
       this.at = new Share[this.nodes.length];
+      int[] sizes = new int[shares.length];
       for (int p = 0; p < this.nodes.length; p++) {
         String name = this.nodes[p].name();
         Share share = share(name);
         at[p] = share;
-        if (share != null && !fabric.unready(name)) {
-          usage.add(share.totals, this.nodes[p]);
+        if (share != null) {
+          sizes[share.id]++;
+          if (!fabric.unready(name)) {
+            usage.add(share.totals, this.nodes[p]);
+          }
         }
       }
-      for (Share share : byDomain.values()) {
+      for (Share share : shares) {
         share.fraction = usage.fraction(share.totals);
+        share.members = new int[sizes[share.id]];
       }
+      Arrays.fill(sizes, 0);
+      for (int p = 0; p < at.length; p++) {
+        if (at[p] != null) {
+          at[p].members[sizes[at[p].id]++] = p;
+        }
+      }
+    }
+
+    /** The number of the tier-1 domain of the session's node at {@code position}, or -1 for none. */
+    int groupOf(int position) {
+      Share s = position < at.length ? at[position] : null;
+      return s == null ? -1 : s.id;
     }
 
     private Share share(String node) {
@@ -204,6 +271,7 @@ public final class NetworkTopologyPlugin implements Plugin {
       if (s != null && !fabric.unready(task.nodeName())) {
         usage.add(s.totals, task, sign);
         s.fraction = usage.fraction(s.totals);
+        s.stamp++;
       }
     }
   }
