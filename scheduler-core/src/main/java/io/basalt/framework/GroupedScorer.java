@@ -33,7 +33,7 @@ public interface GroupedScorer extends NodeScorer {
     /** A number that changes whenever {@link #value} of {@code g} may have: equal stamps, equal values. */
     int stamp(int g);
 
-    /** The positions of group {@code g}'s nodes. */
+    /** The positions of group {@code g}'s nodes, ascending (a search re-scores them in one pass). */
     int[] members(int g);
   }
 }

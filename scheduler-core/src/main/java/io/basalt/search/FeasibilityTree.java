@@ -48,6 +48,8 @@ final class FeasibilityTree {
   /** The groups the scores were last worked out with, and each group's stamp then; null for keys without. */
   private GroupedScorer.Groups groups;
   private int[] stamps;
+  /** Scratch for {@link #rescore}: the inner nodes of a level whose best is to be worked out again. */
+  private int[] touched = new int[0];
 
   FeasibilityTree(int n) {
     this.n = n;
@@ -99,27 +101,67 @@ final class FeasibilityTree {
       for (int g = 0; g < count; g++) {
         stamps[g] = current.stamp(g);
       }
-      for (int p = 0; p < n; p++) {
-        rescore(p, list.get(p), eval);
-      }
+      rescore(null, list, eval);
       return;
     }
     for (int g = 0; g < count; g++) {
       int stamp = current.stamp(g);
       if (stamps[g] != stamp) {
         stamps[g] = stamp;
-        for (int p : current.members(g)) {
-          rescore(p, list.get(p), eval);
-        }
+        rescore(current.members(g), list, eval);
       }
     }
   }
 
-  private void rescore(int p, NodeInfo node, Evaluator eval) {
-    byte outcome = outcomes[p];
-    if (outcome >= EquivalenceCache.NOW) {
-      put(p, node, outcome, eval.rescore(node));
+  /**
+   * Scores again the feasible leaves of {@code positions} (ascending; null for every position), then works out each
+   * ancestor of a changed leaf once, level by level: a group's nodes cost their number plus the tree's height, not
+   * a climb each.
+   */
+  private void rescore(int[] positions, List<NodeInfo> list, Evaluator eval) {
+    int size = positions == null ? n : positions.length;
+    if (touched.length < size) {
+      touched = new int[Math.max(size, 2 * touched.length)];
     }
+    int t = 0;
+    for (int i = 0; i < size; i++) {
+      int p = positions == null ? i : positions[i];
+      byte outcome = outcomes[p];
+      if (outcome < EquivalenceCache.NOW) {
+        continue;
+      }
+      double score = eval.rescore(list.get(p));
+      boolean choosable = score > Double.NEGATIVE_INFINITY;
+      int leaf = p + leaves;
+      double[] scores = outcome == EquivalenceCache.NOW ? now : later;
+      int[] at = outcome == EquivalenceCache.NOW ? nowAt : laterAt;
+      scores[leaf] = choosable ? score : Double.NEGATIVE_INFINITY;
+      at[leaf] = choosable ? p : -1;
+      touched[t++] = leaf >> 1;
+    }
+    while (t > 0 && touched[0] > 0) {
+      int parents = 0;
+      int last = -1;
+      for (int i = 0; i < t; i++) {
+        int node = touched[i];
+        if (node != last) {
+          last = node;
+          pick(now, nowAt, node);
+          pick(later, laterAt, node);
+          touched[parents++] = node >> 1;
+        }
+      }
+      t = parents;
+    }
+  }
+
+  /** Sets inner node {@code i}'s best from its children's, the left one on ties (as {@link #climb} does). */
+  private static void pick(double[] score, int[] at, int i) {
+    int l = 2 * i;
+    int r = l + 1;
+    boolean right = score[r] > score[l];
+    score[i] = right ? score[r] : score[l];
+    at[i] = right ? at[r] : at[l];
   }
 
   /** Asks again every node whose state is not the one its leaf was worked out from. */
