@@ -14,9 +14,12 @@
  *       that signs nothing makes the task's scores unkept. Reuse is opt-in, and correct by default. An entry holds while the node copy
  *       ({@code NodeInfo.serial}) and its {@code version} are those it was found at; a new resource name drops all,
  *       keys no search of the last session used are dropped, and a memory bound caps the keys. When only some scorers
- *       sign, their scores are kept per node for the session alone and the rest asked. A {@code FeasibilityTree} per
+ *       sign, their scores are kept per node for the session alone and the rest asked. A scorer that signs nothing but
+ *       answers one value per group of nodes ({@link io.basalt.framework.GroupedScorer}) keeps the scores: the other
+ *       scorers' answers are kept per node ({@code GroupedScores}) and the group's current value is added in its
+ *       tier-order place, so the sum is what asking again adds up to. A {@code FeasibilityTree} per
  *       often-searched key finds a search's window and best node in O(log n); it re-asks the nodes the change log
- *       names.</li>
+ *       names, and re-scores the feasible nodes of groups whose value moved.</li>
  *   <li><b>Capacity index</b> ({@code CapacityIndex}, one per session, in its cycle state): a max-tree of future free
  *       amount per resource over node positions, so a search skips nodes too full to fit. It is brought up to date from
  *       the session's {@link io.basalt.session.NodeChanges} before it answers (nodes know no index), and starts from
