@@ -37,9 +37,18 @@ public final class KueueController implements AutoCloseable {
     void start(KueueLive.Unsuspend job) throws Exception;
   }
 
+  /** How a ProvisioningRequest (and its PodTemplate) is created; the live one posts both through the API. */
+  @FunctionalInterface
+  public interface Provisioner {
+    void create(io.basalt.kube.provisioning.NewRequest request) throws Exception;
+  }
+
   private final KueueLive state;
   private final ClusterCache cache;
   private final JobStarter starter;
+  private Provisioner provisioner = r -> {
+    throw new UnsupportedOperationException("no provisioner");
+  };
   /** The queues this controller put in the cache, as put: only a changed one is put again. */
   private final Map<String, Queue> ours = new HashMap<>();
   private final Set<String> said = new HashSet<>();
@@ -51,12 +60,18 @@ public final class KueueController implements AutoCloseable {
     this.starter = starter;
   }
 
-  /** A controller patching Jobs through {@code client}. */
+  /** A controller patching Jobs and creating ProvisioningRequests through {@code client}. */
   public static KueueController live(KueueLive state, ClusterCache cache, ApiClient client) {
     BatchV1Api batch = new BatchV1Api(client);
     return new KueueController(state, cache, u -> PatchUtils.patch(V1Job.class,
         () -> batch.patchNamespacedJob(u.name(), u.namespace(), new V1Patch(patch(u).toString())).buildCall(null),
-        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
+        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client)).provisioner(io.basalt.kube.provisioning.RequestCalls.live(client)::create);
+  }
+
+  /** Sets how ProvisioningRequests are created. */
+  public KueueController provisioner(Provisioner p) {
+    this.provisioner = p;
+    return this;
   }
 
   /** The merge patch that starts an admitted Job. */
@@ -81,6 +96,7 @@ public final class KueueController implements AutoCloseable {
     }
     JsonObject annotations = new JsonObject();
     annotations.addProperty(KueueLive.QUEUE_ANNOTATION, u.clusterQueue());
+    u.annotations().forEach(annotations::addProperty);
     JsonObject meta = new JsonObject();
     meta.add("annotations", annotations);
     JsonObject template = new JsonObject();
@@ -113,7 +129,7 @@ public final class KueueController implements AutoCloseable {
 
   /** One pass: queues into the cache, admitted Jobs started; returns the Jobs started. */
   public synchronized List<KueueLive.Unsuspend> runOnce() {
-    KueueLive.Plan plan = state.plan(name -> cache.hasQueue(name) && !ours.containsKey(name));
+    KueueLive.Plan plan = state.plan(name -> cache.hasQueue(name) && !ours.containsKey(name), room());
     Map<String, Queue> now = new HashMap<>();
     for (Queue q : plan.queues()) {
       now.put(q.name(), q);
@@ -136,6 +152,17 @@ public final class KueueController implements AutoCloseable {
         LOG.log(Level.INFO, w);
       }
     }
+    for (io.basalt.kube.provisioning.NewRequest r : plan.provision()) {
+      try {
+        provisioner.create(r);
+        LOG.log(Level.INFO, "Kueue: created ProvisioningRequest " + r.key() + " (class " + r.className() + ", "
+            + r.count() + " pods) for Job " + r.namespace() + "/" + r.ownerName());
+      } catch (Exception e) {
+        state.provisionFailed(r);
+        LOG.log(Level.WARNING, "Kueue: creating ProvisioningRequest " + r.key() + " failed (retried next pass): "
+            + e);
+      }
+    }
     for (KueueLive.Unsuspend u : plan.unsuspend()) {
       try {
         starter.start(u);
@@ -147,6 +174,23 @@ public final class KueueController implements AutoCloseable {
       }
     }
     return plan.unsuspend();
+  }
+
+  /** The cache's free room now: nodes less what the pods on them request. */
+  private KueueLive.Room room() {
+    List<List<?>> read = new java.util.ArrayList<>(); // read once, and only when a Job asks: most passes do not
+    return (job, selector, tolerations) -> {
+      if (read.isEmpty()) {
+        read.add(cache.nodes());
+        read.add(cache.pods());
+      }
+      @SuppressWarnings("unchecked")
+      List<io.basalt.model.Node> nodes = (List<io.basalt.model.Node>) read.get(0);
+      @SuppressWarnings("unchecked")
+      List<io.basalt.model.Pod> pods = (List<io.basalt.model.Pod>) read.get(1);
+      return io.basalt.kube.provisioning.ClusterRoom.holds(nodes, pods, job.podRequest(), job.pods(), selector,
+          tolerations);
+    };
   }
 
   @Override

@@ -1,5 +1,9 @@
 package io.basalt.kube.kueue;
 
+import io.basalt.kube.provisioning.ConsumeGate;
+import io.basalt.kube.provisioning.NewRequest;
+import io.basalt.kube.provisioning.ProvisioningState;
+import io.basalt.model.Pod;
 import io.basalt.model.Queue;
 import io.basalt.model.Taint;
 import io.basalt.model.Toleration;
@@ -11,7 +15,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Live mode's Kueue state: the Kueue objects and Kueue-labelled Jobs the informers see, and, in
@@ -28,6 +34,47 @@ public final class KueueLive {
   private final Map<String, KueueJob> jobs = new LinkedHashMap<>();
   /** Jobs unsuspended here whose informer update has not come yet, by key: charged as running meanwhile. */
   private final Map<String, Unsuspend> inFlight = new HashMap<>();
+  /** Jobs admitted by quota that wait for their ProvisioningRequest, by key: charged meanwhile. */
+  private final Map<String, Provisioning> provisioning = new HashMap<>();
+  /** Jobs whose ProvisioningRequests failed past the config's retries: never admitted again (Kueue deactivates). */
+  private final Map<String, String> gaveUp = new HashMap<>();
+  /** Unassigned pods consuming a ProvisioningRequest, by key: observed again when the request's state changes. */
+  private final Map<String, Pod> consuming = new HashMap<>();
+  private final Supplier<java.time.Instant> clock;
+
+  public KueueLive() {
+    this(java.time.Instant::now);
+  }
+
+  /** @param clock when a failed ProvisioningRequest's backoff ends; never read by scheduling decisions */
+  public KueueLive(Supplier<java.time.Instant> clock) {
+    this.clock = clock;
+  }
+
+  /** Whether the cluster's free room holds a Job on the node selector and tolerations it would be admitted with. */
+  @FunctionalInterface
+  public interface Room {
+    boolean holds(KueueJob job, Map<String, String> nodeSelector, List<Toleration> tolerations);
+  }
+
+  /** A Job waiting for the ProvisioningRequest of its {@code attempt} (1 first). */
+  private static final class Provisioning {
+    final String check;
+    final KueueRecord.ProvisioningConfig config;
+    final Unsuspend admitted;
+    int attempt = 1;
+    java.time.Instant retryAt;
+
+    Provisioning(String check, KueueRecord.ProvisioningConfig config, Unsuspend admitted) {
+      this.check = check;
+      this.config = config;
+      this.admitted = admitted;
+    }
+
+    String requestName(KueueJob j) {
+      return NewRequest.name(j.name(), check, attempt);
+    }
+  }
 
   /**
    * A suspended Job to start: its template gets the flavors' node labels and tolerations, as Kueue writes them, and
@@ -35,13 +82,25 @@ public final class KueueLive {
    *
    * @param tolerations the template's tolerations with the flavors' added; empty when the flavors add none
    * @param flavors the flavor chosen per resource group of the ClusterQueue (null for a group not asked of)
+   * @param annotations more pod template annotations: the ProvisioningRequest its pods consume
    */
   public record Unsuspend(String namespace, String name, String clusterQueue, Map<String, String> nodeSelector,
-      List<Toleration> tolerations, List<String> flavors) {
+      List<Toleration> tolerations, List<String> flavors, Map<String, String> annotations) {
     public Unsuspend {
       nodeSelector = Map.copyOf(nodeSelector);
       tolerations = List.copyOf(tolerations);
       flavors = java.util.Collections.unmodifiableList(new ArrayList<>(flavors)); // null: a group not asked of
+      annotations = Map.copyOf(annotations);
+    }
+
+    /** Without template annotations beyond the queue's. */
+    public Unsuspend(String namespace, String name, String clusterQueue, Map<String, String> nodeSelector,
+        List<Toleration> tolerations, List<String> flavors) {
+      this(namespace, name, clusterQueue, nodeSelector, tolerations, flavors, Map.of());
+    }
+
+    Unsuspend withAnnotations(Map<String, String> more) {
+      return new Unsuspend(namespace, name, clusterQueue, nodeSelector, tolerations, flavors, more);
     }
 
     public String key() {
@@ -50,36 +109,103 @@ public final class KueueLive {
   }
 
   /**
-   * One pass of admission: the queues the cache should hold, the Jobs to unsuspend now, and one line per Job held
-   * or object not supported.
+   * One pass of admission: the queues the cache should hold, the Jobs to unsuspend now, one line per Job held or
+   * object not supported, and the ProvisioningRequests to create (Kueue's provisioning check).
    */
-  public record Plan(List<Queue> queues, List<Unsuspend> unsuspend, List<String> warnings) {}
+  public record Plan(List<Queue> queues, List<Unsuspend> unsuspend, List<String> warnings,
+      List<NewRequest> provision) {
+    public Plan(List<Queue> queues, List<Unsuspend> unsuspend, List<String> warnings) {
+      this(queues, unsuspend, warnings, List.of());
+    }
+  }
 
   public synchronized void put(KueueRecord r) {
-    records.put(key(r), r);
+    put(r, p -> { });
+  }
+
+  /**
+   * Keeps {@code r}; a ProvisioningRequest whose state changes hands the pods consuming it to {@code observe} again,
+   * gated or not, under this object's lock so no older view of a pod overtakes a newer one.
+   */
+  public synchronized void put(KueueRecord r, Consumer<Pod> observe) {
+    KueueRecord before = records.put(key(r), r);
+    if (r instanceof KueueRecord.ProvisioningRequest req && (!(before instanceof KueueRecord.ProvisioningRequest b)
+        || b.state() != req.state())) {
+      reobserve(req.key(), observe);
+    }
   }
 
   /** @param key the informer's key: {@code namespace/name} for a LocalQueue, the name otherwise */
   public synchronized void remove(String kind, String key) {
-    records.remove(kind + " " + key);
+    remove(kind, key, p -> { });
+  }
+
+  public synchronized void remove(String kind, String key, Consumer<Pod> observe) {
+    KueueRecord gone = records.remove(kind + " " + key);
+    if (gone instanceof KueueRecord.ProvisioningRequest req) {
+      reobserve(req.key(), observe);
+    }
+  }
+
+  /**
+   * Hands {@code pod} to {@code observe} as the scheduler should see it: behind {@link ConsumeGate#GATE} while the
+   * ProvisioningRequest it consumes is not provisioned (whatever the Kueue mode: the autoscaler's flow, not Kueue's).
+   */
+  public synchronized void observePod(Pod pod, Consumer<Pod> observe) {
+    String req = ConsumeGate.requestOf(pod);
+    if (req == null || pod.isAssigned()) {
+      consuming.remove(pod.key());
+      observe.accept(pod);
+      return;
+    }
+    consuming.put(pod.key(), pod);
+    observe.accept(ConsumeGate.apply(pod, requestState(req)));
+  }
+
+  public synchronized void podGone(String key) {
+    consuming.remove(key);
+  }
+
+  private void reobserve(String requestKey, Consumer<Pod> observe) {
+    ProvisioningState state = requestState(requestKey);
+    for (Pod p : consuming.values()) {
+      if (requestKey.equals(ConsumeGate.requestOf(p))) {
+        observe.accept(ConsumeGate.apply(p, state));
+      }
+    }
+  }
+
+  private ProvisioningState requestState(String requestKey) {
+    KueueRecord r = records.get("ProvisioningRequest " + requestKey);
+    return r instanceof KueueRecord.ProvisioningRequest req ? req.state() : null;
   }
 
   /** @param job null when the Job at {@code key} names no LocalQueue (any more) */
   public synchronized void putJob(String key, KueueJob job) {
     if (job == null) {
-      jobs.remove(key);
-      inFlight.remove(key);
+      removeJob(key);
       return;
     }
-    jobs.put(key, job);
+    KueueJob before = jobs.put(key, job);
+    if (before != null && before.uid() != null && !before.uid().equals(job.uid())) {
+      gaveUp.remove(key); // a new Job of the same name
+    }
     if (!job.suspended()) {
       inFlight.remove(key);
+      provisioning.remove(key);
     }
   }
 
   public synchronized void removeJob(String key) {
     jobs.remove(key);
     inFlight.remove(key);
+    provisioning.remove(key);
+    gaveUp.remove(key);
+  }
+
+  /** Creating the ProvisioningRequest failed: the Job is admitted afresh at a later pass. */
+  public synchronized void provisionFailed(NewRequest r) {
+    provisioning.remove(r.namespace() + "/" + r.ownerName());
   }
 
   /** The unsuspend call failed: the Job is pending again at the next pass. */
@@ -104,13 +230,30 @@ public final class KueueLive {
    *     of the same name is then not made
    */
   public synchronized Plan plan(Predicate<String> foreignQueue) {
+    return plan(foreignQueue, (j, selector, tolerations) -> true);
+  }
+
+  /**
+   * As {@link #plan(Predicate)}; a Job whose ClusterQueue names Kueue's provisioning check and that {@code room}
+   * says the cluster cannot hold gets a ProvisioningRequest ({@link Plan#provision}) and is unsuspended, consuming
+   * it, once it is {@code Provisioned}; a failed, expired or revoked one is made again after the config's backoff,
+   * at most {@code backoffLimitCount} more times.
+   */
+  public synchronized Plan plan(Predicate<String> foreignQueue, Room room) {
     Map<String, KueueRecord.Flavor> flavors = new LinkedHashMap<>();
     Map<String, KueueRecord.ClusterQueue> cqs = new LinkedHashMap<>();
     Map<String, KueueRecord.LocalQueue> lqs = new LinkedHashMap<>();
     Map<String, KueueRecord.Cohort> cohorts = new LinkedHashMap<>();
     Map<String, Integer> priorities = new HashMap<>();
+    Map<String, KueueRecord.AdmissionCheck> checks = new HashMap<>();
+    Map<String, KueueRecord.ProvisioningConfig> configs = new HashMap<>();
     List<String> warnings = new ArrayList<>();
     for (KueueRecord r : records.values()) {
+      if (r instanceof KueueRecord.AdmissionCheck c) {
+        checks.put(c.name(), c);
+      } else if (r instanceof KueueRecord.ProvisioningConfig c) {
+        configs.put(c.name(), c);
+      }
       if (!r.unsupported().isEmpty()) {
         warnings.add("Kueue: " + r.display() + ": not supported, ignored: " + String.join(", ", r.unsupported()));
       }
@@ -135,13 +278,20 @@ public final class KueueLive {
 
     Quotas quotas = new Quotas(cqs, cohorts);
     List<KueueJob> pending = new ArrayList<>();
+    List<KueueJob> waiting = new ArrayList<>();
     for (KueueJob j : jobs.values()) {
       KueueRecord.ClusterQueue cq = clusterQueueOf(j, lqs, cqs);
       Unsuspend started = inFlight.get(j.key());
       if (cq == null || j.finished()) {
         continue;
       }
-      if (started != null) {
+      Provisioning waits = provisioning.get(j.key());
+      if (gaveUp.containsKey(j.key())) {
+        warnings.add("Kueue: Job " + j.key() + " stays suspended: " + gaveUp.get(j.key()));
+      } else if (waits != null && j.suspended()) {
+        FlavorChoice.charge(quotas, cq, j.request(), chosen(cq, waits.admitted.flavors()));
+        waiting.add(j);
+      } else if (started != null) {
         FlavorChoice.charge(quotas, cq, j.request(), chosen(cq, started.flavors()));
       } else if (!j.suspended()) {
         FlavorChoice.charge(quotas, cq, j.request(), runningFlavors(cq, j, flavors));
@@ -153,6 +303,10 @@ public final class KueueLive {
         .thenComparing(KueueJob::created, Comparator.nullsLast(Comparator.naturalOrder()))
         .thenComparing(KueueJob::key));
     List<Unsuspend> out = new ArrayList<>();
+    List<NewRequest> provision = new ArrayList<>();
+    for (KueueJob j : waiting) {
+      provisioned(j, provisioning.get(j.key()), out, provision, warnings);
+    }
     Set<String> blocked = new HashSet<>();
     for (KueueJob j : pending) {
       KueueRecord.LocalQueue lq = lqs.get(j.namespace() + "/" + j.localQueue());
@@ -160,10 +314,9 @@ public final class KueueLive {
       if (lq.stopped() || cq.stopped() || blocked.contains(cq.name())) {
         continue;
       }
-      String checks = admissionChecks(cq);
-      if (checks != null) { // Kueue would wait for each check (a ProvisioningRequest, ...): never admit without it
-        warnings.add("Kueue: Job " + j.key() + " stays suspended: " + cq.display() + " names admission checks ("
-            + checks + "), which Basalt does not run");
+      String unrun = checkProblem(cq, checks, configs);
+      if (unrun != null) { // Kueue would wait for each check: never admit without it
+        warnings.add("Kueue: Job " + j.key() + " stays suspended: " + unrun);
         continue;
       }
       FlavorChoice.Assignment a = FlavorChoice.assign(quotas, cq, j.request(), f -> misfit(flavors.get(f), f, j));
@@ -189,22 +342,120 @@ public final class KueueLive {
       }
       Unsuspend u = new Unsuspend(j.namespace(), j.name(), cq.name(), selector,
           tolerations.size() == j.tolerations().size() ? List.of() : tolerations, names);
+      if (!cq.admissionChecks().isEmpty()) {
+        String check = cq.admissionChecks().get(0);
+        KueueRecord.ProvisioningConfig config = configs.get(checks.get(check).config());
+        if (needsNodes(config, j) && !room.holds(j, selector, tolerations)) {
+          Provisioning waits = new Provisioning(check, config, u);
+          provisioning.put(j.key(), waits);
+          provision.add(newRequest(j, waits));
+          warnings.add("Kueue: Job " + j.key() + " admitted by quota in " + cq.display() + " waits for "
+              + "ProvisioningRequest " + j.namespace() + "/" + waits.requestName(j) + " (class "
+              + config.provisioningClassName() + "): the cluster cannot hold its " + j.pods() + " pods now");
+          continue;
+        }
+      }
       inFlight.put(j.key(), u);
       out.add(u);
     }
-    return new Plan(queues, out, warnings);
+    return new Plan(queues, out, warnings, provision);
+  }
+
+  /** Null when Basalt runs every check {@code cq} names (one provisioning check); why it does not otherwise. */
+  static String checkProblem(KueueRecord.ClusterQueue cq, Map<String, KueueRecord.AdmissionCheck> checks,
+      Map<String, KueueRecord.ProvisioningConfig> configs) {
+    if (cq.admissionChecks().isEmpty()) {
+      return null;
+    }
+    if (cq.admissionChecks().size() > 1) {
+      return cq.display() + " names admission checks " + cq.admissionChecks() + ": Basalt runs one provisioning "
+          + "check per ClusterQueue";
+    }
+    KueueRecord.AdmissionCheck c = checks.get(cq.admissionChecks().get(0));
+    if (c == null) {
+      return "AdmissionCheck " + cq.admissionChecks().get(0) + " of " + cq.display() + " does not exist";
+    }
+    if (!c.provisioning()) {
+      return c.display() + " (controller " + c.controllerName() + ") is not Kueue's provisioning check, which is "
+          + "the only one Basalt runs";
+    }
+    if (!configs.containsKey(c.config())) {
+      return "ProvisioningRequestConfig " + c.config() + " of " + c.display() + " does not exist";
+    }
+    return null;
+  }
+
+  /** Whether the Job asks for any resource the config manages (every resource when it names none). */
+  private static boolean needsNodes(KueueRecord.ProvisioningConfig config, KueueJob j) {
+    return config.managedResources().isEmpty()
+        || config.managedResources().stream().anyMatch(r -> j.podRequest().getOrDefault(r, 0L) > 0);
+  }
+
+  /** A Job waiting for its request: started once it is provisioned, asked again after a loss. */
+  private void provisioned(KueueJob j, Provisioning waits, List<Unsuspend> out, List<NewRequest> provision,
+      List<String> warnings) {
+    String name = waits.requestName(j);
+    KueueRecord r = records.get("ProvisioningRequest " + j.namespace() + "/" + name);
+    ProvisioningState state = r instanceof KueueRecord.ProvisioningRequest req ? req.state() : null;
+    if (state == ProvisioningState.PROVISIONED) {
+      Map<String, String> consume = new LinkedHashMap<>();
+      consume.put(ConsumeGate.CONSUME_ANNOTATION, name);
+      consume.put(ConsumeGate.CLASS_ANNOTATION, waits.config.provisioningClassName());
+      Unsuspend u = waits.admitted.withAnnotations(consume);
+      provisioning.remove(j.key());
+      inFlight.put(j.key(), u);
+      out.add(u);
+      return;
+    }
+    if (state == null || !state.lost()) {
+      warnings.add("Kueue: Job " + j.key() + " waits for ProvisioningRequest " + j.namespace() + "/" + name
+          + " to be Provisioned");
+      return;
+    }
+    String message = ((KueueRecord.ProvisioningRequest) r).message();
+    String lost = "ProvisioningRequest " + j.namespace() + "/" + name + " is "
+        + state.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
+        + (message == null ? "" : " (" + message + ")");
+    if (waits.attempt > waits.config.backoffLimitCount()) {
+      provisioning.remove(j.key());
+      gaveUp.put(j.key(), lost + "; no retry left (" + waits.config.display() + " retryStrategy.backoffLimitCount "
+          + waits.config.backoffLimitCount() + ")");
+      warnings.add("Kueue: Job " + j.key() + " stays suspended: " + gaveUp.get(j.key()));
+      return;
+    }
+    java.time.Instant now = clock.get();
+    if (waits.retryAt == null) {
+      long delay = Math.min(waits.config.backoffMaxSeconds(),
+          waits.config.backoffBaseSeconds() << Math.min(20, waits.attempt - 1));
+      waits.retryAt = now.plusSeconds(delay);
+    }
+    if (now.isBefore(waits.retryAt)) {
+      warnings.add("Kueue: Job " + j.key() + ": " + lost + "; retry " + waits.attempt + " of "
+          + waits.config.backoffLimitCount() + " at " + waits.retryAt);
+      return;
+    }
+    waits.attempt++;
+    waits.retryAt = null;
+    provision.add(newRequest(j, waits));
+    warnings.add("Kueue: Job " + j.key() + ": " + lost + "; asking again: ProvisioningRequest " + j.namespace()
+        + "/" + waits.requestName(j));
+  }
+
+  private static NewRequest newRequest(KueueJob j, Provisioning waits) {
+    Map<String, String> parameters = new LinkedHashMap<>(waits.config.parameters());
+    parameters.putAll(j.provisioningParameters());
+    io.basalt.model.ResourceVector.Builder one = io.basalt.model.ResourceVector.builder();
+    j.podRequest().forEach(one::add);
+    Map<String, String> quantities = one.build().toQuantities();
+    return new NewRequest(j.namespace(), waits.requestName(j), "batch/v1", "Job", j.name(), j.uid(),
+        waits.config.provisioningClassName(), parameters, j.pods(), j.podTemplate(), quantities,
+        waits.admitted.nodeSelector(), waits.admitted.tolerations());
   }
 
   private static KueueRecord.ClusterQueue clusterQueueOf(KueueJob j, Map<String, KueueRecord.LocalQueue> lqs,
       Map<String, KueueRecord.ClusterQueue> cqs) {
     KueueRecord.LocalQueue lq = lqs.get(j.namespace() + "/" + j.localQueue());
     return lq == null ? null : cqs.get(lq.clusterQueue());
-  }
-
-  /** The ClusterQueue's admission-check fields, or null when it has none. */
-  private static String admissionChecks(KueueRecord.ClusterQueue cq) {
-    List<String> fields = cq.unsupported().stream().filter(f -> f.startsWith("spec.admissionChecks")).toList();
-    return fields.isEmpty() ? null : String.join(", ", fields);
   }
 
   private static int priority(KueueJob j, Map<String, Integer> priorities) {
@@ -272,6 +523,12 @@ public final class KueueLive {
       kind = "Cohort";
     } else if (r instanceof KueueRecord.PriorityClass) {
       kind = "WorkloadPriorityClass";
+    } else if (r instanceof KueueRecord.AdmissionCheck) {
+      kind = "AdmissionCheck";
+    } else if (r instanceof KueueRecord.ProvisioningConfig) {
+      kind = "ProvisioningRequestConfig";
+    } else if (r instanceof KueueRecord.ProvisioningRequest q) {
+      return "ProvisioningRequest " + q.key();
     } else {
       kind = "Topology";
     }
