@@ -163,7 +163,7 @@ class KueueRunTest {
       try (LiveRun run = LiveRun.start(server, dir, "--kueue", "instead")) {
         Await.until("the plain pod bound", WAIT, () -> nodeOf(server, "plain") != null);
         int probes = server.requests("GET", "/apis/kueue\\.x-k8s\\.io/.*").size();
-        assertEquals(6, probes, "one probe per Kueue kind");
+        assertEquals(8, probes, "one probe per Kueue kind");
         Thread.sleep(1500);
         assertEquals(probes, server.requests("GET", "/apis/kueue\\.x-k8s\\.io/.*").size(), "no relist loop");
         assertTrue(suspended(server, "distributed-training"));

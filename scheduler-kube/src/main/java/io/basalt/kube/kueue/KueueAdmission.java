@@ -255,12 +255,12 @@ public final class KueueAdmission {
         tolerations.addAll(f.tolerations());
       }
     }
-    if (ClusterRoom.holds(in.nodes(), in.pods(), one, w.pods().size(), selector, tolerations)) {
-      return null;
-    }
     String workload = w.key().substring(w.key().lastIndexOf('/') + 1);
     String name = NewRequest.name(workload, check, 1);
     KueueRecord.ProvisioningRequest r = requests.get(w.namespace() + "/" + name);
+    if (r == null && ClusterRoom.holds(in.nodes(), in.pods(), one, w.pods().size(), selector, tolerations)) {
+      return null; // the request made (in the manifests) decides; without one, room now admits
+    }
     if (r != null && r.state() == ProvisioningState.PROVISIONED) {
       provisioned.put(w, Map.of(ConsumeGate.CONSUME_ANNOTATION, name, ConsumeGate.CLASS_ANNOTATION,
           config.provisioningClassName()));
