@@ -43,8 +43,19 @@ public final class KueueController implements AutoCloseable {
     void create(io.basalt.kube.provisioning.NewRequest request) throws Exception;
   }
 
+  /** How a ClusterQueue's or LocalQueue's status is written; the live one merge-patches the status subresource. */
+  @FunctionalInterface
+  public interface StatusWriter {
+    void write(QueueStatus status, com.google.gson.JsonObject body) throws Exception;
+  }
+
   private final KueueLive state;
   private final ClusterCache cache;
+  private StatusWriter statusWriter = (s, b) -> { };
+  /** Per queue, its Active condition's value and since when. */
+  private final Map<String, Map.Entry<Boolean, java.time.Instant>> activeSince = new HashMap<>();
+  /** The status body last written per queue: only a changed one is written again. */
+  private final Map<String, String> written = new HashMap<>();
   private final JobStarter starter;
   private Provisioner provisioner = r -> {
     throw new UnsupportedOperationException("no provisioner");
@@ -65,7 +76,28 @@ public final class KueueController implements AutoCloseable {
     BatchV1Api batch = new BatchV1Api(client);
     return new KueueController(state, cache, u -> PatchUtils.patch(V1Job.class,
         () -> batch.patchNamespacedJob(u.name(), u.namespace(), new V1Patch(patch(u).toString())).buildCall(null),
-        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client)).provisioner(io.basalt.kube.provisioning.RequestCalls.live(client)::create);
+        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client))
+        .provisioner(io.basalt.kube.provisioning.RequestCalls.live(client)::create)
+        .statusWriter(liveStatus(client));
+  }
+
+  private static StatusWriter liveStatus(ApiClient client) {
+    io.kubernetes.client.openapi.apis.CustomObjectsApi custom =
+        new io.kubernetes.client.openapi.apis.CustomObjectsApi(client);
+    return (s, json) -> {
+      V1Patch body = new V1Patch(json.toString());
+      PatchUtils.patch(Object.class, () -> s.clusterQueue()
+          ? custom.patchClusterCustomObjectStatus("kueue.x-k8s.io", "v1beta1", "clusterqueues", s.name(), body)
+              .buildCall(null)
+          : custom.patchNamespacedCustomObjectStatus("kueue.x-k8s.io", "v1beta1", s.namespace(), "localqueues",
+              s.name(), body).buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+    };
+  }
+
+  /** Sets how queue status is written. */
+  public KueueController statusWriter(StatusWriter w) {
+    this.statusWriter = w;
+    return this;
   }
 
   /** Sets how ProvisioningRequests are created. */
@@ -173,6 +205,28 @@ public final class KueueController implements AutoCloseable {
         LOG.log(Level.WARNING, "Kueue: unsuspending Job " + u.key() + " failed (retried next pass): " + e);
       }
     }
+    Map<String, String> now2 = new HashMap<>();
+    for (QueueStatus st : plan.statuses()) {
+      String key = (st.clusterQueue() ? "ClusterQueue " : "LocalQueue ") + st.key();
+      String body = st.body(java.time.Instant.EPOCH).toString();
+      now2.put(key, body);
+      if (body.equals(written.get(key))) {
+        continue;
+      }
+      Map.Entry<Boolean, java.time.Instant> since = activeSince.get(key);
+      if (since == null || since.getKey() != st.active()) {
+        since = Map.entry(st.active(), java.time.Instant.now());
+        activeSince.put(key, since);
+      }
+      try {
+        statusWriter.write(st, st.body(since.getValue()));
+        written.put(key, body);
+      } catch (Exception e) {
+        LOG.log(Level.DEBUG, "Kueue: writing the status of " + key + " failed (retried next pass): " + e);
+      }
+    }
+    written.keySet().retainAll(now2.keySet());
+    activeSince.keySet().retainAll(now2.keySet());
     return plan.unsuspend();
   }
 

@@ -113,9 +113,9 @@ public final class KueueLive {
    * object not supported, and the ProvisioningRequests to create (Kueue's provisioning check).
    */
   public record Plan(List<Queue> queues, List<Unsuspend> unsuspend, List<String> warnings,
-      List<NewRequest> provision) {
+      List<NewRequest> provision, List<QueueStatus> statuses) {
     public Plan(List<Queue> queues, List<Unsuspend> unsuspend, List<String> warnings) {
-      this(queues, unsuspend, warnings, List.of());
+      this(queues, unsuspend, warnings, List.of(), List.of());
     }
   }
 
@@ -358,7 +358,35 @@ public final class KueueLive {
       inFlight.put(j.key(), u);
       out.add(u);
     }
-    return new Plan(queues, out, warnings, provision);
+    return new Plan(queues, out, warnings, provision, statuses(cqs, lqs, flavors));
+  }
+
+  /**
+   * The ClusterQueues' and LocalQueues' status after this pass: Jobs started (here or earlier) admitted, Jobs
+   * waiting for a ProvisioningRequest reserving, other suspended ones pending.
+   */
+  private List<QueueStatus> statuses(Map<String, KueueRecord.ClusterQueue> cqs,
+      Map<String, KueueRecord.LocalQueue> lqs, Map<String, KueueRecord.Flavor> flavors) {
+    QueueStatus.Tally tally = new QueueStatus.Tally();
+    for (KueueJob j : jobs.values()) {
+      KueueRecord.LocalQueue lq = lqs.get(j.namespace() + "/" + j.localQueue());
+      KueueRecord.ClusterQueue cq = lq == null ? null : cqs.get(lq.clusterQueue());
+      if (cq == null || j.finished() || gaveUp.containsKey(j.key())) {
+        continue;
+      }
+      Unsuspend started = inFlight.get(j.key());
+      Provisioning waits = provisioning.get(j.key());
+      if (started != null) {
+        tally.add(cq, lq, 2, j.request(), chosen(cq, started.flavors()));
+      } else if (!j.suspended()) {
+        tally.add(cq, lq, 2, j.request(), runningFlavors(cq, j, flavors));
+      } else if (waits != null) {
+        tally.add(cq, lq, 1, j.request(), chosen(cq, waits.admitted.flavors()));
+      } else {
+        tally.add(cq, lq, 0, j.request(), List.of());
+      }
+    }
+    return tally.statuses(cqs, lqs);
   }
 
   /** Null when Basalt runs every check {@code cq} names (one provisioning check); why it does not otherwise. */
