@@ -180,8 +180,11 @@ class ProvisioningRunTest {
           + "\"resources\":{\"requests\":{\"cpu\":\"700m\",\"nvidia.com/gpu\":\"1\"},\"limits\":{"
           + "\"nvidia.com/gpu\":\"1\"}}}]}}");
       server.seed(LiveRun.pod("plain", "basalt-scheduler", 0, null));
+      server.seed(LiveRun.pod("too-big", "basalt-scheduler", 4, null)); // no node has 4 GPUs: the autoscaler's case
       try (LiveRun run = LiveRun.start(server, dir)) {
         Await.until("the plain pod bound", WAIT, () -> LiveRun.nodeOf(server, "plain") != null);
+        Await.until("a pod the cluster cannot hold reported Unschedulable", WAIT, () -> unschedulable(server,
+            "too-big"));
         Thread.sleep(1000);
         assertNull(LiveRun.nodeOf(server, "pi"), "waits for its ProvisioningRequest");
         assertFalse(unschedulable(server, "pi"), "not reported Unschedulable: the autoscaler must not scale for it "
