@@ -208,7 +208,7 @@ public final class KueueAdmission {
           }
         } else {
           charge(quotas, cq, w, a.flavors());
-          String unrun = KueueLive.checkProblem(cq, checks, configs);
+          String unrun = ProvisioningCheck.problem(cq, checks, configs);
           if (unrun != null) {
             hold(w, unrun, false);
             continue;

@@ -34,13 +34,10 @@ public final class KueueLive {
   private final Map<String, KueueJob> jobs = new LinkedHashMap<>();
   /** Jobs unsuspended here whose informer update has not come yet, by key: charged as running meanwhile. */
   private final Map<String, Unsuspend> inFlight = new HashMap<>();
-  /** Jobs admitted by quota that wait for their ProvisioningRequest, by key: charged meanwhile. */
-  private final Map<String, Provisioning> provisioning = new HashMap<>();
-  /** Jobs whose ProvisioningRequests failed past the config's retries: never admitted again (Kueue deactivates). */
-  private final Map<String, String> gaveUp = new HashMap<>();
   /** Unassigned pods consuming a ProvisioningRequest, by key: observed again when the request's state changes. */
   private final Map<String, Pod> consuming = new HashMap<>();
-  private final Supplier<java.time.Instant> clock;
+  /** Kueue's provisioning check: the Jobs waiting for a ProvisioningRequest, and those given up on. */
+  private final ProvisioningCheck check;
 
   public KueueLive() {
     this(java.time.Instant::now);
@@ -48,32 +45,13 @@ public final class KueueLive {
 
   /** @param clock when a failed ProvisioningRequest's backoff ends; never read by scheduling decisions */
   public KueueLive(Supplier<java.time.Instant> clock) {
-    this.clock = clock;
+    this.check = new ProvisioningCheck(clock);
   }
 
   /** Whether the cluster's free room holds a Job on the node selector and tolerations it would be admitted with. */
   @FunctionalInterface
   public interface Room {
     boolean holds(KueueJob job, Map<String, String> nodeSelector, List<Toleration> tolerations);
-  }
-
-  /** A Job waiting for the ProvisioningRequest of its {@code attempt} (1 first). */
-  private static final class Provisioning {
-    final String check;
-    final KueueRecord.ProvisioningConfig config;
-    final Unsuspend admitted;
-    int attempt = 1;
-    java.time.Instant retryAt;
-
-    Provisioning(String check, KueueRecord.ProvisioningConfig config, Unsuspend admitted) {
-      this.check = check;
-      this.config = config;
-      this.admitted = admitted;
-    }
-
-    String requestName(KueueJob j) {
-      return NewRequest.name(j.name(), check, attempt);
-    }
   }
 
   /**
@@ -188,24 +166,24 @@ public final class KueueLive {
     }
     KueueJob before = jobs.put(key, job);
     if (before != null && before.uid() != null && !before.uid().equals(job.uid())) {
-      gaveUp.remove(key); // a new Job of the same name
+      check.gaveUp.remove(key); // a new Job of the same name
     }
     if (!job.suspended()) {
       inFlight.remove(key);
-      provisioning.remove(key);
+      check.waiting.remove(key);
     }
   }
 
   public synchronized void removeJob(String key) {
     jobs.remove(key);
     inFlight.remove(key);
-    provisioning.remove(key);
-    gaveUp.remove(key);
+    check.waiting.remove(key);
+    check.gaveUp.remove(key);
   }
 
   /** Creating the ProvisioningRequest failed: the Job is admitted afresh at a later pass. */
   public synchronized void provisionFailed(NewRequest r) {
-    provisioning.remove(r.namespace() + "/" + r.ownerName());
+    check.waiting.remove(r.namespace() + "/" + r.ownerName());
   }
 
   /** The unsuspend call failed: the Job is pending again at the next pass. */
@@ -285,9 +263,9 @@ public final class KueueLive {
       if (cq == null || j.finished()) {
         continue;
       }
-      Provisioning waits = provisioning.get(j.key());
-      if (gaveUp.containsKey(j.key())) {
-        warnings.add("Kueue: Job " + j.key() + " stays suspended: " + gaveUp.get(j.key()));
+      ProvisioningCheck.Waiting waits = check.waiting.get(j.key());
+      if (check.gaveUp.containsKey(j.key())) {
+        warnings.add("Kueue: Job " + j.key() + " stays suspended: " + check.gaveUp.get(j.key()));
       } else if (waits != null && j.suspended()) {
         FlavorChoice.charge(quotas, cq, j.request(), chosen(cq, waits.admitted.flavors()));
         waiting.add(j);
@@ -305,7 +283,7 @@ public final class KueueLive {
     List<Unsuspend> out = new ArrayList<>();
     List<NewRequest> provision = new ArrayList<>();
     for (KueueJob j : waiting) {
-      provisioned(j, provisioning.get(j.key()), out, provision, warnings);
+      check.provisioned(j, check.waiting.get(j.key()), records, inFlight, out, provision, warnings);
     }
     Set<String> blocked = new HashSet<>();
     for (KueueJob j : pending) {
@@ -314,7 +292,7 @@ public final class KueueLive {
       if (lq.stopped() || cq.stopped() || blocked.contains(cq.name())) {
         continue;
       }
-      String unrun = checkProblem(cq, checks, configs);
+      String unrun = ProvisioningCheck.problem(cq, checks, configs);
       if (unrun != null) { // Kueue would wait for each check: never admit without it
         warnings.add("Kueue: Job " + j.key() + " stays suspended: " + unrun);
         continue;
@@ -343,12 +321,12 @@ public final class KueueLive {
       Unsuspend u = new Unsuspend(j.namespace(), j.name(), cq.name(), selector,
           tolerations.size() == j.tolerations().size() ? List.of() : tolerations, names);
       if (!cq.admissionChecks().isEmpty()) {
-        String check = cq.admissionChecks().get(0);
-        KueueRecord.ProvisioningConfig config = configs.get(checks.get(check).config());
-        if (needsNodes(config, j) && !room.holds(j, selector, tolerations)) {
-          Provisioning waits = new Provisioning(check, config, u);
-          provisioning.put(j.key(), waits);
-          provision.add(newRequest(j, waits));
+        String checkName = cq.admissionChecks().get(0);
+        KueueRecord.ProvisioningConfig config = configs.get(checks.get(checkName).config());
+        if (ProvisioningCheck.needsNodes(config, j) && !room.holds(j, selector, tolerations)) {
+          ProvisioningCheck.Waiting waits = new ProvisioningCheck.Waiting(checkName, config, u);
+          check.waiting.put(j.key(), waits);
+          provision.add(ProvisioningCheck.newRequest(j, waits));
           warnings.add("Kueue: Job " + j.key() + " admitted by quota in " + cq.display() + " waits for "
               + "ProvisioningRequest " + j.namespace() + "/" + waits.requestName(j) + " (class "
               + config.provisioningClassName() + "): the cluster cannot hold its " + j.pods() + " pods now");
@@ -371,11 +349,11 @@ public final class KueueLive {
     for (KueueJob j : jobs.values()) {
       KueueRecord.LocalQueue lq = lqs.get(j.namespace() + "/" + j.localQueue());
       KueueRecord.ClusterQueue cq = lq == null ? null : cqs.get(lq.clusterQueue());
-      if (cq == null || j.finished() || gaveUp.containsKey(j.key())) {
+      if (cq == null || j.finished() || check.gaveUp.containsKey(j.key())) {
         continue;
       }
       Unsuspend started = inFlight.get(j.key());
-      Provisioning waits = provisioning.get(j.key());
+      ProvisioningCheck.Waiting waits = check.waiting.get(j.key());
       if (started != null) {
         tally.add(cq, lq, 2, j.request(), chosen(cq, started.flavors()));
       } else if (!j.suspended()) {
@@ -387,97 +365,6 @@ public final class KueueLive {
       }
     }
     return tally.statuses(cqs, lqs);
-  }
-
-  /** Null when Basalt runs every check {@code cq} names (one provisioning check); why it does not otherwise. */
-  static String checkProblem(KueueRecord.ClusterQueue cq, Map<String, KueueRecord.AdmissionCheck> checks,
-      Map<String, KueueRecord.ProvisioningConfig> configs) {
-    if (cq.admissionChecks().isEmpty()) {
-      return null;
-    }
-    if (cq.admissionChecks().size() > 1) {
-      return cq.display() + " names admission checks " + cq.admissionChecks() + ": Basalt runs one provisioning "
-          + "check per ClusterQueue";
-    }
-    KueueRecord.AdmissionCheck c = checks.get(cq.admissionChecks().get(0));
-    if (c == null) {
-      return "AdmissionCheck " + cq.admissionChecks().get(0) + " of " + cq.display() + " does not exist";
-    }
-    if (!c.provisioning()) {
-      return c.display() + " (controller " + c.controllerName() + ") is not Kueue's provisioning check, which is "
-          + "the only one Basalt runs";
-    }
-    if (!configs.containsKey(c.config())) {
-      return "ProvisioningRequestConfig " + c.config() + " of " + c.display() + " does not exist";
-    }
-    return null;
-  }
-
-  /** Whether the Job asks for any resource the config manages (every resource when it names none). */
-  private static boolean needsNodes(KueueRecord.ProvisioningConfig config, KueueJob j) {
-    return config.managedResources().isEmpty()
-        || config.managedResources().stream().anyMatch(r -> j.podRequest().getOrDefault(r, 0L) > 0);
-  }
-
-  /** A Job waiting for its request: started once it is provisioned, asked again after a loss. */
-  private void provisioned(KueueJob j, Provisioning waits, List<Unsuspend> out, List<NewRequest> provision,
-      List<String> warnings) {
-    String name = waits.requestName(j);
-    KueueRecord r = records.get("ProvisioningRequest " + j.namespace() + "/" + name);
-    ProvisioningState state = r instanceof KueueRecord.ProvisioningRequest req ? req.state() : null;
-    if (state == ProvisioningState.PROVISIONED) {
-      Map<String, String> consume = new LinkedHashMap<>();
-      consume.put(ConsumeGate.CONSUME_ANNOTATION, name);
-      consume.put(ConsumeGate.CLASS_ANNOTATION, waits.config.provisioningClassName());
-      Unsuspend u = waits.admitted.withAnnotations(consume);
-      provisioning.remove(j.key());
-      inFlight.put(j.key(), u);
-      out.add(u);
-      return;
-    }
-    if (state == null || !state.lost()) {
-      warnings.add("Kueue: Job " + j.key() + " waits for ProvisioningRequest " + j.namespace() + "/" + name
-          + " to be Provisioned");
-      return;
-    }
-    String message = ((KueueRecord.ProvisioningRequest) r).message();
-    String lost = "ProvisioningRequest " + j.namespace() + "/" + name + " is "
-        + state.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
-        + (message == null ? "" : " (" + message + ")");
-    if (waits.attempt > waits.config.backoffLimitCount()) {
-      provisioning.remove(j.key());
-      gaveUp.put(j.key(), lost + "; no retry left (" + waits.config.display() + " retryStrategy.backoffLimitCount "
-          + waits.config.backoffLimitCount() + ")");
-      warnings.add("Kueue: Job " + j.key() + " stays suspended: " + gaveUp.get(j.key()));
-      return;
-    }
-    java.time.Instant now = clock.get();
-    if (waits.retryAt == null) {
-      long delay = Math.min(waits.config.backoffMaxSeconds(),
-          waits.config.backoffBaseSeconds() << Math.min(20, waits.attempt - 1));
-      waits.retryAt = now.plusSeconds(delay);
-    }
-    if (now.isBefore(waits.retryAt)) {
-      warnings.add("Kueue: Job " + j.key() + ": " + lost + "; retry " + waits.attempt + " of "
-          + waits.config.backoffLimitCount() + " at " + waits.retryAt);
-      return;
-    }
-    waits.attempt++;
-    waits.retryAt = null;
-    provision.add(newRequest(j, waits));
-    warnings.add("Kueue: Job " + j.key() + ": " + lost + "; asking again: ProvisioningRequest " + j.namespace()
-        + "/" + waits.requestName(j));
-  }
-
-  private static NewRequest newRequest(KueueJob j, Provisioning waits) {
-    Map<String, String> parameters = new LinkedHashMap<>(waits.config.parameters());
-    parameters.putAll(j.provisioningParameters());
-    io.basalt.model.ResourceVector.Builder one = io.basalt.model.ResourceVector.builder();
-    j.podRequest().forEach(one::add);
-    Map<String, String> quantities = one.build().toQuantities();
-    return new NewRequest(j.namespace(), waits.requestName(j), "batch/v1", "Job", j.name(), j.uid(),
-        waits.config.provisioningClassName(), parameters, j.pods(), j.podTemplate(), quantities,
-        waits.admitted.nodeSelector(), waits.admitted.tolerations());
   }
 
   private static KueueRecord.ClusterQueue clusterQueueOf(KueueJob j, Map<String, KueueRecord.LocalQueue> lqs,
