@@ -36,6 +36,8 @@ public final class KueueLive {
   private final Map<String, Unsuspend> inFlight = new HashMap<>();
   /** Unassigned pods consuming a ProvisioningRequest, by key: observed again when the request's state changes. */
   private final Map<String, Pod> consuming = new HashMap<>();
+  /** Whether any pod ever consumed a request: until then pods pass without taking this object's lock. */
+  private volatile boolean anyConsuming;
   /** Kueue's provisioning check: the Jobs waiting for a ProvisioningRequest, and those given up on. */
   private final ProvisioningCheck check;
 
@@ -129,7 +131,15 @@ public final class KueueLive {
    * Hands {@code pod} to {@code observe} as the scheduler should see it: behind {@link ConsumeGate#GATE} while the
    * ProvisioningRequest it consumes is not provisioned (whatever the Kueue mode: the autoscaler's flow, not Kueue's).
    */
-  public synchronized void observePod(Pod pod, Consumer<Pod> observe) {
+  public void observePod(Pod pod, Consumer<Pod> observe) {
+    if (!anyConsuming && ConsumeGate.requestOf(pod) == null) { // most pods: no lock shared with admission
+      observe.accept(pod);
+      return;
+    }
+    observeConsuming(pod, observe);
+  }
+
+  private synchronized void observeConsuming(Pod pod, Consumer<Pod> observe) {
     String req = ConsumeGate.requestOf(pod);
     if (req == null || pod.isAssigned()) {
       consuming.remove(pod.key());
@@ -137,11 +147,16 @@ public final class KueueLive {
       return;
     }
     consuming.put(pod.key(), pod);
+    anyConsuming = true;
     observe.accept(ConsumeGate.apply(pod, requestState(req)));
   }
 
-  public synchronized void podGone(String key) {
-    consuming.remove(key);
+  public void podGone(String key) {
+    if (anyConsuming) {
+      synchronized (this) {
+        consuming.remove(key);
+      }
+    }
   }
 
   private void reobserve(String requestKey, Consumer<Pod> observe) {

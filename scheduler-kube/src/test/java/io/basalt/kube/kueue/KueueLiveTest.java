@@ -190,4 +190,34 @@ class KueueLiveTest {
     assertTrue(p.warnings().stream().anyMatch(w -> w.contains("Job ml/b stays suspended: ProvisioningRequest "
         + "ml/b-prov-2 is booking expired (why); no retry left")), p.warnings().toString());
   }
+
+  @Test
+  void aPodConsumingARequestIsGatedUntilItIsProvisionedAndSeenAgainWhenItIs() {
+    KueueLive live = new KueueLive();
+    io.basalt.model.Pod pod = pod("pi", Map.of(io.basalt.kube.provisioning.ConsumeGate.CONSUME_ANNOTATION,
+        "pi-request"));
+    java.util.List<io.basalt.model.Pod> seen = new java.util.ArrayList<>();
+    live.observePod(pod, seen::add);
+    assertEquals(List.of(io.basalt.kube.provisioning.ConsumeGate.GATE), seen.get(0).constraints().schedulingGates(),
+        "the request does not exist yet");
+    live.put(request("pi-request", io.basalt.kube.provisioning.ProvisioningState.PENDING), seen::add);
+    assertEquals(2, seen.size(), "seen again, still gated");
+    assertTrue(seen.get(1).isGated());
+    live.put(request("pi-request", io.basalt.kube.provisioning.ProvisioningState.PENDING), seen::add);
+    assertEquals(2, seen.size(), "the same state: not seen again");
+    live.put(request("pi-request", io.basalt.kube.provisioning.ProvisioningState.PROVISIONED), seen::add);
+    assertEquals(3, seen.size());
+    assertEquals(List.of(), seen.get(2).constraints().schedulingGates(), "provisioned: schedulable");
+    io.basalt.model.Pod other = pod("other", Map.of());
+    live.observePod(other, seen::add);
+    assertEquals(other, seen.get(3), "a pod consuming nothing passes unchanged");
+    live.podGone("ml/pi");
+    live.remove("ProvisioningRequest", "ml/pi-request", seen::add);
+    assertEquals(4, seen.size(), "a pod gone is not seen again");
+  }
+
+  private static io.basalt.model.Pod pod(String name, Map<String, String> annotations) {
+    return new io.basalt.model.Pod(name + "-uid", "ml", name, "basalt-scheduler", null, "Pending", false, 0, null,
+        null, io.basalt.model.ResourceVector.ZERO, Map.of(), annotations, Map.of(), List.of(), List.of(), null);
+  }
 }
