@@ -126,6 +126,41 @@ class KueueRunTest {
         assertTrue(suspended(server, "no-such-queue"), "its LocalQueue maps to no ClusterQueue: never touched");
         assertTrue(suspended(server, "not-kueues"), "no queue-name label: never touched");
         assertEquals(1, jobPatches(server), server.requests("PATCH", ".*").toString());
+        // Seed 000's monitoring: kubectl get clusterqueue gpu-cluster -o yaml, kubectl describe localqueue.
+        Await.until("ClusterQueue status written", WAIT, () -> server.get(Resources.KUEUE_CLUSTER_QUEUES, "",
+            "gpu-cluster").has("status"));
+        JsonObject cq = server.get(Resources.KUEUE_CLUSTER_QUEUES, "", "gpu-cluster").getAsJsonObject("status");
+        assertEquals(1, cq.get("admittedWorkloads").getAsInt(), cq.toString());
+        assertEquals(1, cq.get("reservingWorkloads").getAsInt(), cq.toString());
+        assertEquals(1, cq.get("pendingWorkloads").getAsInt(), "second waits; Jobs of no ClusterQueue are not "
+            + "counted: " + cq);
+        JsonObject a100 = cq.getAsJsonArray("flavorsUsage").get(0).getAsJsonObject();
+        assertEquals("nvidia-a100", a100.get("name").getAsString(), cq.toString());
+        JsonObject gpus = null;
+        for (var r : a100.getAsJsonArray("resources")) {
+          if (r.getAsJsonObject().get("name").getAsString().equals("nvidia.com/gpu")) {
+            gpus = r.getAsJsonObject();
+          }
+        }
+        assertNotNull(gpus, a100.toString());
+        assertEquals("32", gpus.get("total").getAsString(), "4 pods x 8 GPUs on A100: " + a100);
+        assertEquals("0", gpus.get("borrowed").getAsString(), "within the nominal 32: " + a100);
+        assertEquals("True", cq.getAsJsonArray("conditions").get(0).getAsJsonObject().get("status").getAsString());
+        Await.until("LocalQueue status written", WAIT, () -> server.get(Resources.KUEUE_LOCAL_QUEUES, "ml-research",
+            "ml-research-queue").has("status"));
+        JsonObject lq = server.get(Resources.KUEUE_LOCAL_QUEUES, "ml-research", "ml-research-queue")
+            .getAsJsonObject("status");
+        assertEquals(1, lq.get("admittedWorkloads").getAsInt(), lq.toString());
+        assertEquals(1, lq.get("pendingWorkloads").getAsInt(), lq.toString());
+        assertTrue(lq.getAsJsonArray("flavorUsage").toString().contains("\"total\":\"32\""), lq.toString());
+        assertTrue(server.requests("PATCH", "/apis/kueue\\.x-k8s\\.io/v1beta1/clusterqueues/gpu-cluster/status")
+            .size() >= 1, "through the status subresource");
+        assertEquals(List.of(), server.requests("PATCH", "/apis/kueue\\.x-k8s\\.io/v1beta1/clusterqueues/[^/]*"),
+            "the spec is never written");
+        int writes = server.requests("PATCH", "/apis/kueue\\.x-k8s\\.io/.*").size();
+        Thread.sleep(500);
+        assertEquals(writes, server.requests("PATCH", "/apis/kueue\\.x-k8s\\.io/.*").size(),
+            "an unchanged status is not written again");
 
         List<String> pods = createPods(server, "distributed-training");
         Await.until("all four bound", WAIT, () -> pods.stream().allMatch(p -> nodeOfIn(server, p) != null));
@@ -163,7 +198,7 @@ class KueueRunTest {
       try (LiveRun run = LiveRun.start(server, dir, "--kueue", "instead")) {
         Await.until("the plain pod bound", WAIT, () -> nodeOf(server, "plain") != null);
         int probes = server.requests("GET", "/apis/kueue\\.x-k8s\\.io/.*").size();
-        assertEquals(6, probes, "one probe per Kueue kind");
+        assertEquals(8, probes, "one probe per Kueue kind");
         Thread.sleep(1500);
         assertEquals(probes, server.requests("GET", "/apis/kueue\\.x-k8s\\.io/.*").size(), "no relist loop");
         assertTrue(suspended(server, "distributed-training"));

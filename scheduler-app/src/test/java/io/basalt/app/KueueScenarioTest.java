@@ -78,8 +78,44 @@ class KueueScenarioTest {
   void insteadOfKueueASuspendedJobStartsWhenItsClusterQueueHoldsIt() throws Exception {
     SimulationReport r = Scenarios.run("kueue/dws");
     assertNotNull(r.binding("default/sample-job-0"), "admitted and unsuspended: " + r.pending());
-    assertTrue(r.warnings().contains("Kueue: ClusterQueue dws-cluster-queue: not supported, ignored: "
-        + "spec.admissionChecks"), r.warnings().toString());
+    assertTrue(r.warnings().stream().noneMatch(w -> w.contains("admissionChecks") || w.contains("Provisioning")),
+        "the provisioning check passes at once: the cluster holds the Job now: " + r.warnings());
+  }
+
+  @Test
+  void insteadOfKueueAJobTheClusterCannotHoldWaitsForItsProvisioningRequest() throws Exception {
+    SimulationReport r = Scenarios.run("kueue/dws-provisioning");
+    assertEquals(List.of(), r.bindings());
+    assertTrue(r.warnings().contains("Kueue: Job default/sample-job stays suspended: admitted by quota in ClusterQueue "
+        + "dws-cluster-queue, but the cluster cannot hold its 1 pods now: it waits for ProvisioningRequest "
+        + "default/sample-job-dws-prov-1 (class queued-provisioning.gke.io) to be Provisioned (run live, Basalt "
+        + "creates it; no autoscaler runs in simulate)"), String.join("\n", r.warnings()));
+    SimulationReport.Pending p = r.pendingPod("default/sample-job-0");
+    assertNotNull(p, "held behind Kueue's admission gate, not reported unschedulable");
+    assertTrue(p.reason().contains("kueue.x-k8s.io/admission"), p.reason());
+  }
+
+  @Test
+  void insteadOfKueueAJobWhoseRequestIsProvisionedConsumesItOnTheNewNode() throws Exception {
+    SimulationReport r = Scenarios.run(List.of("kueue/dws-provisioning", "kueue/dws-provisioning/provisioned"));
+    assertNotNull(r.binding("default/sample-job-0"), r.pending() + "\n" + r.warnings());
+    assertEquals("dws-gpu-1", r.binding("default/sample-job-0").node());
+  }
+
+  @Test
+  void withoutKueuePodsConsumingARequestWaitUntilItIsProvisioned() throws Exception {
+    SimulationReport missing = Scenarios.run("kueue/dws-no-kueue");
+    assertEquals(List.of(), missing.bindings(), "the node would hold it, but its request does not exist");
+    assertTrue(missing.warnings().stream().anyMatch(w -> w.startsWith("pod default/pi-") && w.endsWith(
+        "waits for ProvisioningRequest default/pi-request to be Provisioned: it does not exist")), missing.warnings()
+        .toString());
+    SimulationReport pending = Scenarios.run(List.of("kueue/dws-no-kueue", "kueue/dws-no-kueue/pending"));
+    assertEquals(List.of(), pending.bindings());
+    assertTrue(pending.warnings().stream().anyMatch(w -> w.endsWith("to be Provisioned: it is pending")),
+        pending.warnings().toString());
+    SimulationReport provisioned = Scenarios.run(List.of("kueue/dws-no-kueue", "kueue/dws-no-kueue/provisioned"));
+    assertEquals(1, provisioned.bindings().size(), provisioned.pending().toString());
+    assertEquals("dws-gpu-1", provisioned.bindings().get(0).node());
   }
 
   @Test

@@ -150,6 +150,24 @@ class RunCommandRbacTest {
           + "\"namespace\":\"ml\",\"uid\":\"queued-uid\",\"labels\":{\"kueue.x-k8s.io/queue-name\":\"lq\"}},"
           + "\"spec\":{\"suspend\":true,\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\","
           + "\"image\":\"x\"}],\"restartPolicy\":\"Never\"}}}}");
+      // --kueue instead, provisioning check: a Job no node holds gets a ProvisioningRequest and its PodTemplate.
+      server.seed("{\"apiVersion\":\"kueue.x-k8s.io/v1beta1\",\"kind\":\"AdmissionCheck\",\"metadata\":{"
+          + "\"name\":\"prov\"},\"spec\":{\"controllerName\":\"kueue.x-k8s.io/provisioning-request\","
+          + "\"parameters\":{\"apiGroup\":\"kueue.x-k8s.io\",\"kind\":\"ProvisioningRequestConfig\","
+          + "\"name\":\"cfg\"}}}");
+      server.seed("{\"apiVersion\":\"kueue.x-k8s.io/v1beta1\",\"kind\":\"ProvisioningRequestConfig\","
+          + "\"metadata\":{\"name\":\"cfg\"},\"spec\":{\"provisioningClassName\":\"queued-provisioning.gke.io\"}}");
+      server.seed("{\"apiVersion\":\"kueue.x-k8s.io/v1beta1\",\"kind\":\"ClusterQueue\",\"metadata\":{"
+          + "\"name\":\"dws\"},\"spec\":{\"admissionChecks\":[\"prov\"],\"resourceGroups\":[{"
+          + "\"coveredResources\":[\"nvidia.com/gpu\"],\"flavors\":[{\"name\":\"any\",\"resources\":[{"
+          + "\"name\":\"nvidia.com/gpu\",\"nominalQuota\":1000}]}]}]}}");
+      server.seed("{\"apiVersion\":\"kueue.x-k8s.io/v1beta1\",\"kind\":\"LocalQueue\",\"metadata\":{"
+          + "\"name\":\"dwsq\",\"namespace\":\"ml\"},\"spec\":{\"clusterQueue\":\"dws\"}}");
+      server.seed("{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"huge-job\","
+          + "\"namespace\":\"ml\",\"uid\":\"huge-job-uid\",\"labels\":{\"kueue.x-k8s.io/queue-name\":\"dwsq\"}},"
+          + "\"spec\":{\"suspend\":true,\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\","
+          + "\"image\":\"x\",\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"500\"}}}],"
+          + "\"restartPolicy\":\"Never\"}}}}");
       // A racing scheduler binds "raced" while Basalt's binding is held: the 409 is read back with a GET.
       server.seed(pod("raced", 0, "low", 1, null));
       server.faults().delayNextMatching(1, Duration.ofSeconds(1),
@@ -178,6 +196,11 @@ class RunCommandRbacTest {
         Await.until("the queued Job unsuspended", WAIT, () -> !server.get(Resources.JOBS, "ml", "queued")
             .getAsJsonObject("spec").get("suspend").getAsBoolean());
         Await.until("queue status written", WAIT, () -> server.get(Resources.QUEUES, "", "default").has("status"));
+        Await.until("a ProvisioningRequest made", WAIT,
+            () -> server.get(Resources.PROVISIONING_REQUESTS, "ml", "huge-job-prov-1") != null);
+        Await.until("ClusterQueue and LocalQueue status written", WAIT,
+            () -> server.get(Resources.KUEUE_CLUSTER_QUEUES, "", "cq").has("status")
+            && server.get(Resources.KUEUE_LOCAL_QUEUES, "ml", "lq").has("status"));
         server.mergePatch(Resources.CONFIGMAPS, NS, "basalt-scheduler",
             "{\"data\":{\"volcano-scheduler.conf\":\"actions: \\\"allocate\\\"\\ntiers:\\n- plugins:\\n  - name: nosuch\\n\"}}");
         Await.until("the invalid edit reported", WAIT, () -> server.list(Resources.EVENTS, NS).stream()

@@ -72,6 +72,9 @@ class KindRegistryTest {
         "Cohort kueue.x-k8s.io/v1beta1 (cohorts): manifests read, live IF_SERVED",
         "WorkloadPriorityClass kueue.x-k8s.io/v1beta1 (workloadpriorityclasses): manifests read, live IF_SERVED",
         "Topology kueue.x-k8s.io/v1beta1 (topologies): manifests read, live IF_SERVED",
+        "AdmissionCheck kueue.x-k8s.io/v1beta1 (admissionchecks): manifests read, live IF_SERVED",
+        "ProvisioningRequestConfig kueue.x-k8s.io/v1beta1 (provisioningrequestconfigs): manifests read, live IF_SERVED",
+        "ProvisioningRequest autoscaling.x-k8s.io/v1beta1 (provisioningrequests): manifests read, live IF_SERVED",
         "DeviceClass resource.k8s.io/v1 (deviceclasses): manifests read, live IF_LISTABLE",
         "ResourceSlice resource.k8s.io/v1 (resourceslices): manifests read, live IF_LISTABLE",
         "ResourceClaim resource.k8s.io/v1 (resourceclaims): manifests read, live IF_LISTABLE",
@@ -129,7 +132,7 @@ class KindRegistryTest {
           expected.add(t);
         }
       }
-      assertEquals(28, expected.size(), "every watched kind is served by the fake server: " + expected);
+      assertEquals(31, expected.size(), "every watched kind is served by the fake server: " + expected);
       for (ResourceType t : expected) {
         Await.until(t + " watched", WAIT, () -> !watches(server, t).isEmpty());
       }

@@ -78,6 +78,10 @@ public final class ApiCalls {
       calls(Scope.CLUSTER, "kueue.x-k8s.io", "cohorts", "list", "watch"),
       calls(Scope.CLUSTER, "kueue.x-k8s.io", "workloadpriorityclasses", "list", "watch"),
       calls(Scope.CLUSTER, "kueue.x-k8s.io", "topologies", "list", "watch"),
+      calls(Scope.CLUSTER, "kueue.x-k8s.io", "admissionchecks", "list", "watch"),
+      calls(Scope.CLUSTER, "kueue.x-k8s.io", "provisioningrequestconfigs", "list", "watch"),
+      // The autoscaler's ProvisioningRequests (read only): pods consuming one wait until it is Provisioned.
+      calls(Scope.CLUSTER, "autoscaling.x-k8s.io", "provisioningrequests", "list", "watch"),
       // The network fabric from Volcano HyperNodes (read only; not watched when a --topology* flag names the source).
       calls(Scope.CLUSTER, "topology.volcano.sh", "hypernodes", "list", "watch"),
       // Volumes (kube-scheduler's volume-scheduler role): claims, PVs, classes, CSINodes and CSIStorageCapacities
@@ -113,9 +117,17 @@ public final class ApiCalls {
 
   /**
    * What {@code --kueue instead} (chart value {@code scheduler.kueue: instead}) adds to {@link #GRANTED}: an admitted
-   * Job unsuspended by a merge patch.
+   * Job unsuspended by a merge patch, queue status, ProvisioningRequests made.
    */
-  public static final List<ApiCall> KUEUE_INSTEAD = calls(Scope.CLUSTER, "batch", "jobs", "patch");
+  public static final List<ApiCall> KUEUE_INSTEAD = Stream.of(
+      calls(Scope.CLUSTER, "batch", "jobs", "patch"),
+      // ClusterQueue and LocalQueue status, as Kueue writes it.
+      calls(Scope.CLUSTER, "kueue.x-k8s.io", "clusterqueues/status", "patch"),
+      calls(Scope.CLUSTER, "kueue.x-k8s.io", "localqueues/status", "patch"),
+      // Kueue's provisioning check: a ProvisioningRequest and its PodTemplate for a Job the cluster cannot hold.
+      calls(Scope.CLUSTER, "autoscaling.x-k8s.io", "provisioningrequests", "create"),
+      calls(Scope.CLUSTER, "", "podtemplates", "create"))
+      .flatMap(List::stream).toList();
 
   /** {@link #GRANTED}, plus {@link #CREATE_PODGROUPS} and {@link #KUEUE_INSTEAD} when those are on. */
   public static List<ApiCall> granted(boolean createPodGroups, boolean kueueInstead) {

@@ -3,6 +3,10 @@ package io.basalt.kube.kueue;
 import io.basalt.fabric.FabricBuilder;
 import io.basalt.kube.gang.GroupInference;
 import io.basalt.kube.gang.OwnerObject;
+import io.basalt.kube.provisioning.ClusterRoom;
+import io.basalt.kube.provisioning.ConsumeGate;
+import io.basalt.kube.provisioning.NewRequest;
+import io.basalt.kube.provisioning.ProvisioningState;
 import io.basalt.model.Node;
 import io.basalt.model.Pod;
 import io.basalt.model.PodConstraints;
@@ -69,8 +73,13 @@ public final class KueueAdmission {
   private final Map<String, KueueRecord.LocalQueue> localQueues = new LinkedHashMap<>();
   private final Map<String, KueueRecord.Cohort> cohorts = new LinkedHashMap<>();
   private final Map<String, Integer> priorities = new HashMap<>();
+  private final Map<String, KueueRecord.AdmissionCheck> checks = new HashMap<>();
+  private final Map<String, KueueRecord.ProvisioningConfig> configs = new HashMap<>();
+  private final Map<String, KueueRecord.ProvisioningRequest> requests = new HashMap<>();
   /** The pods to replace (by identity) and what replaces them; null drops the pod. */
   private final Map<Pod, Pod> replaced = new IdentityHashMap<>();
+  /** Workloads whose ProvisioningRequest is provisioned: the consume annotations their pods get. */
+  private final Map<Workload, Map<String, String>> provisioned = new IdentityHashMap<>();
 
   private KueueAdmission(Cluster in, KueueMode mode) {
     this.in = in;
@@ -79,7 +88,8 @@ public final class KueueAdmission {
 
   /** {@code in} as admitted in {@code mode}; null when it holds nothing of Kueue's (nothing changes). */
   public static Result apply(Cluster in, KueueMode mode) {
-    boolean marked = in.pods().stream().anyMatch(p -> p.annotations().containsKey(SUSPENDED));
+    boolean marked = in.pods().stream().anyMatch(p -> p.annotations().containsKey(SUSPENDED)
+        || ConsumeGate.requestOf(p) != null);
     if (in.kueue().isEmpty() && !marked) {
       return null;
     }
@@ -110,6 +120,12 @@ public final class KueueAdmission {
         cohorts.put(c.name(), c);
       } else if (r instanceof KueueRecord.PriorityClass p) {
         priorities.put(p.name(), p.value());
+      } else if (r instanceof KueueRecord.AdmissionCheck c) {
+        checks.put(c.name(), c);
+      } else if (r instanceof KueueRecord.ProvisioningConfig c) {
+        configs.put(c.name(), c);
+      } else if (r instanceof KueueRecord.ProvisioningRequest q) {
+        requests.put(q.key(), q);
       }
     }
     List<Workload> workloads = Workload.of(in.pods(), in.owners(), in.priorityClasses(), priorities);
@@ -134,10 +150,24 @@ public final class KueueAdmission {
     for (Pod p : in.pods()) {
       Pod r = replaced.containsKey(p) ? replaced.get(p) : p;
       if (r != null) {
-        pods.add(r);
+        pods.add(consuming(r));
       }
     }
     return new Result(pods, queues, warnings);
+  }
+
+  /** A pod consuming a ProvisioningRequest that is not provisioned waits behind {@link ConsumeGate#GATE}. */
+  private Pod consuming(Pod p) {
+    String req = ConsumeGate.requestOf(p);
+    if (req == null || p.isAssigned()) {
+      return p;
+    }
+    KueueRecord.ProvisioningRequest r = requests.get(req);
+    ProvisioningState state = r == null ? null : r.state();
+    if (state != ProvisioningState.PROVISIONED) {
+      warnings.add(ConsumeGate.why(p, state, r == null ? null : r.message()));
+    }
+    return ConsumeGate.apply(p, state);
   }
 
   private void admitAll(List<Workload> workloads) {
@@ -178,10 +208,69 @@ public final class KueueAdmission {
           }
         } else {
           charge(quotas, cq, w, a.flavors());
-          admit(w, cq.name(), a.flavors());
+          String unrun = ProvisioningCheck.problem(cq, checks, configs);
+          if (unrun != null) {
+            hold(w, unrun, false);
+            continue;
+          }
+          String waits = provisioning(cq, w, a.flavors());
+          if (waits != null) {
+            hold(w, waits, false);
+          } else {
+            admit(w, cq.name(), a.flavors());
+          }
         }
       }
     }
+  }
+
+  /**
+   * Kueue's provisioning check for a workload admitted by quota: null when it may start (no check, nothing the
+   * config manages, room on the cluster's nodes now, or its request provisioned in the manifests, whose pods then
+   * consume it); else why it waits for the ProvisioningRequest Basalt would create live.
+   */
+  private String provisioning(KueueRecord.ClusterQueue cq, Workload w, List<KueueRecord.FlavorQuotas> chosen) {
+    if (cq.admissionChecks().isEmpty() || w.pods().isEmpty()) {
+      return null;
+    }
+    String check = cq.admissionChecks().get(0);
+    KueueRecord.ProvisioningConfig config = configs.get(checks.get(check).config());
+    Pod first = w.pods().get(0);
+    Map<String, Long> one = new LinkedHashMap<>();
+    first.request().toMap().forEach((k, v) -> {
+      if (!k.equals(io.basalt.model.ResourceNames.PODS_NAME) && v > 0) {
+        one.put(k, v);
+      }
+    });
+    if (!config.managedResources().isEmpty()
+        && config.managedResources().stream().noneMatch(r -> one.getOrDefault(r, 0L) > 0)) {
+      return null;
+    }
+    Map<String, String> selector = new LinkedHashMap<>(first.nodeSelector());
+    List<Toleration> tolerations = new ArrayList<>(first.tolerations());
+    for (KueueRecord.FlavorQuotas fq : chosen) {
+      KueueRecord.Flavor f = fq == null ? null : flavors.get(fq.flavor());
+      if (f != null) {
+        f.nodeLabels().forEach(selector::putIfAbsent);
+        tolerations.addAll(f.tolerations());
+      }
+    }
+    String workload = w.key().substring(w.key().lastIndexOf('/') + 1);
+    String name = NewRequest.name(workload, check, 1);
+    KueueRecord.ProvisioningRequest r = requests.get(w.namespace() + "/" + name);
+    if (r == null && ClusterRoom.holds(in.nodes(), in.pods(), one, w.pods().size(), selector, tolerations)) {
+      return null; // the request made (in the manifests) decides; without one, room now admits
+    }
+    if (r != null && r.state() == ProvisioningState.PROVISIONED) {
+      provisioned.put(w, Map.of(ConsumeGate.CONSUME_ANNOTATION, name, ConsumeGate.CLASS_ANNOTATION,
+          config.provisioningClassName()));
+      return null;
+    }
+    return "admitted by quota in " + cq.display() + ", but the cluster cannot hold its " + w.pods().size()
+        + " pods now: it waits for ProvisioningRequest " + w.namespace() + "/" + name + " (class "
+        + config.provisioningClassName() + ") to be Provisioned" + (r == null
+        ? " (run live, Basalt creates it; no autoscaler runs in simulate)" : ": it is "
+        + r.state().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
   }
 
   private KueueRecord.ClusterQueue clusterQueueOf(Workload w) {
@@ -257,6 +346,7 @@ public final class KueueAdmission {
       Map<String, String> annotations = new LinkedHashMap<>(p.annotations());
       annotations.remove(SUSPENDED);
       annotations.put(Pod.QUEUE_NAME_ANNOTATION, queue);
+      annotations.putAll(provisioned.getOrDefault(w, Map.of()));
       if (!w.ownGang() && w.pods().size() > 1) {
         annotations.put(GroupInference.MIN_MEMBER_ANNOTATION, Integer.toString(w.pods().size()));
       }

@@ -37,9 +37,29 @@ public final class KueueController implements AutoCloseable {
     void start(KueueLive.Unsuspend job) throws Exception;
   }
 
+  /** How a ProvisioningRequest (and its PodTemplate) is created; the live one posts both through the API. */
+  @FunctionalInterface
+  public interface Provisioner {
+    void create(io.basalt.kube.provisioning.NewRequest request) throws Exception;
+  }
+
+  /** How a ClusterQueue's or LocalQueue's status is written; the live one merge-patches the status subresource. */
+  @FunctionalInterface
+  public interface StatusWriter {
+    void write(QueueStatus status, com.google.gson.JsonObject body) throws Exception;
+  }
+
   private final KueueLive state;
   private final ClusterCache cache;
+  private StatusWriter statusWriter = (s, b) -> { };
+  /** Per queue, its Active condition's value and since when. */
+  private final Map<String, Map.Entry<Boolean, java.time.Instant>> activeSince = new HashMap<>();
+  /** The status body last written per queue: only a changed one is written again. */
+  private final Map<String, String> written = new HashMap<>();
   private final JobStarter starter;
+  private Provisioner provisioner = r -> {
+    throw new UnsupportedOperationException("no provisioner");
+  };
   /** The queues this controller put in the cache, as put: only a changed one is put again. */
   private final Map<String, Queue> ours = new HashMap<>();
   private final Set<String> said = new HashSet<>();
@@ -51,12 +71,39 @@ public final class KueueController implements AutoCloseable {
     this.starter = starter;
   }
 
-  /** A controller patching Jobs through {@code client}. */
+  /** A controller patching Jobs and creating ProvisioningRequests through {@code client}. */
   public static KueueController live(KueueLive state, ClusterCache cache, ApiClient client) {
     BatchV1Api batch = new BatchV1Api(client);
     return new KueueController(state, cache, u -> PatchUtils.patch(V1Job.class,
         () -> batch.patchNamespacedJob(u.name(), u.namespace(), new V1Patch(patch(u).toString())).buildCall(null),
-        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client));
+        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client))
+        .provisioner(io.basalt.kube.provisioning.RequestCalls.live(client)::create)
+        .statusWriter(liveStatus(client));
+  }
+
+  private static StatusWriter liveStatus(ApiClient client) {
+    io.kubernetes.client.openapi.apis.CustomObjectsApi custom =
+        new io.kubernetes.client.openapi.apis.CustomObjectsApi(client);
+    return (s, json) -> {
+      V1Patch body = new V1Patch(json.toString());
+      PatchUtils.patch(Object.class, () -> s.clusterQueue()
+          ? custom.patchClusterCustomObjectStatus("kueue.x-k8s.io", "v1beta1", "clusterqueues", s.name(), body)
+              .buildCall(null)
+          : custom.patchNamespacedCustomObjectStatus("kueue.x-k8s.io", "v1beta1", s.namespace(), "localqueues",
+              s.name(), body).buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+    };
+  }
+
+  /** Sets how queue status is written. */
+  public KueueController statusWriter(StatusWriter w) {
+    this.statusWriter = w;
+    return this;
+  }
+
+  /** Sets how ProvisioningRequests are created. */
+  public KueueController provisioner(Provisioner p) {
+    this.provisioner = p;
+    return this;
   }
 
   /** The merge patch that starts an admitted Job. */
@@ -81,6 +128,7 @@ public final class KueueController implements AutoCloseable {
     }
     JsonObject annotations = new JsonObject();
     annotations.addProperty(KueueLive.QUEUE_ANNOTATION, u.clusterQueue());
+    u.annotations().forEach(annotations::addProperty);
     JsonObject meta = new JsonObject();
     meta.add("annotations", annotations);
     JsonObject template = new JsonObject();
@@ -113,7 +161,7 @@ public final class KueueController implements AutoCloseable {
 
   /** One pass: queues into the cache, admitted Jobs started; returns the Jobs started. */
   public synchronized List<KueueLive.Unsuspend> runOnce() {
-    KueueLive.Plan plan = state.plan(name -> cache.hasQueue(name) && !ours.containsKey(name));
+    KueueLive.Plan plan = state.plan(name -> cache.hasQueue(name) && !ours.containsKey(name), room());
     Map<String, Queue> now = new HashMap<>();
     for (Queue q : plan.queues()) {
       now.put(q.name(), q);
@@ -136,6 +184,17 @@ public final class KueueController implements AutoCloseable {
         LOG.log(Level.INFO, w);
       }
     }
+    for (io.basalt.kube.provisioning.NewRequest r : plan.provision()) {
+      try {
+        provisioner.create(r);
+        LOG.log(Level.INFO, "Kueue: created ProvisioningRequest " + r.key() + " (class " + r.className() + ", "
+            + r.count() + " pods) for Job " + r.namespace() + "/" + r.ownerName());
+      } catch (Exception e) {
+        state.provisionFailed(r);
+        LOG.log(Level.WARNING, "Kueue: creating ProvisioningRequest " + r.key() + " failed (retried next pass): "
+            + e);
+      }
+    }
     for (KueueLive.Unsuspend u : plan.unsuspend()) {
       try {
         starter.start(u);
@@ -146,7 +205,46 @@ public final class KueueController implements AutoCloseable {
         LOG.log(Level.WARNING, "Kueue: unsuspending Job " + u.key() + " failed (retried next pass): " + e);
       }
     }
+    Map<String, String> now2 = new HashMap<>();
+    for (QueueStatus st : plan.statuses()) {
+      String key = (st.clusterQueue() ? "ClusterQueue " : "LocalQueue ") + st.key();
+      String body = st.body(java.time.Instant.EPOCH).toString();
+      now2.put(key, body);
+      if (body.equals(written.get(key))) {
+        continue;
+      }
+      Map.Entry<Boolean, java.time.Instant> since = activeSince.get(key);
+      if (since == null || since.getKey() != st.active()) {
+        since = Map.entry(st.active(), java.time.Instant.now());
+        activeSince.put(key, since);
+      }
+      try {
+        statusWriter.write(st, st.body(since.getValue()));
+        written.put(key, body);
+      } catch (Exception e) {
+        LOG.log(Level.DEBUG, "Kueue: writing the status of " + key + " failed (retried next pass): " + e);
+      }
+    }
+    written.keySet().retainAll(now2.keySet());
+    activeSince.keySet().retainAll(now2.keySet());
     return plan.unsuspend();
+  }
+
+  /** The cache's free room now: nodes less what the pods on them request. */
+  private KueueLive.Room room() {
+    List<List<?>> read = new java.util.ArrayList<>(); // read once, and only when a Job asks: most passes do not
+    return (job, selector, tolerations) -> {
+      if (read.isEmpty()) {
+        read.add(cache.nodes());
+        read.add(cache.pods());
+      }
+      @SuppressWarnings("unchecked")
+      List<io.basalt.model.Node> nodes = (List<io.basalt.model.Node>) read.get(0);
+      @SuppressWarnings("unchecked")
+      List<io.basalt.model.Pod> pods = (List<io.basalt.model.Pod>) read.get(1);
+      return io.basalt.kube.provisioning.ClusterRoom.holds(nodes, pods, job.podRequest(), job.pods(), selector,
+          tolerations);
+    };
   }
 
   @Override

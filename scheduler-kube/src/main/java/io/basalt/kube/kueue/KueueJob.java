@@ -17,14 +17,27 @@ import java.util.Map;
  * @param tolerations the pod template's tolerations
  * @param priorityClass the {@code kueue.x-k8s.io/priority-class} label, or null
  * @param priorityClassName the pod template's {@code priorityClassName}, or null
+ * @param podTemplate the pod template as JSON, for the PodTemplate of a ProvisioningRequest; null when unknown
+ * @param provisioningParameters the Job's {@code provreq.kueue.x-k8s.io/NAME} annotations by NAME: parameters Kueue
+ *     passes on to the ProvisioningRequest it makes for the Job
  */
 public record KueueJob(String namespace, String name, String uid, String localQueue, boolean suspended,
     boolean finished, int pods, Map<String, Long> podRequest, Map<String, String> nodeSelector,
-    List<Toleration> tolerations, String priorityClass, String priorityClassName, Instant created) {
+    List<Toleration> tolerations, String priorityClass, String priorityClassName, Instant created,
+    String podTemplate, Map<String, String> provisioningParameters) {
   public KueueJob {
     podRequest = Map.copyOf(podRequest);
     nodeSelector = Map.copyOf(nodeSelector);
     tolerations = List.copyOf(tolerations);
+    provisioningParameters = Map.copyOf(provisioningParameters);
+  }
+
+  /** A Job whose template and annotations a ProvisioningRequest would not need. */
+  public KueueJob(String namespace, String name, String uid, String localQueue, boolean suspended, boolean finished,
+      int pods, Map<String, Long> podRequest, Map<String, String> nodeSelector, List<Toleration> tolerations,
+      String priorityClass, String priorityClassName, Instant created) {
+    this(namespace, name, uid, localQueue, suspended, finished, pods, podRequest, nodeSelector, tolerations,
+        priorityClass, priorityClassName, created, null, Map.of());
   }
 
   public String key() {

@@ -1,5 +1,9 @@
 package io.basalt.kube.kueue;
 
+import io.basalt.kube.provisioning.ConsumeGate;
+import io.basalt.kube.provisioning.NewRequest;
+import io.basalt.kube.provisioning.ProvisioningState;
+import io.basalt.model.Pod;
 import io.basalt.model.Queue;
 import io.basalt.model.Taint;
 import io.basalt.model.Toleration;
@@ -11,7 +15,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Live mode's Kueue state: the Kueue objects and Kueue-labelled Jobs the informers see, and, in
@@ -28,6 +34,27 @@ public final class KueueLive {
   private final Map<String, KueueJob> jobs = new LinkedHashMap<>();
   /** Jobs unsuspended here whose informer update has not come yet, by key: charged as running meanwhile. */
   private final Map<String, Unsuspend> inFlight = new HashMap<>();
+  /** Unassigned pods consuming a ProvisioningRequest, by key: observed again when the request's state changes. */
+  private final Map<String, Pod> consuming = new HashMap<>();
+  /** Whether any pod ever consumed a request: until then pods pass without taking this object's lock. */
+  private volatile boolean anyConsuming;
+  /** Kueue's provisioning check: the Jobs waiting for a ProvisioningRequest, and those given up on. */
+  private final ProvisioningCheck check;
+
+  public KueueLive() {
+    this(java.time.Instant::now);
+  }
+
+  /** @param clock when a failed ProvisioningRequest's backoff ends; never read by scheduling decisions */
+  public KueueLive(Supplier<java.time.Instant> clock) {
+    this.check = new ProvisioningCheck(clock);
+  }
+
+  /** Whether the cluster's free room holds a Job on the node selector and tolerations it would be admitted with. */
+  @FunctionalInterface
+  public interface Room {
+    boolean holds(KueueJob job, Map<String, String> nodeSelector, List<Toleration> tolerations);
+  }
 
   /**
    * A suspended Job to start: its template gets the flavors' node labels and tolerations, as Kueue writes them, and
@@ -35,13 +62,25 @@ public final class KueueLive {
    *
    * @param tolerations the template's tolerations with the flavors' added; empty when the flavors add none
    * @param flavors the flavor chosen per resource group of the ClusterQueue (null for a group not asked of)
+   * @param annotations more pod template annotations: the ProvisioningRequest its pods consume
    */
   public record Unsuspend(String namespace, String name, String clusterQueue, Map<String, String> nodeSelector,
-      List<Toleration> tolerations, List<String> flavors) {
+      List<Toleration> tolerations, List<String> flavors, Map<String, String> annotations) {
     public Unsuspend {
       nodeSelector = Map.copyOf(nodeSelector);
       tolerations = List.copyOf(tolerations);
       flavors = java.util.Collections.unmodifiableList(new ArrayList<>(flavors)); // null: a group not asked of
+      annotations = Map.copyOf(annotations);
+    }
+
+    /** Without template annotations beyond the queue's. */
+    public Unsuspend(String namespace, String name, String clusterQueue, Map<String, String> nodeSelector,
+        List<Toleration> tolerations, List<String> flavors) {
+      this(namespace, name, clusterQueue, nodeSelector, tolerations, flavors, Map.of());
+    }
+
+    Unsuspend withAnnotations(Map<String, String> more) {
+      return new Unsuspend(namespace, name, clusterQueue, nodeSelector, tolerations, flavors, more);
     }
 
     public String key() {
@@ -50,36 +89,116 @@ public final class KueueLive {
   }
 
   /**
-   * One pass of admission: the queues the cache should hold, the Jobs to unsuspend now, and one line per Job held
-   * or object not supported.
+   * One pass of admission: the queues the cache should hold, the Jobs to unsuspend now, one line per Job held or
+   * object not supported, and the ProvisioningRequests to create (Kueue's provisioning check).
    */
-  public record Plan(List<Queue> queues, List<Unsuspend> unsuspend, List<String> warnings) {}
+  public record Plan(List<Queue> queues, List<Unsuspend> unsuspend, List<String> warnings,
+      List<NewRequest> provision, List<QueueStatus> statuses) {
+    public Plan(List<Queue> queues, List<Unsuspend> unsuspend, List<String> warnings) {
+      this(queues, unsuspend, warnings, List.of(), List.of());
+    }
+  }
 
   public synchronized void put(KueueRecord r) {
-    records.put(key(r), r);
+    put(r, p -> { });
+  }
+
+  /**
+   * Keeps {@code r}; a ProvisioningRequest whose state changes hands the pods consuming it to {@code observe} again,
+   * gated or not, under this object's lock so no older view of a pod overtakes a newer one.
+   */
+  public synchronized void put(KueueRecord r, Consumer<Pod> observe) {
+    KueueRecord before = records.put(key(r), r);
+    if (r instanceof KueueRecord.ProvisioningRequest req && (!(before instanceof KueueRecord.ProvisioningRequest b)
+        || b.state() != req.state())) {
+      reobserve(req.key(), observe);
+    }
   }
 
   /** @param key the informer's key: {@code namespace/name} for a LocalQueue, the name otherwise */
   public synchronized void remove(String kind, String key) {
-    records.remove(kind + " " + key);
+    remove(kind, key, p -> { });
+  }
+
+  public synchronized void remove(String kind, String key, Consumer<Pod> observe) {
+    KueueRecord gone = records.remove(kind + " " + key);
+    if (gone instanceof KueueRecord.ProvisioningRequest req) {
+      reobserve(req.key(), observe);
+    }
+  }
+
+  /**
+   * Hands {@code pod} to {@code observe} as the scheduler should see it: behind {@link ConsumeGate#GATE} while the
+   * ProvisioningRequest it consumes is not provisioned (whatever the Kueue mode: the autoscaler's flow, not Kueue's).
+   */
+  public void observePod(Pod pod, Consumer<Pod> observe) {
+    if (!anyConsuming && ConsumeGate.requestOf(pod) == null) { // most pods: no lock shared with admission
+      observe.accept(pod);
+      return;
+    }
+    observeConsuming(pod, observe);
+  }
+
+  private synchronized void observeConsuming(Pod pod, Consumer<Pod> observe) {
+    String req = ConsumeGate.requestOf(pod);
+    if (req == null || pod.isAssigned()) {
+      consuming.remove(pod.key());
+      observe.accept(pod);
+      return;
+    }
+    consuming.put(pod.key(), pod);
+    anyConsuming = true;
+    observe.accept(ConsumeGate.apply(pod, requestState(req)));
+  }
+
+  public void podGone(String key) {
+    if (anyConsuming) {
+      synchronized (this) {
+        consuming.remove(key);
+      }
+    }
+  }
+
+  private void reobserve(String requestKey, Consumer<Pod> observe) {
+    ProvisioningState state = requestState(requestKey);
+    for (Pod p : consuming.values()) {
+      if (requestKey.equals(ConsumeGate.requestOf(p))) {
+        observe.accept(ConsumeGate.apply(p, state));
+      }
+    }
+  }
+
+  private ProvisioningState requestState(String requestKey) {
+    KueueRecord r = records.get("ProvisioningRequest " + requestKey);
+    return r instanceof KueueRecord.ProvisioningRequest req ? req.state() : null;
   }
 
   /** @param job null when the Job at {@code key} names no LocalQueue (any more) */
   public synchronized void putJob(String key, KueueJob job) {
     if (job == null) {
-      jobs.remove(key);
-      inFlight.remove(key);
+      removeJob(key);
       return;
     }
-    jobs.put(key, job);
+    KueueJob before = jobs.put(key, job);
+    if (before != null && before.uid() != null && !before.uid().equals(job.uid())) {
+      check.gaveUp.remove(key); // a new Job of the same name
+    }
     if (!job.suspended()) {
       inFlight.remove(key);
+      check.waiting.remove(key);
     }
   }
 
   public synchronized void removeJob(String key) {
     jobs.remove(key);
     inFlight.remove(key);
+    check.waiting.remove(key);
+    check.gaveUp.remove(key);
+  }
+
+  /** Creating the ProvisioningRequest failed: the Job is admitted afresh at a later pass. */
+  public synchronized void provisionFailed(NewRequest r) {
+    check.waiting.remove(r.namespace() + "/" + r.ownerName());
   }
 
   /** The unsuspend call failed: the Job is pending again at the next pass. */
@@ -104,13 +223,30 @@ public final class KueueLive {
    *     of the same name is then not made
    */
   public synchronized Plan plan(Predicate<String> foreignQueue) {
+    return plan(foreignQueue, (j, selector, tolerations) -> true);
+  }
+
+  /**
+   * As {@link #plan(Predicate)}; a Job whose ClusterQueue names Kueue's provisioning check and that {@code room}
+   * says the cluster cannot hold gets a ProvisioningRequest ({@link Plan#provision}) and is unsuspended, consuming
+   * it, once it is {@code Provisioned}; a failed, expired or revoked one is made again after the config's backoff,
+   * at most {@code backoffLimitCount} more times.
+   */
+  public synchronized Plan plan(Predicate<String> foreignQueue, Room room) {
     Map<String, KueueRecord.Flavor> flavors = new LinkedHashMap<>();
     Map<String, KueueRecord.ClusterQueue> cqs = new LinkedHashMap<>();
     Map<String, KueueRecord.LocalQueue> lqs = new LinkedHashMap<>();
     Map<String, KueueRecord.Cohort> cohorts = new LinkedHashMap<>();
     Map<String, Integer> priorities = new HashMap<>();
+    Map<String, KueueRecord.AdmissionCheck> checks = new HashMap<>();
+    Map<String, KueueRecord.ProvisioningConfig> configs = new HashMap<>();
     List<String> warnings = new ArrayList<>();
     for (KueueRecord r : records.values()) {
+      if (r instanceof KueueRecord.AdmissionCheck c) {
+        checks.put(c.name(), c);
+      } else if (r instanceof KueueRecord.ProvisioningConfig c) {
+        configs.put(c.name(), c);
+      }
       if (!r.unsupported().isEmpty()) {
         warnings.add("Kueue: " + r.display() + ": not supported, ignored: " + String.join(", ", r.unsupported()));
       }
@@ -135,13 +271,20 @@ public final class KueueLive {
 
     Quotas quotas = new Quotas(cqs, cohorts);
     List<KueueJob> pending = new ArrayList<>();
+    List<KueueJob> waiting = new ArrayList<>();
     for (KueueJob j : jobs.values()) {
       KueueRecord.ClusterQueue cq = clusterQueueOf(j, lqs, cqs);
       Unsuspend started = inFlight.get(j.key());
       if (cq == null || j.finished()) {
         continue;
       }
-      if (started != null) {
+      ProvisioningCheck.Waiting waits = check.waiting.get(j.key());
+      if (check.gaveUp.containsKey(j.key())) {
+        warnings.add("Kueue: Job " + j.key() + " stays suspended: " + check.gaveUp.get(j.key()));
+      } else if (waits != null && j.suspended()) {
+        FlavorChoice.charge(quotas, cq, j.request(), chosen(cq, waits.admitted.flavors()));
+        waiting.add(j);
+      } else if (started != null) {
         FlavorChoice.charge(quotas, cq, j.request(), chosen(cq, started.flavors()));
       } else if (!j.suspended()) {
         FlavorChoice.charge(quotas, cq, j.request(), runningFlavors(cq, j, flavors));
@@ -153,6 +296,10 @@ public final class KueueLive {
         .thenComparing(KueueJob::created, Comparator.nullsLast(Comparator.naturalOrder()))
         .thenComparing(KueueJob::key));
     List<Unsuspend> out = new ArrayList<>();
+    List<NewRequest> provision = new ArrayList<>();
+    for (KueueJob j : waiting) {
+      check.provisioned(j, check.waiting.get(j.key()), records, inFlight, out, provision, warnings);
+    }
     Set<String> blocked = new HashSet<>();
     for (KueueJob j : pending) {
       KueueRecord.LocalQueue lq = lqs.get(j.namespace() + "/" + j.localQueue());
@@ -160,10 +307,9 @@ public final class KueueLive {
       if (lq.stopped() || cq.stopped() || blocked.contains(cq.name())) {
         continue;
       }
-      String checks = admissionChecks(cq);
-      if (checks != null) { // Kueue would wait for each check (a ProvisioningRequest, ...): never admit without it
-        warnings.add("Kueue: Job " + j.key() + " stays suspended: " + cq.display() + " names admission checks ("
-            + checks + "), which Basalt does not run");
+      String unrun = ProvisioningCheck.problem(cq, checks, configs);
+      if (unrun != null) { // Kueue would wait for each check: never admit without it
+        warnings.add("Kueue: Job " + j.key() + " stays suspended: " + unrun);
         continue;
       }
       FlavorChoice.Assignment a = FlavorChoice.assign(quotas, cq, j.request(), f -> misfit(flavors.get(f), f, j));
@@ -189,22 +335,57 @@ public final class KueueLive {
       }
       Unsuspend u = new Unsuspend(j.namespace(), j.name(), cq.name(), selector,
           tolerations.size() == j.tolerations().size() ? List.of() : tolerations, names);
+      if (!cq.admissionChecks().isEmpty()) {
+        String checkName = cq.admissionChecks().get(0);
+        KueueRecord.ProvisioningConfig config = configs.get(checks.get(checkName).config());
+        if (ProvisioningCheck.needsNodes(config, j) && !room.holds(j, selector, tolerations)) {
+          ProvisioningCheck.Waiting waits = new ProvisioningCheck.Waiting(checkName, config, u);
+          check.waiting.put(j.key(), waits);
+          provision.add(ProvisioningCheck.newRequest(j, waits));
+          warnings.add("Kueue: Job " + j.key() + " admitted by quota in " + cq.display() + " waits for "
+              + "ProvisioningRequest " + j.namespace() + "/" + waits.requestName(j) + " (class "
+              + config.provisioningClassName() + "): the cluster cannot hold its " + j.pods() + " pods now");
+          continue;
+        }
+      }
       inFlight.put(j.key(), u);
       out.add(u);
     }
-    return new Plan(queues, out, warnings);
+    return new Plan(queues, out, warnings, provision, statuses(cqs, lqs, flavors));
+  }
+
+  /**
+   * The ClusterQueues' and LocalQueues' status after this pass: Jobs started (here or earlier) admitted, Jobs
+   * waiting for a ProvisioningRequest reserving, other suspended ones pending.
+   */
+  private List<QueueStatus> statuses(Map<String, KueueRecord.ClusterQueue> cqs,
+      Map<String, KueueRecord.LocalQueue> lqs, Map<String, KueueRecord.Flavor> flavors) {
+    QueueStatus.Tally tally = new QueueStatus.Tally();
+    for (KueueJob j : jobs.values()) {
+      KueueRecord.LocalQueue lq = lqs.get(j.namespace() + "/" + j.localQueue());
+      KueueRecord.ClusterQueue cq = lq == null ? null : cqs.get(lq.clusterQueue());
+      if (cq == null || j.finished() || check.gaveUp.containsKey(j.key())) {
+        continue;
+      }
+      Unsuspend started = inFlight.get(j.key());
+      ProvisioningCheck.Waiting waits = check.waiting.get(j.key());
+      if (started != null) {
+        tally.add(cq, lq, 2, j.request(), chosen(cq, started.flavors()));
+      } else if (!j.suspended()) {
+        tally.add(cq, lq, 2, j.request(), runningFlavors(cq, j, flavors));
+      } else if (waits != null) {
+        tally.add(cq, lq, 1, j.request(), chosen(cq, waits.admitted.flavors()));
+      } else {
+        tally.add(cq, lq, 0, j.request(), List.of());
+      }
+    }
+    return tally.statuses(cqs, lqs);
   }
 
   private static KueueRecord.ClusterQueue clusterQueueOf(KueueJob j, Map<String, KueueRecord.LocalQueue> lqs,
       Map<String, KueueRecord.ClusterQueue> cqs) {
     KueueRecord.LocalQueue lq = lqs.get(j.namespace() + "/" + j.localQueue());
     return lq == null ? null : cqs.get(lq.clusterQueue());
-  }
-
-  /** The ClusterQueue's admission-check fields, or null when it has none. */
-  private static String admissionChecks(KueueRecord.ClusterQueue cq) {
-    List<String> fields = cq.unsupported().stream().filter(f -> f.startsWith("spec.admissionChecks")).toList();
-    return fields.isEmpty() ? null : String.join(", ", fields);
   }
 
   private static int priority(KueueJob j, Map<String, Integer> priorities) {
@@ -272,6 +453,12 @@ public final class KueueLive {
       kind = "Cohort";
     } else if (r instanceof KueueRecord.PriorityClass) {
       kind = "WorkloadPriorityClass";
+    } else if (r instanceof KueueRecord.AdmissionCheck) {
+      kind = "AdmissionCheck";
+    } else if (r instanceof KueueRecord.ProvisioningConfig) {
+      kind = "ProvisioningRequestConfig";
+    } else if (r instanceof KueueRecord.ProvisioningRequest q) {
+      return "ProvisioningRequest " + q.key();
     } else {
       kind = "Topology";
     }

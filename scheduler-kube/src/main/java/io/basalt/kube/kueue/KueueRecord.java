@@ -77,14 +77,25 @@ public sealed interface KueueRecord {
    *     fits without borrowing wins over borrowing in an earlier one
    * @param weight {@code fairSharing.weight}, 1 when unset
    * @param stopped {@code stopPolicy} Hold or HoldAndDrain: admits nothing new
+   * @param admissionChecks the AdmissionChecks every workload must pass ({@code spec.admissionChecks}, or the names
+   *     in {@code spec.admissionChecksStrategy})
    */
   record ClusterQueue(String name, String cohort, List<ResourceGroup> resourceGroups, boolean strictFifo,
       boolean tryNextFlavorBeforeBorrowing, int weight, boolean stopped, Map<String, String> annotations,
-      List<String> unsupported) implements KueueRecord {
+      List<String> unsupported, List<String> admissionChecks) implements KueueRecord {
     public ClusterQueue {
       resourceGroups = List.copyOf(resourceGroups);
       annotations = Map.copyOf(annotations);
       unsupported = List.copyOf(unsupported);
+      admissionChecks = List.copyOf(admissionChecks);
+    }
+
+    /** A ClusterQueue naming no admission check. */
+    public ClusterQueue(String name, String cohort, List<ResourceGroup> resourceGroups, boolean strictFifo,
+        boolean tryNextFlavorBeforeBorrowing, int weight, boolean stopped, Map<String, String> annotations,
+        List<String> unsupported) {
+      this(name, cohort, resourceGroups, strictFifo, tryNextFlavorBeforeBorrowing, weight, stopped, annotations,
+          unsupported, List.of());
     }
 
     @Override
@@ -149,6 +160,75 @@ public sealed interface KueueRecord {
     @Override
     public String display() {
       return "Topology " + name;
+    }
+  }
+
+  /**
+   * An AdmissionCheck: which controller runs it and, for Kueue's provisioning controller
+   * ({@value #PROVISIONING_CONTROLLER}), the ProvisioningRequestConfig it names.
+   *
+   * @param config the name of the {@code ProvisioningRequestConfig} in {@code spec.parameters}, or null
+   */
+  record AdmissionCheck(String name, String controllerName, String config, List<String> unsupported)
+      implements KueueRecord {
+    public static final String PROVISIONING_CONTROLLER = "kueue.x-k8s.io/provisioning-request";
+
+    public AdmissionCheck {
+      unsupported = List.copyOf(unsupported);
+    }
+
+    /** Whether Basalt runs this check: Kueue's provisioning check with its config named. */
+    public boolean provisioning() {
+      return PROVISIONING_CONTROLLER.equals(controllerName) && config != null;
+    }
+
+    @Override
+    public String display() {
+      return "AdmissionCheck " + name;
+    }
+  }
+
+  /**
+   * A ProvisioningRequestConfig: what the ProvisioningRequest made for a workload asks of the autoscaler, and how a
+   * failed one is retried ({@code retryStrategy}, Kueue's defaults when unset: 3 retries, 60 s doubling up to 1800 s).
+   *
+   * @param managedResources the resources the request is for; empty: every resource
+   */
+  record ProvisioningConfig(String name, String provisioningClassName, Map<String, String> parameters,
+      List<String> managedResources, int backoffLimitCount, long backoffBaseSeconds, long backoffMaxSeconds,
+      List<String> unsupported) implements KueueRecord {
+    public ProvisioningConfig {
+      parameters = Map.copyOf(parameters);
+      managedResources = List.copyOf(managedResources);
+      unsupported = List.copyOf(unsupported);
+    }
+
+    @Override
+    public String display() {
+      return "ProvisioningRequestConfig " + name;
+    }
+  }
+
+  /**
+   * A ProvisioningRequest ({@code autoscaling.x-k8s.io}), as the cluster autoscaler's status states it. Not one of
+   * Kueue's kinds, but read with them: Kueue's provisioning check makes them, and pods consuming one wait for it.
+   *
+   * @param state {@link io.basalt.kube.provisioning.ProvisioningState} of its conditions
+   * @param message the deciding condition's message, or null
+   */
+  record ProvisioningRequest(String namespace, String name, String provisioningClassName, io.basalt.kube.provisioning.ProvisioningState state,
+      String message, List<String> unsupported) implements KueueRecord {
+    public ProvisioningRequest {
+      unsupported = List.copyOf(unsupported);
+    }
+
+    public String key() {
+      return namespace + "/" + name;
+    }
+
+    @Override
+    public String display() {
+      return "ProvisioningRequest " + key();
     }
   }
 }

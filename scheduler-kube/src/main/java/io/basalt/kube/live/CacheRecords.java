@@ -74,12 +74,13 @@ final class CacheRecords implements Records, Records.Removals {
       cache.removePod(previous);
       inferred.removePod(previous);
     }
-    cache.observe(pod);
+    kueue.observePod(pod, cache::observe); // gated while a ProvisioningRequest it consumes is not provisioned
     inferred.putPod(pod);
   }
 
   @Override
   public void podGone(String key, String uid) {
+    kueue.podGone(key);
     String known = podUids.remove(key);
     String gone = known != null ? known : uid;
     if (gone != null) {
@@ -211,12 +212,12 @@ final class CacheRecords implements Records, Records.Removals {
 
   @Override
   public void kueue(io.basalt.kube.kueue.KueueRecord record) {
-    kueue.put(record);
+    kueue.put(record, cache::observe);
   }
 
   @Override
   public void kueueGone(String kind, String key) {
-    kueue.remove(kind, key);
+    kueue.remove(kind, key, cache::observe);
   }
 
   @Override

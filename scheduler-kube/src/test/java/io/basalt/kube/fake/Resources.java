@@ -135,6 +135,16 @@ public final class Resources {
       "v1beta1", "workloadpriorityclasses", "WorkloadPriorityClass", false));
   public static final ResourceType KUEUE_TOPOLOGIES = register(ResourceType.custom("kueue.x-k8s.io", "v1beta1",
       "topologies", "Topology", false));
+  /** Kueue's provisioning check: its AdmissionCheck (with status) and ProvisioningRequestConfig. */
+  public static final ResourceType KUEUE_ADMISSION_CHECKS = register(ResourceType.custom("kueue.x-k8s.io",
+      "v1beta1", "admissionchecks", "AdmissionCheck", false).statusSubresource());
+  public static final ResourceType KUEUE_PROVISIONING_REQUEST_CONFIGS = register(ResourceType.custom(
+      "kueue.x-k8s.io", "v1beta1", "provisioningrequestconfigs", "ProvisioningRequestConfig", false));
+  /** The cluster autoscaler's ProvisioningRequest (status written by the autoscaler) and the PodTemplates it reads. */
+  public static final ResourceType PROVISIONING_REQUESTS = register(ResourceType.custom("autoscaling.x-k8s.io",
+      "v1beta1", "provisioningrequests", "ProvisioningRequest", true).statusSubresource());
+  public static final ResourceType POD_TEMPLATES = register(ResourceType.builtin("", "v1", "podtemplates",
+      "PodTemplate", true).mergeKeys(META_KEYS));
 
   /**
    * A kind no real server has and Basalt does not know: tests register their own adapter for it and watch it

@@ -187,8 +187,8 @@ class KueueAdmissionTest {
         metadata: {name: bad}
         spec: {queueingStrategy: LIFO}
         """);
-    assertTrue(c.errors().contains("Kueue: ClusterQueue cq: not supported, ignored: spec.admissionChecks, "
-        + "spec.preemption"), c.errors().toString());
+    assertTrue(c.errors().contains("Kueue: ClusterQueue cq: not supported, ignored: spec.preemption"),
+        c.errors().toString());
     assertTrue(c.errors().stream().anyMatch(e -> e.contains("ClusterQueue bad: spec.queueingStrategy: expected "
         + "StrictFIFO or BestEffortFIFO, got 'LIFO'")), c.errors().toString());
   }

@@ -102,14 +102,122 @@ class KueueLiveTest {
     assertTrue(p.warnings().stream().anyMatch(w -> w.contains("already exists")), p.warnings().toString());
   }
 
+  private static KueueRecord.ClusterQueue checked(String check) {
+    KueueRecord.ClusterQueue plain = cq("gpu", 16, false);
+    return new KueueRecord.ClusterQueue("gpu", null, plain.resourceGroups(), false, false, 1, false, Map.of(),
+        List.of(), List.of(check));
+  }
+
+  private static final KueueRecord.AdmissionCheck PROV = new KueueRecord.AdmissionCheck("prov",
+      KueueRecord.AdmissionCheck.PROVISIONING_CONTROLLER, "cfg", List.of());
+
+  private static KueueRecord.ProvisioningConfig config(int retries) {
+    return new KueueRecord.ProvisioningConfig("cfg", "queued-provisioning.gke.io", Map.of("a", "b"),
+        List.of("nvidia.com/gpu"), retries, 10, 1800, List.of());
+  }
+
+  private static KueueRecord.ProvisioningRequest request(String name, io.basalt.kube.provisioning.ProvisioningState s) {
+    return new KueueRecord.ProvisioningRequest("ml", name, "queued-provisioning.gke.io", s, "why", List.of());
+  }
+
   @Test
-  void aClusterQueueWithAdmissionChecksAdmitsNothingLive() {
+  void aClusterQueueWithAnUnknownAdmissionCheckAdmitsNothing() {
     KueueLive live = live(false);
-    live.put(new KueueRecord.ClusterQueue("gpu", null, cq("gpu", 16, false).resourceGroups(), false, false, 1, false,
-        Map.of(), List.of("spec.admissionChecks")));
+    live.put(checked("other"));
+    live.put(new KueueRecord.AdmissionCheck("other", "example.com/check", null, List.of()));
     live.putJob("ml/a", job("a", "team", true, 1, 8, 0));
     KueueLive.Plan p = live.plan(q -> false);
-    assertEquals(List.of(), started(p), "Kueue would wait for the check (a ProvisioningRequest): so does Basalt");
-    assertTrue(p.warnings().stream().anyMatch(w -> w.contains("admission checks")), p.warnings().toString());
+    assertEquals(List.of(), started(p), "Kueue would wait for the check: so does Basalt");
+    assertTrue(p.warnings().stream().anyMatch(w -> w.contains("is not Kueue's provisioning check")),
+        p.warnings().toString());
+  }
+
+  @Test
+  void aJobTheClusterHoldsPassesTheProvisioningCheckAtOnce() {
+    KueueLive live = live(false);
+    live.put(checked("prov"));
+    live.put(PROV);
+    live.put(config(3));
+    live.putJob("ml/a", job("a", "team", true, 1, 8, 0));
+    KueueLive.Plan p = live.plan(q -> false, (j, s, t) -> true);
+    assertEquals(List.of("a"), started(p));
+    assertEquals(List.of(), p.provision());
+  }
+
+  @Test
+  void aJobTheClusterCannotHoldWaitsForItsRequestHoldingItsQuotaAndRetriesAfterTheBackoff() {
+    java.time.Instant[] now = {Instant.parse("2026-01-01T00:00:00Z")};
+    KueueLive live = new KueueLive(() -> now[0]);
+    live.put(A100);
+    live.put(checked("prov"));
+    live.put(new KueueRecord.LocalQueue("ml", "team", "gpu", false, List.of()));
+    live.put(PROV);
+    live.put(config(1));
+    live.putJob("ml/a", job("a", "team", true, 2, 4, 0));
+    live.putJob("ml/b", job("b", "team", true, 1, 8, 1));
+    KueueLive.Room none = (j, s, t) -> false;
+    KueueLive.Plan p = live.plan(q -> false, none);
+    assertEquals(List.of(), started(p));
+    assertEquals(List.of("ml/a-prov-1", "ml/b-prov-1"), p.provision().stream()
+        .map(io.basalt.kube.provisioning.NewRequest::key).toList());
+    io.basalt.kube.provisioning.NewRequest r = p.provision().get(0);
+    assertEquals(2, r.count());
+    assertEquals("queued-provisioning.gke.io", r.requestObject().getAsJsonObject("spec")
+        .get("provisioningClassName").getAsString());
+    assertEquals(Map.of("gpu", "a100"), r.nodeSelector(), "the flavor's nodes");
+
+    live.putJob("ml/c", job("c", "team", true, 1, 1, 2));
+    p = live.plan(q -> false, none);
+    assertEquals(List.of(), p.provision(), "a and b hold the 16 GPUs while they wait; nothing asked twice");
+    assertTrue(p.warnings().stream().anyMatch(w -> w.contains("Job ml/c stays suspended")), p.warnings().toString());
+
+    live.put(request("a-prov-1", io.basalt.kube.provisioning.ProvisioningState.PROVISIONED));
+    live.put(request("b-prov-1", io.basalt.kube.provisioning.ProvisioningState.FAILED));
+    p = live.plan(q -> false, none);
+    assertEquals(List.of("a"), started(p));
+    assertEquals(Map.of(io.basalt.kube.provisioning.ConsumeGate.CONSUME_ANNOTATION, "a-prov-1",
+        io.basalt.kube.provisioning.ConsumeGate.CLASS_ANNOTATION, "queued-provisioning.gke.io"),
+        p.unsuspend().get(0).annotations());
+    assertEquals(List.of(), p.provision(), "b's retry waits for the backoff (10 s)");
+    now[0] = now[0].plusSeconds(11);
+    p = live.plan(q -> false, none);
+    assertEquals(List.of("ml/b-prov-2"), p.provision().stream()
+        .map(io.basalt.kube.provisioning.NewRequest::key).toList());
+    live.put(request("b-prov-2", io.basalt.kube.provisioning.ProvisioningState.BOOKING_EXPIRED));
+    now[0] = now[0].plusSeconds(3600);
+    p = live.plan(q -> false, none);
+    assertEquals(List.of(), p.provision(), "one retry allowed: given up");
+    assertTrue(p.warnings().stream().anyMatch(w -> w.contains("Job ml/b stays suspended: ProvisioningRequest "
+        + "ml/b-prov-2 is booking expired (why); no retry left")), p.warnings().toString());
+  }
+
+  @Test
+  void aPodConsumingARequestIsGatedUntilItIsProvisionedAndSeenAgainWhenItIs() {
+    KueueLive live = new KueueLive();
+    io.basalt.model.Pod pod = pod("pi", Map.of(io.basalt.kube.provisioning.ConsumeGate.CONSUME_ANNOTATION,
+        "pi-request"));
+    java.util.List<io.basalt.model.Pod> seen = new java.util.ArrayList<>();
+    live.observePod(pod, seen::add);
+    assertEquals(List.of(io.basalt.kube.provisioning.ConsumeGate.GATE), seen.get(0).constraints().schedulingGates(),
+        "the request does not exist yet");
+    live.put(request("pi-request", io.basalt.kube.provisioning.ProvisioningState.PENDING), seen::add);
+    assertEquals(2, seen.size(), "seen again, still gated");
+    assertTrue(seen.get(1).isGated());
+    live.put(request("pi-request", io.basalt.kube.provisioning.ProvisioningState.PENDING), seen::add);
+    assertEquals(2, seen.size(), "the same state: not seen again");
+    live.put(request("pi-request", io.basalt.kube.provisioning.ProvisioningState.PROVISIONED), seen::add);
+    assertEquals(3, seen.size());
+    assertEquals(List.of(), seen.get(2).constraints().schedulingGates(), "provisioned: schedulable");
+    io.basalt.model.Pod other = pod("other", Map.of());
+    live.observePod(other, seen::add);
+    assertEquals(other, seen.get(3), "a pod consuming nothing passes unchanged");
+    live.podGone("ml/pi");
+    live.remove("ProvisioningRequest", "ml/pi-request", seen::add);
+    assertEquals(4, seen.size(), "a pod gone is not seen again");
+  }
+
+  private static io.basalt.model.Pod pod(String name, Map<String, String> annotations) {
+    return new io.basalt.model.Pod(name + "-uid", "ml", name, "basalt-scheduler", null, "Pending", false, 0, null,
+        null, io.basalt.model.ResourceVector.ZERO, Map.of(), annotations, Map.of(), List.of(), List.of(), null);
   }
 }

@@ -116,9 +116,11 @@ class InformerContractTest {
     }
     list("/api/v1/resourcequotas", "ResourceQuotaList", "v1", null);
     for (String kueue : List.of("resourceflavors", "clusterqueues", "localqueues", "cohorts",
-        "workloadpriorityclasses", "topologies")) {
+        "workloadpriorityclasses", "topologies", "admissionchecks", "provisioningrequestconfigs")) {
       list("/apis/kueue.x-k8s.io/v1beta1/" + kueue, "List", "kueue.x-k8s.io/v1beta1", null);
     }
+    list("/apis/autoscaling.x-k8s.io/v1beta1/provisioningrequests", "ProvisioningRequestList",
+        "autoscaling.x-k8s.io/v1beta1", null);
   }
 
   @AfterEach

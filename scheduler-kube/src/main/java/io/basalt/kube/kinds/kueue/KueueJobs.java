@@ -66,6 +66,23 @@ public final class KueueJobs {
     return new KueueJob(Conversion.namespaceOf(job.getMetadata()), job.getMetadata().getName(),
         job.getMetadata().getUid(), queue, Boolean.TRUE.equals(spec.getSuspend()), finished, Math.max(pods, 0),
         request, selector, tolerations, labels.get(PRIORITY_CLASS_LABEL), priorityClassName,
-        Conversion.instant(job.getMetadata().getCreationTimestamp()));
+        Conversion.instant(job.getMetadata().getCreationTimestamp()),
+        spec.getTemplate() == null ? null : io.kubernetes.client.openapi.JSON.getGson().toJson(spec.getTemplate()),
+        provisioningParameters(job.getMetadata().getAnnotations()));
+  }
+
+  /** Kueue's prefix of Job annotations passed on as a ProvisioningRequest's parameters. */
+  static final String PROVISIONING_PARAMETER_PREFIX = "provreq.kueue.x-k8s.io/";
+
+  private static Map<String, String> provisioningParameters(Map<String, String> annotations) {
+    Map<String, String> out = new LinkedHashMap<>();
+    if (annotations != null) {
+      annotations.forEach((k, v) -> {
+        if (k.startsWith(PROVISIONING_PARAMETER_PREFIX) && v != null) {
+          out.put(k.substring(PROVISIONING_PARAMETER_PREFIX.length()), v);
+        }
+      });
+    }
+    return out;
   }
 }

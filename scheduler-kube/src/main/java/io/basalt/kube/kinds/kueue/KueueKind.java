@@ -39,6 +39,15 @@ public final class KueueKind<T extends CustomObject<T, ?, ?>> extends KindAdapte
   public static final KueueKind<KueueObjects.Topology> TOPOLOGY = new KueueKind<>("Topology", "topologies", false,
       KueueObjects.Topology.class, KueueObjects.TopologyList.class, KueueParse::topology);
 
+  /** {@code AdmissionCheck}: Kueue's provisioning check is run by Basalt in "instead" mode. */
+  public static final KueueKind<KueueObjects.AdmissionCheck> ADMISSION_CHECK = new KueueKind<>("AdmissionCheck",
+      "admissionchecks", false, KueueObjects.AdmissionCheck.class, KueueObjects.AdmissionCheckList.class,
+      KueueParse::admissionCheck);
+  public static final KueueKind<KueueObjects.ProvisioningRequestConfig> PROVISIONING_REQUEST_CONFIG =
+      new KueueKind<>("ProvisioningRequestConfig", "provisioningrequestconfigs", false,
+          KueueObjects.ProvisioningRequestConfig.class, KueueObjects.ProvisioningRequestConfigList.class,
+          KueueParse::provisioningConfig);
+
   private final Function<T, KueueRecord> parse;
 
   private KueueKind(String kind, String plural, boolean namespaced, Class<T> type,

@@ -51,6 +51,17 @@ public final class KueueObjects {
 
   public static final class TopologyList extends CustomObjectList<Topology> {}
 
+  /** {@code AdmissionCheck} (cluster-scoped): a check a ClusterQueue's workloads pass before admission. */
+  public static final class AdmissionCheck extends CustomObject<AdmissionCheck, JsonObject, JsonObject> {}
+
+  public static final class AdmissionCheckList extends CustomObjectList<AdmissionCheck> {}
+
+  /** {@code ProvisioningRequestConfig} (cluster-scoped): what Kueue's provisioning check asks the autoscaler. */
+  public static final class ProvisioningRequestConfig
+      extends CustomObject<ProvisioningRequestConfig, JsonObject, JsonObject> {}
+
+  public static final class ProvisioningRequestConfigList extends CustomObjectList<ProvisioningRequestConfig> {}
+
   public static final class ResourceFlavorList extends CustomObjectList<ResourceFlavor> {}
 
   public static final class ClusterQueueList extends CustomObjectList<ClusterQueue> {}

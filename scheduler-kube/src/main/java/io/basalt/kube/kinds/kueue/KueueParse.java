@@ -44,7 +44,29 @@ final class KueueParse {
     Ctx ctx = Ctx.clusterScoped("ClusterQueue", q.getMetadata());
     JsonObject spec = q.getSpec() == null ? new JsonObject() : q.getSpec();
     List<String> unsupported = unknown(spec, Set.of("resourceGroups", "cohort", "cohortName", "queueingStrategy",
-        "namespaceSelector", "flavorFungibility", "fairSharing", "stopPolicy"));
+        "namespaceSelector", "flavorFungibility", "fairSharing", "stopPolicy", "admissionChecks",
+        "admissionChecksStrategy"));
+    List<String> checks = new ArrayList<>();
+    JsonArray named = array(spec, "admissionChecks", "spec.admissionChecks", ctx);
+    for (int i = 0; i < named.size(); i++) {
+      if (!named.get(i).isJsonPrimitive()) {
+        throw ctx.fail("spec.admissionChecks[" + i + "]", "expected a name");
+      }
+      checks.add(named.get(i).getAsString());
+    }
+    JsonObject checkStrategy = object(spec, "admissionChecksStrategy", ctx);
+    if (checkStrategy != null) {
+      List<JsonObject> rules = objects(checkStrategy, "admissionChecks", ctx);
+      for (JsonObject rule : rules) {
+        if (string(rule, "name") != null && !checks.contains(string(rule, "name"))) {
+          checks.add(string(rule, "name"));
+        }
+        if (rule.has("onFlavors")) {
+          unsupported.add("spec.admissionChecksStrategy.admissionChecks[].onFlavors (every check runs on every "
+              + "flavor)");
+        }
+      }
+    }
     JsonElement selector = spec.get("namespaceSelector");
     if (selector != null && selector.isJsonObject() && !selector.getAsJsonObject().isEmpty()) {
       unsupported.add("spec.namespaceSelector (every namespace's LocalQueue is admitted)");
@@ -61,7 +83,51 @@ final class KueueParse {
     String cohort = string(spec, "cohortName") != null ? string(spec, "cohortName") : string(spec, "cohort");
     return new KueueRecord.ClusterQueue(name(q.getMetadata(), ctx), Conversion.emptyToNull(cohort),
         resourceGroups(spec, ctx), "StrictFIFO".equals(strategy), tryNext, weight(spec, ctx), stopped(spec),
-        Conversion.strings(q.getMetadata().getAnnotations()), unsupported);
+        Conversion.strings(q.getMetadata().getAnnotations()), unsupported, checks);
+  }
+
+  static KueueRecord.AdmissionCheck admissionCheck(KueueObjects.AdmissionCheck a) {
+    Ctx ctx = Ctx.clusterScoped("AdmissionCheck", a.getMetadata());
+    JsonObject spec = a.getSpec() == null ? new JsonObject() : a.getSpec();
+    List<String> unsupported = unknown(spec, Set.of("controllerName", "parameters", "retryDelayMinutes"));
+    String controller = string(spec, "controllerName");
+    if (controller == null || controller.isEmpty()) {
+      throw ctx.fail("spec.controllerName", "missing");
+    }
+    JsonObject parameters = object(spec, "parameters", ctx);
+    String config = parameters != null && "ProvisioningRequestConfig".equals(string(parameters, "kind"))
+        ? string(parameters, "name") : null;
+    return new KueueRecord.AdmissionCheck(name(a.getMetadata(), ctx), controller, config, unsupported);
+  }
+
+  static KueueRecord.ProvisioningConfig provisioningConfig(KueueObjects.ProvisioningRequestConfig c) {
+    Ctx ctx = Ctx.clusterScoped("ProvisioningRequestConfig", c.getMetadata());
+    JsonObject spec = c.getSpec() == null ? new JsonObject() : c.getSpec();
+    List<String> unsupported = unknown(spec, Set.of("provisioningClassName", "parameters", "managedResources",
+        "retryStrategy"));
+    String className = string(spec, "provisioningClassName");
+    if (className == null || className.isEmpty()) {
+      throw ctx.fail("spec.provisioningClassName", "missing");
+    }
+    List<String> managed = new ArrayList<>();
+    JsonArray m = array(spec, "managedResources", "spec.managedResources", ctx);
+    for (int i = 0; i < m.size(); i++) {
+      managed.add(m.get(i).getAsString());
+    }
+    int limit = 3;
+    long base = 60;
+    long max = 1800;
+    JsonObject retry = object(spec, "retryStrategy", ctx);
+    if (retry != null) {
+      limit = retry.has("backoffLimitCount") ? retry.get("backoffLimitCount").getAsInt() : limit;
+      base = retry.has("backoffBaseSeconds") ? retry.get("backoffBaseSeconds").getAsLong() : base;
+      max = retry.has("backoffMaxSeconds") ? retry.get("backoffMaxSeconds").getAsLong() : max;
+      if (limit < 0 || base < 0 || max < 0) {
+        throw ctx.fail("spec.retryStrategy", "counts and seconds must not be negative");
+      }
+    }
+    return new KueueRecord.ProvisioningConfig(name(c.getMetadata(), ctx), className,
+        strings(spec, "parameters", ctx), managed, limit, base, max, unsupported);
   }
 
   static KueueRecord.LocalQueue localQueue(KueueObjects.LocalQueue q) {
