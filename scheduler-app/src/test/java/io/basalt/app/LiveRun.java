@@ -113,6 +113,11 @@ final class LiveRun implements AutoCloseable {
     return command.cache().fabric();
   }
 
+  /** The cache the informers fill, to compare Basalt's accounting with the server's objects. */
+  io.basalt.cache.ClusterCache cache() {
+    return command.cache();
+  }
+
   /** Stops it as SIGTERM does and returns its exit code. */
   int stop() throws Exception {
     command.stop();
