@@ -172,6 +172,15 @@ final class RunCommand implements Callable<Integer> {
       System.err.println("basalt run: " + e.getMessage());
       return 2;
     }
+    // The elector bounds its own calls (--renew-deadline); a call timeout here would interrupt a renewal the server
+    // already applied, and the release that follows would then fail on a stale resourceVersion.
+    LeaderElection elector = leaderElect ? new LeaderElection(client, leaseNamespace, leaseName, leaseDuration,
+        renewDeadline, retryPeriod, fenceClock) : null;
+    if (elector != null) {
+      // Every write but events is fenced where it is sent, before anything uses this client.
+      calls.setHttpClient(calls.getHttpClient().newBuilder().addInterceptor(new FencedWrites(elector.fence()))
+          .build());
+    }
     PluginRegistry plugins = PluginRegistry.load();
     RunConfig profile;
     try {
@@ -222,10 +231,6 @@ final class RunCommand implements Callable<Integer> {
       status.update(result);
       creator.update(result);
     };
-    // The elector bounds its own calls (--renew-deadline); a call timeout here would interrupt a renewal the server
-    // already applied, and the release that follows would then fail on a stale resourceVersion.
-    LeaderElection elector = leaderElect ? new LeaderElection(client, leaseNamespace, leaseName, leaseDuration,
-        renewDeadline, retryPeriod, fenceClock) : null;
     // A leader binds only while its last Lease renewal is recent: one paused past its Lease never binds.
     Binder binds = bindTap.apply(elector == null ? binder : new FencedBinder(binder, elector.fence()));
     SchedulingLoop loop = this.loop = new SchedulingLoop(
