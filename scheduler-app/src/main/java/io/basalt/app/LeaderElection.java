@@ -30,11 +30,11 @@ final class LeaderElection implements AutoCloseable {
   private final LeaderElector elector;
 
   LeaderElection(ApiClient client, String namespace, String name, Duration leaseDuration, Duration renewDeadline,
-      Duration retryPeriod) throws IOException {
+      Duration retryPeriod, java.util.function.LongSupplier fenceClock) throws IOException {
     this.identity = InetAddress.getLocalHost().getHostName() + "_" + UUID.randomUUID();
     this.leaseKey = namespace + "/" + name;
     this.renewDeadline = renewDeadline;
-    this.lock = new LeaseFence(new LeaseLock(namespace, name, identity, client), renewDeadline, System::nanoTime);
+    this.lock = new LeaseFence(new LeaseLock(namespace, name, identity, client), renewDeadline, fenceClock);
     this.leaseDuration = leaseDuration;
     this.elector = new LeaderElector(new LeaderElectionConfig(lock, leaseDuration, renewDeadline, retryPeriod));
   }

@@ -172,6 +172,15 @@ final class RunCommand implements Callable<Integer> {
       System.err.println("basalt run: " + e.getMessage());
       return 2;
     }
+    // The elector bounds its own calls (--renew-deadline); a call timeout here would interrupt a renewal the server
+    // already applied, and the release that follows would then fail on a stale resourceVersion.
+    LeaderElection elector = leaderElect ? new LeaderElection(client, leaseNamespace, leaseName, leaseDuration,
+        renewDeadline, retryPeriod, fenceClock) : null;
+    if (elector != null) {
+      // Every write but events is fenced where it is sent, before anything uses this client.
+      calls.setHttpClient(calls.getHttpClient().newBuilder().addInterceptor(new FencedWrites(elector.fence()))
+          .build());
+    }
     PluginRegistry plugins = PluginRegistry.load();
     RunConfig profile;
     try {
@@ -222,12 +231,8 @@ final class RunCommand implements Callable<Integer> {
       status.update(result);
       creator.update(result);
     };
-    // The elector bounds its own calls (--renew-deadline); a call timeout here would interrupt a renewal the server
-    // already applied, and the release that follows would then fail on a stale resourceVersion.
-    LeaderElection elector = leaderElect ? new LeaderElection(client, leaseNamespace, leaseName, leaseDuration,
-        renewDeadline, retryPeriod) : null;
     // A leader binds only while its last Lease renewal is recent: one paused past its Lease never binds.
-    Binder binds = elector == null ? binder : new FencedBinder(binder, elector.fence());
+    Binder binds = bindTap.apply(elector == null ? binder : new FencedBinder(binder, elector.fence()));
     SchedulingLoop loop = this.loop = new SchedulingLoop(
         new Scheduler(cache, VgpuSlotCheck.watching(profile, cache, LOG), binds, sink).observedBy(metrics),
         schedulePeriod);
@@ -431,6 +436,11 @@ final class RunCommand implements Callable<Integer> {
   private volatile HealthServer healthServer;
   /** For the probes; null until the loop exists. */
   private volatile SchedulingLoop loop;
+
+  /** The clock the bind fence reads; tests move it on to play a paused process (LeaderPauseSoakTest). */
+  java.util.function.LongSupplier fenceClock = System::nanoTime;
+  /** Wraps the binder the loop hands its batches to; tests pause there, between a decision and its binds. */
+  java.util.function.UnaryOperator<Binder> bindTap = java.util.function.UnaryOperator.identity();
 
   /** Per-call limit for everything but watches. */
   private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);

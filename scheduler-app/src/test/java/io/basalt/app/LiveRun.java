@@ -28,6 +28,11 @@ final class LiveRun implements AutoCloseable {
   private final Future<Integer> exit;
 
   private LiveRun(FakeApiServer server, Path dir, String... extraArgs) throws Exception {
+    this(server, dir, c -> { }, extraArgs);
+  }
+
+  private LiveRun(FakeApiServer server, Path dir, java.util.function.Consumer<RunCommand> setUp, String... extraArgs)
+      throws Exception {
     List<String> args = new ArrayList<>(List.of("--kubeconfig", server.writeKubeconfig(dir).toString(),
         "--metrics-addr", "127.0.0.1:0"));
     if (!List.of(extraArgs).contains("--schedule-period")) {
@@ -35,6 +40,7 @@ final class LiveRun implements AutoCloseable {
     }
     args.addAll(List.of(extraArgs));
     new CommandLine(command).parseArgs(args.toArray(String[]::new));
+    setUp.accept(command);
     exit = thread.submit(command::call);
   }
 
@@ -46,6 +52,26 @@ final class LiveRun implements AutoCloseable {
       throw new AssertionError("basalt run did not start within 20s");
     }
     return run;
+  }
+
+  /** As {@link #start}, with {@code setUp} given the command before it runs (its test hooks). */
+  static LiveRun start(FakeApiServer server, Path dir, java.util.function.Consumer<RunCommand> setUp,
+      String... extraArgs) throws Exception {
+    LiveRun run = new LiveRun(server, dir, setUp, extraArgs);
+    if (!run.command.awaitRunning(Duration.ofSeconds(20))) {
+      run.close();
+      throw new AssertionError("basalt run did not start within 20s");
+    }
+    return run;
+  }
+
+  /** The exit code once the command ends by itself (a lost Lease), or null if it still runs after {@code timeout}. */
+  Integer awaitExit(Duration timeout) throws Exception {
+    try {
+      return exit.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      return null;
+    }
   }
 
   /** Starts it without waiting, e.g. for a standby that blocks on the lease. */
@@ -87,6 +113,11 @@ final class LiveRun implements AutoCloseable {
     return command.cache().fabric();
   }
 
+  /** The cache the informers fill, to compare Basalt's accounting with the server's objects. */
+  io.basalt.cache.ClusterCache cache() {
+    return command.cache();
+  }
+
   /** Stops it as SIGTERM does and returns its exit code. */
   int stop() throws Exception {
     command.stop();
@@ -98,6 +129,8 @@ final class LiveRun implements AutoCloseable {
     try {
       if (!exit.isDone()) {
         stop();
+      } else {
+        command.stop(); // exited by itself (a lost Lease): a process would end here; free its ports and threads
       }
     } finally {
       thread.shutdownNow();

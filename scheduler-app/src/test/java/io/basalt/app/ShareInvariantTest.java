@@ -1,5 +1,6 @@
 package io.basalt.app;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.basalt.config.ConfLoader;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * Issue 35's invariant: whatever the cluster, no GPU's memory or compute is ever handed out beyond what it has, counted
  * as its device plugin counts it. Random clusters (fixed seeds) of HAMi NVIDIA nodes, MetaX sGPU nodes and nodes with
  * Basalt's own topology, with whole-GPU pods and shares in every form (compute only, memory only, both, neither), are
- * simulated under every shipped config until nothing changes; then every device's holders are summed from what the
+ * plus HAMi's {@code gpumem-percentage} and 100% compute, are simulated under every shipped config until nothing changes; then every device's holders are summed from what the
  * binds wrote: HAMi's {@code *-devices-to-allocate} entries where HAMi's protocol speaks (they are what its device
  * plugin enforces), and for Basalt's protocol the pod's request, a share without memory holding the whole device.
  */
@@ -74,7 +75,7 @@ class ShareInvariantTest {
       NodeSpec n = byName.get(b.node());
       Map<String, String> req = requests.get(b.pod());
       boolean share = req.keySet().stream().anyMatch(k -> k.endsWith("gpucores") || k.endsWith("gpumem")
-          || k.startsWith("metax-tech.com/"));
+          || k.endsWith("gpumem-percentage") || k.startsWith("metax-tech.com/"));
       String hami = b.annotations().get(n.form().equals("metax") ? "hami.io/metax-sgpu-devices-to-allocate"
           : "hami.io/vgpu-devices-to-allocate");
       if (share) {
@@ -93,6 +94,10 @@ class ShareInvariantTest {
             String[] f = entry.split(",");
             int d = n.uuids().indexOf(f[0]);
             assertTrue(d >= 0, where + ": unknown device " + entry);
+            if (n.form().equals("hami")) {
+              assertEquals(memoryOf(req, n), Long.parseLong(f[2]), where + ": " + b.pod() + " asking " + req
+                  + " is written with memory other than HAMi counts: " + entry);
+            }
             add(used, n.name() + "/" + d, Long.parseLong(f[2]), Long.parseLong(f[3]), false);
           }
         }
@@ -111,22 +116,28 @@ class ShareInvariantTest {
           + " MiB");
       assertTrue(u[1] <= 100, where + ": " + e.getKey() + " holds " + u[1] + "% compute");
       assertTrue(u[3] == 0 || u[2] == 1, where + ": " + e.getKey() + " is held whole and shared by " + u[2]);
+      assertTrue(u[4] == 0 || u[2] == 1, where + ": " + e.getKey() + " has a share of 100% compute among " + u[2]
+          + " holders (HAMi gives such a share its device alone)");
     }
     return shares;
   }
 
   private static void add(Map<String, long[]> used, String device, long memory, long cores, boolean whole) {
-    long[] u = used.computeIfAbsent(device, k -> new long[4]);
+    long[] u = used.computeIfAbsent(device, k -> new long[5]);
     u[0] += memory;
     u[1] += cores;
     u[2]++;
     u[3] += whole ? 1 : 0;
+    u[4] += !whole && cores >= 100 ? 1 : 0;
   }
 
   /** A Basalt-protocol share's memory: what it names, else the whole device (no plugin limits it). */
   private static long memoryOf(Map<String, String> req, NodeSpec n) {
     if (req.containsKey("nvidia.com/gpumem")) {
       return Long.parseLong(req.get("nvidia.com/gpumem"));
+    }
+    if (req.containsKey("nvidia.com/gpumem-percentage")) {
+      return n.memoryMiB() * Long.parseLong(req.get("nvidia.com/gpumem-percentage")) / 100;
     }
     return n.memoryMiB();
   }
@@ -196,12 +207,23 @@ class ShareInvariantTest {
         case 0 -> req.put("nvidia.com/gpu", Integer.toString(1 + rnd.nextInt(2)));
         case 1 -> {
           req.put("nvidia.com/gpu", "1");
-          int what = rnd.nextInt(3); // compute only, memory only, both
-          if (what != 1) {
+          // compute only, memory only, both, memory percentage only, compute and percentage, all the compute
+          int what = rnd.nextInt(7);
+          if (what == 0 || what == 2 || what == 4) {
             req.put("nvidia.com/gpucores", Integer.toString(10 * (1 + rnd.nextInt(10))));
           }
-          if (what != 0) {
+          if (what == 1 || what == 2) {
             req.put("nvidia.com/gpumem", Integer.toString(1024 * (1 + rnd.nextInt(40))));
+          }
+          if (what == 3 || what == 4) {
+            req.put("nvidia.com/gpumem-percentage", Integer.toString(5 * (1 + rnd.nextInt(20))));
+          }
+          if (what == 6) { // no compute, a little memory: beside a 100% share only if that rule is broken
+            req.put("nvidia.com/gpumem", "1024");
+          }
+          if (what == 5) {
+            req.put("nvidia.com/gpucores", "100");
+            req.put("nvidia.com/gpumem", Integer.toString(1024 * (1 + rnd.nextInt(16))));
           }
         }
         default -> {

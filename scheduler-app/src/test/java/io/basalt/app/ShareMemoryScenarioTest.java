@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -99,5 +100,33 @@ class ShareMemoryScenarioTest {
     assertNotNull(binding(out, "ml/a"), out.toString());
     assertNotNull(binding(out, "ml/b"), "40 + 40 GiB fit 80 GiB: " + out);
     assertFalse(out.getAsJsonArray("bindings").isEmpty());
+  }
+
+  @Test
+  void hamiGpumemPercentageHoldsThatShareOfTheDevice(@TempDir Path dir) throws Exception {
+    JsonObject out = simulate(dir, HAMI_NODE
+        + pod("half", "nvidia.com/gpu: 1, nvidia.com/gpumem-percentage: 50")
+        + pod("sixty", "nvidia.com/gpu: 1, nvidia.com/gpucores: 10, nvidia.com/gpumem-percentage: 60")
+        + pod("other-half", "nvidia.com/gpu: 1, nvidia.com/gpucores: 20, nvidia.com/gpumem-percentage: 50"));
+    JsonObject half = binding(out, "ml/half");
+    assertNotNull(half, "a pod asking gpumem-percentage is placed as a share: " + out);
+    assertEquals("GPU-h0,NVIDIA,40960,0:;",
+        half.getAsJsonObject("annotations").get("hami.io/vgpu-devices-to-allocate").getAsString());
+    JsonObject other = binding(out, "ml/other-half");
+    assertNotNull(other, out.toString());
+    assertEquals("GPU-h0,NVIDIA,40960,20:;",
+        other.getAsJsonObject("annotations").get("hami.io/vgpu-devices-to-allocate").getAsString());
+    assertNull(binding(out, "ml/sixty"), "40,960 + 49,152 MiB on an 81,920 MiB GPU: " + out);
+  }
+
+  @Test
+  void hamiShareAskingAllTheComputeTakesTheDeviceAlone(@TempDir Path dir) throws Exception {
+    JsonObject out = simulate(dir, HAMI_NODE
+        + pod("all-compute", "nvidia.com/gpu: 1, nvidia.com/gpucores: 100, nvidia.com/gpumem: 4096")
+        + pod("no-compute", "nvidia.com/gpu: 1, nvidia.com/gpumem: 4096"));
+    boolean all = binding(out, "ml/all-compute") != null;
+    boolean none = binding(out, "ml/no-compute") != null;
+    assertTrue(all || none, out.toString());
+    assertFalse(all && none, "100% compute shares its device with nobody, as in HAMi: " + out);
   }
 }

@@ -51,11 +51,13 @@ public final class DeviceUsage {
   /**
    * Whether {@code device} can take one more share of {@code cores} percent and {@code memoryMiB}: not held whole,
    * fewer than {@code maxShares} sharers, compute summing to at most 100, memory to at most {@code deviceMemoryMiB}
-   * (not checked when the device's memory is unknown, 0). The one rule the engine's own accounting and the plugins
+   * (not checked when the device's memory is unknown, 0), and HAMi's rules for 100% and 0% compute
+   * ({@link ShareSize#hamiRulesAllow}). The one rule the engine's own accounting and the plugins
    * that choose a share's device all apply.
    */
   public boolean canShare(int device, long cores, long memoryMiB, long deviceMemoryMiB, int maxShares) {
-    if (exclusive.contains(device) || shares(device) >= maxShares || coresUsed(device) + cores > 100) {
+    if (exclusive.contains(device) || shares(device) >= maxShares || coresUsed(device) + cores > 100
+        || !ShareSize.hamiRulesAllow(cores, shares(device), coresUsed(device))) {
       return false;
     }
     return deviceMemoryMiB <= 0 || memoryUsedMiB(device) + memoryMiB <= deviceMemoryMiB;

@@ -59,4 +59,21 @@ class DeviceUsageTest {
     assertEquals("0,1,2,3", u.untouched().format());
     assertEquals(0, u.coresUsed(2));
   }
+
+  @Test
+  void hamisRulesFor100And0PercentComputeHoldAsHamisFitDoes() {
+    DeviceUsage u = new DeviceUsage(2);
+    u.add(DeviceClaim.share(0, 0, 1024), 1);
+    assertFalse(u.canShare(0, 100, 1024, 16_384, 10), "100% compute wants the device to itself; a 0% share is on it");
+    assertTrue(u.canShare(1, 100, 1024, 16_384, 10), "alone on an empty device");
+    u.add(DeviceClaim.share(1, 100, 1024), 1);
+    assertFalse(u.canShare(1, 0, 1024, 16_384, 10), "no compute left: a 0% share does not go on a full device");
+    assertFalse(u.canShare(1, 1, 1024, 16_384, 10));
+    u.add(DeviceClaim.share(1, 100, 1024), -1);
+    u.add(DeviceClaim.share(1, 60, 1024), 1);
+    u.add(DeviceClaim.share(1, 40, 1024), 1);
+    assertFalse(u.canShare(1, 0, 1024, 16_384, 10), "60% + 40%: compute all taken");
+    u.add(DeviceClaim.share(1, 40, 1024), -1);
+    assertTrue(u.canShare(1, 0, 1024, 16_384, 10), "40% left: a 0% share fits, as in HAMi");
+  }
 }

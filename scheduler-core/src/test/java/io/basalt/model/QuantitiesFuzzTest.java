@@ -67,6 +67,7 @@ class QuantitiesFuzzTest {
           }
         }
       }
+      System.out.println("fuzz cases: QuantitiesFuzzTest " + COUNT + " (quantities)");
       assertTrue(refused > COUNT / 5 && refused < COUNT * 4 / 5, "the mix should both parse and refuse: " + refused);
       assertTrue(checked > COUNT / 4, "the exact oracle should check many cases: " + checked);
     });

@@ -46,6 +46,7 @@ class ResourceNameFloodFuzzTest {
       // known names still resolve, at their slots
       assertEquals(ResourceNames.CPU, ResourceNames.index(ResourceNames.CPU_NAME, before));
     }
+    System.out.println("fuzz cases: ResourceNameFloodFuzzTest names " + COUNT + " (name floods)");
   }
 
   @Test
@@ -56,6 +57,7 @@ class ResourceNameFloodFuzzTest {
     for (int i = 0; i < COUNT; i++) {
       b.add(name(r, i), 0);
     }
+    System.out.println("fuzz cases: ResourceNameFloodFuzzTest zeros " + COUNT + " (name floods)");
     b.add(ResourceNames.CPU_NAME, 500);
     ResourceVector v = b.build();
     assertEquals(before, ResourceNames.count(), "zeros of new names took slots");

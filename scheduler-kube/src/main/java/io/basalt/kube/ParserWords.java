@@ -13,6 +13,9 @@ import java.util.regex.Pattern;
 final class ParserWords {
   private static final Pattern EXPECTED =
       Pattern.compile("Expected (\\w+) but was (\\w+)(?: at line \\d+ column \\d+)?(?: at)?(?: path)? \\$?\\.?(\\S*)");
+  /** Gson reading a field typed as a JSON mapping or list (the DRA and Kueue kinds keep their spec so) from another. */
+  private static final Pattern TREE = Pattern.compile(
+      "Expected a (?:[\\w.]+\\.)?(Json\\w+) but was (?:[\\w.]+\\.)?(Json\\w+);? at path \\$?\\.?(\\S*)");
   private static final Pattern MALFORMED =
       Pattern.compile("(?:[\\w.]+Exception: )?(.*?) at line (\\d+) column (\\d+) path \\$\\.?(\\S*)");
 
@@ -63,6 +66,12 @@ final class ParserWords {
       String what = "expected " + token(x.group(1)) + ", got " + token(x.group(2));
       return field.isEmpty() ? what : field + ": " + what;
     }
+    Matcher tree = TREE.matcher(m);
+    if (tree.find()) {
+      String field = field(tree.group(3));
+      String what = "expected " + tree(tree.group(1)) + ", got " + tree(tree.group(2));
+      return field.isEmpty() ? what : field + ": " + what;
+    }
     Matcher bad = MALFORMED.matcher(m);
     if (bad.find()) {
       String field = field(bad.group(4));
@@ -84,6 +93,17 @@ final class ParserWords {
     } catch (IllegalArgumentException e) {
       return gsonName.toLowerCase(java.util.Locale.ROOT);
     }
+  }
+
+  /** What a Gson tree class holds: "a mapping" for JsonObject, ... */
+  private static String tree(String gsonClass) {
+    return switch (gsonClass) {
+      case "JsonObject" -> "a mapping";
+      case "JsonArray" -> "a list";
+      case "JsonNull" -> "null";
+      case "JsonPrimitive" -> "a string, number or boolean";
+      default -> "a value";
+    };
   }
 
   /** Gson's and the JDK's own words: a class name, "Not a JSON ...", "For input string". */

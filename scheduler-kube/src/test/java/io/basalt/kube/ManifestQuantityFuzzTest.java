@@ -114,6 +114,7 @@ class ManifestQuantityFuzzTest {
           }
         }
       }
+      System.out.println("fuzz cases: ManifestQuantityFuzzTest " + COUNT + " (quantities)");
       assertTrue(named > COUNT / 10, "many quantities should be refused: " + named);
       assertTrue(exact > COUNT / 10, "many pods should be checked exactly: " + exact);
     });

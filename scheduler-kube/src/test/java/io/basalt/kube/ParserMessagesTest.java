@@ -113,6 +113,11 @@ class ParserMessagesTest {
         ParserWords.problem(new IllegalStateException("Not a JSON Object: null")));
     assertEquals("a value of the wrong type, or a missing one, where the object needs one",
         ParserWords.problem(new NullPointerException("Cannot invoke \"com.google.gson.JsonElement.getAsString()\"")));
+    assertEquals("spec: expected a mapping, got a string, number or boolean", ParserWords.problem(
+        new IllegalStateException("Expected a com.google.gson.JsonObject but was com.google.gson.JsonPrimitive; "
+            + "at path $.spec")));
+    assertEquals("spec.devices: expected a list, got null", ParserWords.problem(new IllegalStateException(
+        "Expected a com.google.gson.JsonArray but was com.google.gson.JsonNull; at path $.spec.devices")));
     assertEquals("'x' is not a number", ParserWords.problem(new IllegalArgumentException("'x' is not a number")),
         "Basalt's own words pass unchanged");
   }

@@ -83,6 +83,7 @@ class HyperNodePatternFuzzTest {
         assertEquals(expected, members, at(i, pattern, "members"));
         compared++;
       }
+      System.out.println("fuzz cases: HyperNodePatternFuzzTest " + COUNT + " (regexes)");
       assertTrue(refused > COUNT / 20, "many patterns should be refused: " + refused);
       assertTrue(compared > COUNT / 3, "many patterns should be compared with java.util.regex: " + compared);
     });

@@ -117,6 +117,7 @@ class TopologyDocumentFuzzTest {
         }
         check(r.fabric(), what, i, input);
       }
+      System.out.println("fuzz cases: TopologyDocumentFuzzTest " + what + " " + COUNT + " (topology feeds)");
       assertTrue(withProblems > COUNT / 5, what + ": many inputs should be reported: " + withProblems);
     });
   }

@@ -135,7 +135,7 @@ public final class HamiBinding {
     boolean metax = v != HamiVendor.NVIDIA;
     long cores = ShareSize.cores(metax, r.get(metax ? GpuResources.METAX_VCORE : GpuResources.NVIDIA_CORES));
     long memory = metax ? Math.min(r.get(GpuResources.METAX_VMEMORY_GIB), Long.MAX_VALUE / 2048) * 1024
-        : r.get(GpuResources.NVIDIA_MEMORY_MIB);
+        : ShareSize.asked(r.get(GpuResources.NVIDIA_MEMORY_MIB), r.get(GpuResources.NVIDIA_MEMORY_PERCENT));
     return new HamiFormat.Entry(g.uuid(), v.type(), ShareSize.memoryMiB(memory, g.memoryMiB()),
         (int) Math.min(cores, Integer.MAX_VALUE));
   }

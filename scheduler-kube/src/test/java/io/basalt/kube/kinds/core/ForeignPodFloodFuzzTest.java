@@ -46,6 +46,7 @@ class ForeignPodFloodFuzzTest {
                   .requests(requests).limits(requests))));
       kind.put(pod, out);
     }
+    System.out.println("fuzz cases: ForeignPodFloodFuzzTest 200 pods, 5000 names (name floods)");
     verify(out, never()).pod(any(Pod.class));
     assertEquals(before, ResourceNames.count(), "made-up names reached the table");
   }

@@ -71,6 +71,7 @@ class WorkloadCountFuzzTest {
         }
         assertEquals(m.errors().size(), docs.stream().filter(d -> d.pods == null).count(), m.errors().toString());
       }
+      System.out.println("fuzz cases: WorkloadCountFuzzTest " + COUNT + " (counts)");
       assertTrue(refused > COUNT / 5 && expanded > COUNT / 5, "refused " + refused + ", expanded " + expanded);
     });
   }
