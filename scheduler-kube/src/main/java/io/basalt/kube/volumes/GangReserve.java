@@ -47,6 +47,12 @@ final class GangReserve {
     if (partial) {
       return failed(gang, "sent in part (members' earlier binds still in flight)", new ApiReply(409, "gang in part"));
     }
+    for (SessionResult.Binding m : members) {
+      ApiReply r = api.tryBind(m.pod(), m.node()); // a member that cannot be bound fails the gang before any write
+      if (!r.ok()) {
+        return failed(gang, "member " + m.pod().key() + " cannot be bound to " + m.node() + ": " + r.body(), r);
+      }
+    }
     Map<String, List<VolumeBindStep.Write>> plans = new LinkedHashMap<>();
     List<VolumeBindStep.Write> all = new ArrayList<>();
     for (SessionResult.Binding m : members) {
