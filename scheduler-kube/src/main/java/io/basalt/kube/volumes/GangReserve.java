@@ -11,8 +11,10 @@ import java.util.Map;
 
 /**
  * One gang's volume reservation in one bind call (live mode binds members on several workers at once): the first
- * member whose bind gets here plans every member's writes, checks every object they touch, then writes them all and
- * waits until every claim is bound; the members arriving meanwhile wait for that outcome and share it. Any failure
+ * member whose bind gets here tries every member's binding (a dry run: a member the API would refuse fails the gang
+ * before anything is written, as a bound claim cannot be undone), plans every member's writes, checks every object
+ * they touch, then writes them all and waits until every claim is bound; the members arriving meanwhile wait for
+ * that outcome and share it. Any failure
  * undoes what was written for the gang and fails every member (with a code no retry repeats), so no member is bound
  * with its gang's claims half reserved. Checking everything first means a missing or taken object fails the gang
  * before any claim is annotated, so no provisioner starts on it. A gang sent in part (a member's earlier bind still
