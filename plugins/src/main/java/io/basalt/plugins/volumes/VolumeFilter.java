@@ -15,6 +15,7 @@ import io.basalt.model.PersistentVolume;
 import io.basalt.model.Pod;
 import io.basalt.model.PodVolume;
 import io.basalt.model.StorageClass;
+import io.basalt.model.VolumeAttachment;
 import io.basalt.model.VolumeClaim;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -53,6 +54,8 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
   private final Map<String, List<InlineDisk>> disks = new HashMap<>();
   /** Node name to its attached volume ids with the number of pods using each; filled per node as asked about. */
   private final Map<String, Map<String, Integer>> attached = new HashMap<>();
+  /** Node name to the volumes its VolumeAttachments name ({@code driver|handle}); filled per node as asked about. */
+  private final Map<String, Set<String>> attachments = new HashMap<>();
 
   VolumeFilter(SessionView session, VolumeFilters.Settings settings) {
     this.session = session;
@@ -224,10 +227,16 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
         adding.merge(a.driver, 1, Integer::sum);
       }
     }
+    Set<String> vas = attachmentsOn(node.name());
     for (Map.Entry<String, Integer> e : adding.entrySet()) {
       int count = 0;
       for (String id : on.keySet()) {
         if (id.startsWith(e.getKey() + "|")) {
+          count++;
+        }
+      }
+      for (String id : vas) { // attached, though no pod there uses it (kube-scheduler dedups only with pods' volumes)
+        if (id.startsWith(e.getKey() + "|") && !on.containsKey(id)) {
           count++;
         }
       }
@@ -276,6 +285,22 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
   /** The attachment of a pod volume: its claim's, or its in-line disk's. */
   private Attachment attachment(String namespace, PodVolume v) {
     return v.isClaim() ? attachment(namespace, v.claimName()) : attachment(v.disk());
+  }
+
+  /** The volumes the node's VolumeAttachments name, as {@code attacher|handle}; those of unknown PVs left out. */
+  private Set<String> attachmentsOn(String node) {
+    Set<String> ids = attachments.get(node);
+    if (ids == null) {
+      ids = new HashSet<>();
+      for (VolumeAttachment va : volumes.attachedTo(node)) {
+        PersistentVolume pv = volumes.volume(va.volumeName());
+        if (pv != null && pv.volumeHandle() != null) {
+          ids.add(va.attacher() + "|" + pv.volumeHandle());
+        }
+      }
+      attachments.put(node, ids);
+    }
+    return ids;
   }
 
   private Map<String, Integer> attachedOn(String node) {
