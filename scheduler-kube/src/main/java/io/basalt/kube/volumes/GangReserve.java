@@ -51,7 +51,7 @@ final class GangReserve {
     }
     for (SessionResult.Binding m : members) {
       ApiReply r = api.tryBind(m.pod(), m.node()); // a member that cannot be bound fails the gang before any write
-      if (!r.ok()) {
+      if (!r.ok() && !dryRunRefused(r)) {
         return failed(gang, "member " + m.pod().key() + " cannot be bound to " + m.node() + ": " + r.body(), r);
       }
     }
@@ -87,6 +87,15 @@ final class GangReserve {
     plans.forEach(step::recordWritten);
     step.reservedWhole(gang);
     return PreBindStep.Result.DONE;
+  }
+
+  /**
+   * Whether the API refused only the dry run itself: an admission webhook with side effects answers 400 "does not
+   * support dry run" (kube-apiserver's words) to a dry-run request it would let through for real, so the reservation
+   * goes ahead as it would without the dry run.
+   */
+  static boolean dryRunRefused(ApiReply r) {
+    return r.code() == 400 && r.body() != null && r.body().toLowerCase(java.util.Locale.ROOT).contains("dry run");
   }
 
   private void undo(List<VolumeBindStep.Write> done, List<VolumeBindStep.Write> all, ApiObjects api) {
