@@ -170,4 +170,44 @@ class VolumesRunTest {
       }
     }
   }
+  /**
+   * A gang member's binding is refused by the API (an admission webhook, say) though every claim could be reserved:
+   * the gang tries each member's binding (a dry run) before it writes any claim, so no member is bound, no claim is
+   * annotated and no PV is provisioned or bound for it; once the API takes the binding, the gang starts whole.
+   * Reserving first, the fifteen other members would bind with their claims provisioned.
+   */
+  @Test
+  void aGangWhoseMemberBindingIsRefusedBindsNoMemberAndLeavesNoClaimAnnotatedOrBound(@TempDir Path dir)
+      throws Exception {
+    try (FakeApiServer server = FakeApiServer.start()) {
+      seed(server, "gang-16");
+      String bind7 = ".*/namespaces/ml/pods/train-7/binding";
+      server.faults().failNext(100_000, 403, "POST", bind7);
+      try (VolumeControllers controllers = VolumeControllers.start(server);
+          LiveRun run = LiveRun.start(server, dir)) {
+        Await.until("train-7's binding tried", WAIT, () -> !server.requests("POST", bind7).isEmpty());
+        Thread.sleep(1500); // several cycles, each placing the gang again
+        for (int i = 0; i < 16; i++) {
+          assertNull(nodeOf(server, "train-" + i), "train-" + i + " bound without its gang");
+          assertNull(selectedNode(server, "ckpt-" + i), "ckpt-" + i + " annotated");
+          assertNull(volumeOf(server, "ckpt-" + i), "ckpt-" + i + " bound");
+        }
+        for (JsonObject pv : server.list(Resources.PERSISTENT_VOLUMES, null)) {
+          assertNull(pv.getAsJsonObject("spec").get("claimRef"), "a PV reserved for the gang");
+        }
+        assertEquals(0, controllers.provisioned());
+        server.faults().clear();
+        Await.until("the gang bound", WAIT, () -> {
+          for (int i = 0; i < 16; i++) {
+            if (nodeOf(server, "train-" + i) == null) {
+              return false;
+            }
+          }
+          return true;
+        });
+        assertEquals(16, controllers.provisioned());
+        assertEquals(0, run.stop());
+      }
+    }
+  }
 }

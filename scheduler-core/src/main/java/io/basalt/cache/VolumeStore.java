@@ -5,6 +5,7 @@ import io.basalt.model.CsiNode;
 import io.basalt.model.PersistentVolume;
 import io.basalt.model.StorageCapacity;
 import io.basalt.model.StorageClass;
+import io.basalt.model.VolumeAttachment;
 import io.basalt.model.VolumeClaim;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,6 +21,7 @@ public final class VolumeStore {
   private final Map<String, StorageClass> classes = new LinkedHashMap<>();
   private final Map<String, CsiNode> csiNodes = new LinkedHashMap<>();
   private final Map<String, StorageCapacity> capacities = new LinkedHashMap<>();
+  private final Map<String, VolumeAttachment> attachments = new LinkedHashMap<>();
   private ClusterVolumes value = ClusterVolumes.EMPTY;
   private boolean changed;
 
@@ -70,11 +72,21 @@ public final class VolumeStore {
     changed |= capacities.remove(key) != null;
   }
 
+  public synchronized void putAttachment(VolumeAttachment a) {
+    attachments.put(a.name(), a);
+    changed = true;
+  }
+
+  public synchronized void removeAttachment(String name) {
+    changed |= attachments.remove(name) != null;
+  }
+
   /** What the store holds now, as one immutable value. */
   public synchronized ClusterVolumes value() {
     if (changed) {
       value = ClusterVolumes.of(new ArrayList<>(claims.values()), new ArrayList<>(volumes.values()),
-          new ArrayList<>(classes.values()), new ArrayList<>(csiNodes.values()), new ArrayList<>(capacities.values()));
+          new ArrayList<>(classes.values()), new ArrayList<>(csiNodes.values()), new ArrayList<>(capacities.values()),
+          new ArrayList<>(attachments.values()));
       changed = false;
     }
     return value;

@@ -8,7 +8,7 @@ import java.util.function.Predicate;
 
 /**
  * The storage objects of a cluster, as the volume filters and the binder read them: claims by {@code namespace/name},
- * PVs, StorageClasses and CSINodes by name, CSIStorageCapacities by class. Immutable; a change is a new value. The
+ * PVs, StorageClasses and CSINodes by name, CSIStorageCapacities by class, VolumeAttachments by node. Immutable; a change is a new value. The
  * matching rules live here, beside the records, because the filters (which decide where a pod may go) and the binder
  * (which binds or provisions the chosen volumes) must answer alike.
  */
@@ -17,8 +17,10 @@ public record ClusterVolumes(
     Map<String, PersistentVolume> volumes,
     Map<String, StorageClass> classes,
     Map<String, CsiNode> csiNodes,
-    Map<String, List<StorageCapacity>> capacities) {
-  public static final ClusterVolumes EMPTY = new ClusterVolumes(Map.of(), Map.of(), Map.of(), Map.of(), Map.of());
+    Map<String, List<StorageCapacity>> capacities,
+    Map<String, List<VolumeAttachment>> attachments) {
+  public static final ClusterVolumes EMPTY = new ClusterVolumes(Map.of(), Map.of(), Map.of(), Map.of(), Map.of(),
+      Map.of());
 
   public ClusterVolumes {
     claims = Map.copyOf(claims);
@@ -26,11 +28,18 @@ public record ClusterVolumes(
     classes = Map.copyOf(classes);
     csiNodes = Map.copyOf(csiNodes);
     capacities = Map.copyOf(capacities);
+    attachments = Map.copyOf(attachments);
+  }
+
+  /** What a manifest or an informer stated, gathered into one value (no VolumeAttachments). */
+  public static ClusterVolumes of(List<VolumeClaim> claims, List<PersistentVolume> volumes, List<StorageClass> classes,
+      List<CsiNode> csiNodes, List<StorageCapacity> capacities) {
+    return of(claims, volumes, classes, csiNodes, capacities, List.of());
   }
 
   /** What a manifest or an informer stated, gathered into one value. */
   public static ClusterVolumes of(List<VolumeClaim> claims, List<PersistentVolume> volumes, List<StorageClass> classes,
-      List<CsiNode> csiNodes, List<StorageCapacity> capacities) {
+      List<CsiNode> csiNodes, List<StorageCapacity> capacities, List<VolumeAttachment> attachments) {
     Map<String, VolumeClaim> c = new HashMap<>();
     claims.forEach(x -> c.put(x.key(), x));
     Map<String, PersistentVolume> v = new HashMap<>();
@@ -43,11 +52,16 @@ public record ClusterVolumes(
     capacities.forEach(x -> cap.computeIfAbsent(x.storageClassName(), k -> new ArrayList<>()).add(x));
     Map<String, List<StorageCapacity>> frozen = new HashMap<>();
     cap.forEach((k, l) -> frozen.put(k, List.copyOf(l)));
-    return new ClusterVolumes(c, v, s, n, frozen);
+    Map<String, List<VolumeAttachment>> byNode = new HashMap<>();
+    attachments.forEach(x -> byNode.computeIfAbsent(x.nodeName(), k -> new ArrayList<>()).add(x));
+    Map<String, List<VolumeAttachment>> attached = new HashMap<>();
+    byNode.forEach((k, l) -> attached.put(k, List.copyOf(l)));
+    return new ClusterVolumes(c, v, s, n, frozen, attached);
   }
 
   public boolean isEmpty() {
-    return claims.isEmpty() && volumes.isEmpty() && classes.isEmpty() && csiNodes.isEmpty() && capacities.isEmpty();
+    return claims.isEmpty() && volumes.isEmpty() && classes.isEmpty() && csiNodes.isEmpty() && capacities.isEmpty()
+        && attachments.isEmpty();
   }
 
   public VolumeClaim claim(String namespace, String name) {
@@ -64,6 +78,11 @@ public record ClusterVolumes(
 
   public CsiNode csiNode(String node) {
     return csiNodes.get(node);
+  }
+
+  /** The VolumeAttachments naming {@code node}. */
+  public List<VolumeAttachment> attachedTo(String node) {
+    return attachments.getOrDefault(node, List.of());
   }
 
   /**
@@ -133,7 +152,7 @@ public record ClusterVolumes(
         c.put(claim.key(), claim.withStorageClass(d.name()));
       }
     }
-    return c == null ? this : new ClusterVolumes(c, volumes, classes, csiNodes, capacities);
+    return c == null ? this : new ClusterVolumes(c, volumes, classes, csiNodes, capacities, attachments);
   }
 
   /** Why a class cannot provision {@code claim} for {@code node}; null when it can. */
@@ -164,13 +183,13 @@ public record ClusterVolumes(
   public ClusterVolumes withClaim(VolumeClaim claim) {
     Map<String, VolumeClaim> c = new HashMap<>(claims);
     c.put(claim.key(), claim);
-    return new ClusterVolumes(c, volumes, classes, csiNodes, capacities);
+    return new ClusterVolumes(c, volumes, classes, csiNodes, capacities, attachments);
   }
 
   /** These objects with {@code pv} put (added or replaced). */
   public ClusterVolumes withVolume(PersistentVolume pv) {
     Map<String, PersistentVolume> v = new HashMap<>(volumes);
     v.put(pv.name(), pv);
-    return new ClusterVolumes(claims, v, classes, csiNodes, capacities);
+    return new ClusterVolumes(claims, v, classes, csiNodes, capacities, attachments);
   }
 }

@@ -143,7 +143,8 @@ public record ClusterObjects(
     }
     return new ClusterObjects(c.nodes, pods, c.podGroups, queues, c.priorityClasses, c.coschedulingGroups, owners,
         errors, fabric, c.namespaces, io.basalt.model.ClusterVolumes.of(c.claims, c.persistentVolumes,
-            c.storageClasses, c.csiNodes, c.capacities).withDefaultClass(), c.kueue, dra.withClaims(claims.made()),
+            c.storageClasses, c.csiNodes, c.capacities, c.attachments).withDefaultClass(), c.kueue,
+        dra.withClaims(claims.made()),
         c.quotas);
   }
 
@@ -207,6 +208,13 @@ public record ClusterObjects(
     @Override
     public void storageCapacity(io.basalt.model.StorageCapacity capacity) {
       capacities.add(capacity);
+    }
+
+    final List<io.basalt.model.VolumeAttachment> attachments = new ArrayList<>();
+
+    @Override
+    public void volumeAttachment(io.basalt.model.VolumeAttachment attachment) {
+      attachments.add(attachment);
     }
 
     final List<DeviceClass> deviceClasses = new ArrayList<>();

@@ -64,7 +64,8 @@ public final class Kinds {
       new ResourceSliceKind(),
       new ResourceClaimKind(),
       new ResourceClaimTemplateKind(),
-      new io.basalt.kube.kinds.core.ResourceQuotaKind()));
+      new io.basalt.kube.kinds.core.ResourceQuotaKind(),
+      new io.basalt.kube.kinds.storage.VolumeAttachmentKind()));
 
   private final List<KindAdapter<?>> adapters;
 

@@ -118,6 +118,7 @@ public final class FixtureSource implements ClusterSource {
     objects.volumes().classes().values().forEach(cache.volumes()::putClass);
     objects.volumes().csiNodes().values().forEach(cache.volumes()::putCsiNode);
     objects.volumes().capacities().values().forEach(l -> l.forEach(cache.volumes()::putCapacity));
+    objects.volumes().attachments().values().forEach(l -> l.forEach(cache.volumes()::putAttachment));
     for (Queue q : objects.queues()) {
       cache.putQueue(q);
     }

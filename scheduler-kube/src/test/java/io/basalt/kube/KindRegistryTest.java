@@ -79,7 +79,8 @@ class KindRegistryTest {
         "ResourceSlice resource.k8s.io/v1 (resourceslices): manifests read, live IF_LISTABLE",
         "ResourceClaim resource.k8s.io/v1 (resourceclaims): manifests read, live IF_LISTABLE",
         "ResourceClaimTemplate resource.k8s.io/v1 (resourceclaimtemplates): manifests read, live IF_LISTABLE",
-        "ResourceQuota v1 (resourcequotas): manifests read, live IF_LISTABLE"), rows);
+        "ResourceQuota v1 (resourcequotas): manifests read, live IF_LISTABLE",
+        "VolumeAttachment storage.k8s.io/v1 (volumeattachments): manifests read, live IF_LISTABLE"), rows);
 
     // The two sources differ only where an adapter says so.
     List<String> manifestsOnly = new ArrayList<>();
@@ -132,7 +133,7 @@ class KindRegistryTest {
           expected.add(t);
         }
       }
-      assertEquals(31, expected.size(), "every watched kind is served by the fake server: " + expected);
+      assertEquals(32, expected.size(), "every watched kind is served by the fake server: " + expected);
       for (ResourceType t : expected) {
         Await.until(t + " watched", WAIT, () -> !watches(server, t).isEmpty());
       }

@@ -71,6 +71,12 @@ final class PodClaims {
         problem = FilterResult.unfit("persistentvolumeclaim \"" + v.claimName() + "\" is being deleted");
         break;
       }
+      if (v.ephemeral() && !c.controlledBy(pod.uid())) {
+        // kube-scheduler's ephemeral.VolumeIsForPod: a claim of that name someone else created is not the volume's.
+        problem = FilterResult.unfit("PVC " + c.key() + " was not created for pod " + pod.namespace() + "/"
+            + pod.name() + " (pod is not owner)");
+        break;
+      }
       claims.add(c);
       if (c.isBound()) {
         PersistentVolume pv = volumes.volume(c.volumeName());

@@ -8,7 +8,6 @@ import io.basalt.framework.PodSigner;
 import io.basalt.framework.PreparedFilter;
 import io.basalt.framework.SessionView;
 import io.basalt.model.ClusterVolumes;
-import io.basalt.model.CsiNode;
 import io.basalt.model.InlineDisk;
 import io.basalt.model.Node;
 import io.basalt.model.PersistentVolume;
@@ -27,9 +26,9 @@ import java.util.function.Function;
 /**
  * The volume filters for one session ({@link VolumeFilters}). What it keeps, all for this session only: the PVs
  * placements chose for unbound claims (so two pods never count on one PV), which pods use each claim (for
- * {@code ReadWriteOncePod}; read from every node's pods the first time a pod with claims asks or is placed) and the
- * volumes attached per node (for attach limits; read from a node's pods the first time it is asked about). Placements
- * and their undo keep them current.
+ * {@code ReadWriteOncePod}; read from every node's pods the first time a pod with claims asks or is placed), the
+ * in-line disks per node, and the volumes attached per node ({@link AttachLimits}). Placements and their undo keep
+ * them current.
  */
 final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListener {
   /** The signature of every pod without claims: its answer is "fits" on every node. */
@@ -51,13 +50,14 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
   private Map<String, Set<String>> users;
   /** Node name to the in-line disks of its pods; filled per node as asked about. */
   private final Map<String, List<InlineDisk>> disks = new HashMap<>();
-  /** Node name to its attached volume ids with the number of pods using each; filled per node as asked about. */
-  private final Map<String, Map<String, Integer>> attached = new HashMap<>();
+  /** NodeVolumeLimits' counts. */
+  private final AttachLimits limits;
 
   VolumeFilter(SessionView session, VolumeFilters.Settings settings) {
     this.session = session;
     this.settings = settings;
     this.volumes = session.volumes();
+    this.limits = new AttachLimits(session, volumes);
   }
 
   @Override
@@ -95,7 +95,7 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
     if (settings.restrictions() && claims.anyReadWriteOncePod() && readWriteOncePodInUse(pod, claims)) {
       return PodClaims.RWOP_CONFLICT;
     }
-    if (settings.limits() && exceedsAttachLimit(pod, node)) {
+    if (settings.limits() && limits.exceeds(pod, node)) {
       return PodClaims.MAX_VOLUME_COUNT;
     }
     if (settings.binding()) {
@@ -209,104 +209,6 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
     }
   }
 
-  // --------------------------------------------------------------------------------------------- NodeVolumeLimits
-
-  private boolean exceedsAttachLimit(Pod pod, Node node) {
-    CsiNode csi = volumes.csiNode(node.name());
-    if (csi == null || csi.attachLimits().isEmpty()) {
-      return false;
-    }
-    Map<String, Integer> on = attachedOn(node.name());
-    Map<String, Integer> adding = new HashMap<>();
-    for (PodVolume v : pod.constraints().volumes()) {
-      Attachment a = attachment(pod.namespace(), v);
-      if (a != null && a.driver != null && csi.attachLimits().containsKey(a.driver) && !on.containsKey(a.id)) {
-        adding.merge(a.driver, 1, Integer::sum);
-      }
-    }
-    for (Map.Entry<String, Integer> e : adding.entrySet()) {
-      int count = 0;
-      for (String id : on.keySet()) {
-        if (id.startsWith(e.getKey() + "|")) {
-          count++;
-        }
-      }
-      if (count + e.getValue() > csi.attachLimits().get(e.getKey())) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** A volume as attach limits count it: {@code driver|volume}, the PV's or (unbound) the claim's. */
-  private record Attachment(String driver, String id) {}
-
-  private Attachment attachment(String namespace, String claimName) {
-    VolumeClaim c = volumes.claim(namespace, claimName);
-    if (c == null) {
-      return null;
-    }
-    if (c.isBound()) {
-      PersistentVolume pv = volumes.volume(c.volumeName());
-      if (pv != null) {
-        String driver = pv.csiDriver();
-        return new Attachment(driver, driver + "|" + pv.volumeHandle());
-      }
-      // A PV not (yet) known: counted through the claim's class, as kube-scheduler counts it.
-    }
-    StorageClass sc = volumes.storageClass(c.storageClassName());
-    String driver = sc == null ? null : PersistentVolume.migratedDriver(sc.provisioner());
-    return new Attachment(driver, driver + "|claim/" + c.key());
-  }
-
-  /** An in-line disk as attach limits count it: EBS and GCE PD volumes through their CSI drivers; others not. */
-  private static Attachment attachment(InlineDisk disk) {
-    String plugin = switch (disk.kind()) {
-      case "aws" -> "kubernetes.io/aws-ebs";
-      case "gce" -> "kubernetes.io/gce-pd";
-      default -> null;
-    };
-    if (plugin == null) {
-      return null;
-    }
-    String driver = PersistentVolume.migratedDriver(plugin);
-    return new Attachment(driver, driver + "|" + disk.id());
-  }
-
-  /** The attachment of a pod volume: its claim's, or its in-line disk's. */
-  private Attachment attachment(String namespace, PodVolume v) {
-    return v.isClaim() ? attachment(namespace, v.claimName()) : attachment(v.disk());
-  }
-
-  private Map<String, Integer> attachedOn(String node) {
-    Map<String, Integer> on = attached.get(node);
-    if (on == null) {
-      on = new HashMap<>();
-      attached.put(node, on);
-      NodeInfo info = session.node(node);
-      if (info != null) {
-        for (Pod p : session.podsOn(info)) {
-          attach(on, p, 1);
-        }
-      }
-    }
-    return on;
-  }
-
-  private void attach(Map<String, Integer> on, Pod p, int delta) {
-    for (PodVolume v : p.constraints().volumes()) {
-      Attachment a = attachment(p.namespace(), v);
-      if (a != null && a.driver != null) {
-        int n = on.getOrDefault(a.id, 0) + delta;
-        if (n <= 0) {
-          on.remove(a.id);
-        } else {
-          on.put(a.id, n);
-        }
-      }
-    }
-  }
-
   // --------------------------------------------------------------------------------------------------- VolumeZone
 
   /**
@@ -382,7 +284,7 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
     }
     users();
     addUser(pod);
-    attach(attachedOn(task.nodeName()), pod, 1);
+    limits.placed(pod, task.nodeName());
     List<InlineDisk> on = disks.get(task.nodeName());
     if (on != null) {
       addDisks(on, pod);
@@ -408,9 +310,8 @@ final class VolumeFilter implements PreparedFilter, PodSigner, AllocationListene
         }
       }
     }
-    Map<String, Integer> on = task.nodeName() == null ? null : attached.get(task.nodeName());
-    if (on != null) {
-      attach(on, pod, -1);
+    if (task.nodeName() != null) {
+      limits.removed(pod, task.nodeName());
     }
     List<InlineDisk> onNode = task.nodeName() == null ? null : disks.get(task.nodeName());
     if (onNode != null) {

@@ -17,6 +17,7 @@ import io.basalt.model.Pod;
 import io.basalt.model.PodConstraints;
 import io.basalt.model.PodVolume;
 import io.basalt.model.StorageClass;
+import io.basalt.model.VolumeAttachment;
 import io.basalt.model.VolumeClaim;
 import io.basalt.plugins.predicates.PredicatesPlugin;
 import io.basalt.session.Session;
@@ -124,6 +125,45 @@ class VolumeFilterTest {
     assertEquals("node(s) exceed max volume count", ask(s, second.key(), "n1").reason());
     st.discard();
     assertTrue(ask(s, second.key(), "n1").ok());
+  }
+
+  /**
+   * A VolumeAttachment on the node counts a volume no pod there uses (a deleted pod's, not yet detached); one of
+   * another node does not.
+   */
+  @Test
+  void attachLimitsCountTheNodesVolumeAttachments() {
+    cluster.cache().volumes().putCsiNode(new CsiNode("n1", Map.of("ebs", 1)));
+    cluster.cache().volumes().putCsiNode(new CsiNode("n2", Map.of("ebs", 1)));
+    claim("a", "", "pv-a");
+    claim("b", "", "pv-b");
+    pv("pv-a", "", "a", "ebs", Map.of());
+    pv("pv-b", "", "b", "ebs", Map.of());
+    cluster.cache().volumes().putAttachment(new VolumeAttachment("va-1", "ebs", "n1", "pv-a"));
+    Pod next = mounting(TestPods.pod("next"), "b");
+    Session s = cluster.node(node("n1", null)).node(node("n2", null)).pod(next).open(REGISTRY, PREDICATES);
+    assertEquals("node(s) exceed max volume count", ask(s, next.key(), "n1").reason());
+    assertTrue(ask(s, next.key(), "n2").ok());
+  }
+
+  /** A generic ephemeral volume's claim must be controlled by its pod (kube-scheduler's ephemeral.VolumeIsForPod). */
+  @Test
+  void anEphemeralVolumesClaimMustBeItsPods() {
+    Pod owner = TestPods.pod("owner").cpu("1").build();
+    Pod other = TestPods.pod("other").cpu("1").build();
+    for (Pod p : List.of(owner, other)) {
+      cluster.cache().volumes().putClaim(new VolumeClaim("default", p.name() + "-scratch", null, "", "pv-" + p.name(),
+          List.of(RWO), 10, null, null, null, null, false, false, owner.uid()));
+      pv("pv-" + p.name(), "", p.name() + "-scratch", null, Map.of());
+    }
+    Pod owning = owner.withConstraints(PodConstraints.NONE.withVolumes(
+        List.of(new PodVolume("scratch", "owner-scratch", true))));
+    Pod taking = other.withConstraints(PodConstraints.NONE.withVolumes(
+        List.of(new PodVolume("scratch", "other-scratch", true))));
+    Session s = cluster.node(node("n1", null)).pod(owning).pod(taking).open(REGISTRY, PREDICATES);
+    assertTrue(ask(s, owning.key(), "n1").ok());
+    assertEquals("PVC default/other-scratch was not created for pod default/other (pod is not owner)",
+        ask(s, taking.key(), "n1").reason());
   }
 
   @Test

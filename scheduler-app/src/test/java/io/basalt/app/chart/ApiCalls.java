@@ -92,6 +92,8 @@ public final class ApiCalls {
       calls(Scope.CLUSTER, "storage.k8s.io", "storageclasses", "list", "watch"),
       calls(Scope.CLUSTER, "storage.k8s.io", "csinodes", "list", "watch"),
       calls(Scope.CLUSTER, "storage.k8s.io", "csistoragecapacities", "list", "watch"),
+      // VolumeAttachments: attach limits count the volumes attached to a node, as kube-scheduler's NodeVolumeLimits.
+      calls(Scope.CLUSTER, "storage.k8s.io", "volumeattachments", "list", "watch"),
       // DRA (resource.k8s.io/v1): devices, classes, claims and templates read; a claim is read and its status
       // (allocation, reservedFor) merge-patched before a pod using it is bound.
       calls(Scope.CLUSTER, "resource.k8s.io", "deviceclasses", "list", "watch"),

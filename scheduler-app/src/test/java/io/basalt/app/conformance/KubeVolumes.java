@@ -18,9 +18,11 @@ import java.util.Map;
  *   <li>{@code classes: {wait-sc: {mode: WaitForFirstConsumer, provisioner: p, default: true}}}
  *   <li>{@code pvs: {pv-a: {class: c, size: 100Gi, modes: [..], affinity: {label: [values]}, labels: {..},
  *       driver: csi-driver, source: {awsElasticBlockStore: {..}}, claim: ns/name, phase: Available}}}
- *   <li>{@code claims: {ns/name: {class: c, volume: pv-a, size: 50Gi, modes: [..], phase: Lost}}}: no {@code class}
- *       key leaves {@code storageClassName} unset, {@code class: ""} sets it empty
+ *   <li>{@code claims: {ns/name: {class: c, volume: pv-a, size: 50Gi, modes: [..], phase: Lost, owner: ns/pod}}}: no
+ *       {@code class} key leaves {@code storageClassName} unset, {@code class: ""} sets it empty; {@code owner} makes
+ *       the pod its controller (a generic ephemeral volume's claim)
  *   <li>{@code csinodes: {node: {driver: 2, other: null}}}: a driver's attach limit, null for none
+ *   <li>{@code attachments: {va-name: {node: n, attacher: driver, pv: pv-a}}}: VolumeAttachments
  * </ul>
  *
  * <p>A pod's {@code volumes} is a list of {@code {claim: name}}, {@code {ephemeral: volume}} (a generic ephemeral
@@ -36,6 +38,7 @@ final class KubeVolumes {
     map(c.get("pvs")).forEach((name, v) -> docs.add(volume(name, map(v))));
     map(c.get("claims")).forEach((key, v) -> docs.add(claim(key, map(v))));
     map(c.get("csinodes")).forEach((name, v) -> docs.add(csiNode(name, map(v))));
+    map(c.get("attachments")).forEach((name, v) -> docs.add(attachment(name, map(v))));
     return docs;
   }
 
@@ -129,6 +132,11 @@ final class KubeVolumes {
     Map<String, Object> meta = new LinkedHashMap<>();
     meta.put("name", key.substring(slash + 1));
     meta.put("namespace", key.substring(0, slash));
+    if (v.get("owner") != null) { // a pod without a uid has uid namespace/name
+      String owner = str(v.get("owner"));
+      meta.put("ownerReferences", List.of(Map.of("apiVersion", "v1", "kind", "Pod",
+          "name", owner.substring(owner.indexOf('/') + 1), "uid", owner, "controller", true)));
+    }
     Map<String, Object> spec = new LinkedHashMap<>();
     if (v.containsKey("class")) {
       spec.put("storageClassName", v.get("class") == null ? "" : v.get("class"));
@@ -141,6 +149,16 @@ final class KubeVolumes {
     Map<String, Object> status = new LinkedHashMap<>();
     status.put("phase", v.getOrDefault("phase", v.get("volume") != null ? "Bound" : "Pending"));
     return k8s("v1", "PersistentVolumeClaim", meta, spec, status);
+  }
+
+  private static Map<String, Object> attachment(String name, Map<String, Object> v) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("apiVersion", "storage.k8s.io/v1");
+    m.put("kind", "VolumeAttachment");
+    m.put("metadata", Map.of("name", name));
+    m.put("spec", Map.of("attacher", str(v.get("attacher")), "nodeName", str(v.get("node")),
+        "source", Map.of("persistentVolumeName", str(v.get("pv")))));
+    return m;
   }
 
   private static Map<String, Object> csiNode(String name, Map<String, Object> drivers) {

@@ -81,6 +81,10 @@ public interface Records {
   default void storageCapacity(io.basalt.model.StorageCapacity capacity) {
   }
 
+  /** A VolumeAttachment (attach limits count it). */
+  default void volumeAttachment(io.basalt.model.VolumeAttachment attachment) {
+  }
+
   /**
    * A Kueue object (ClusterQueue, LocalQueue, ResourceFlavor, Cohort, WorkloadPriorityClass): the simulator applies
    * them all together ({@code kube.kueue.KueueAdmission}); live mode keeps them in {@code kube.kueue.KueueLive}.
@@ -150,6 +154,9 @@ public interface Records {
     }
 
     default void storageCapacityGone(String key) {
+    }
+
+    default void volumeAttachmentGone(String name) {
     }
 
     default void deviceClassGone(String name) {

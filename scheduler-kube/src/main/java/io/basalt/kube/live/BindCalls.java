@@ -60,6 +60,19 @@ final class BindCalls implements ApiObjects {
     }
   }
 
+  /** The binding POST with {@code dryRun=All}: the server's checks and admission, nothing applied. */
+  @Override
+  public ApiReply tryBind(Pod pod, String node) {
+    V1Binding binding = new V1Binding().apiVersion("v1").kind("Binding")
+        .metadata(new V1ObjectMeta().name(pod.name()).namespace(pod.namespace()).uid(pod.uid()))
+        .target(new V1ObjectReference().apiVersion("v1").kind("Node").name(node));
+    try {
+      return raw(core.createNamespacedPodBinding(pod.name(), pod.namespace(), binding).dryRun("All").buildCall(null));
+    } catch (ApiException e) {
+      return new ApiReply(e.getCode(), String.valueOf(e.getMessage()));
+    }
+  }
+
   /** POST pods/{name}/eviction (policy/v1), which honours PodDisruptionBudgets. */
   ApiReply evict(Pod pod) {
     V1Eviction eviction = new V1Eviction().apiVersion("policy/v1").kind("Eviction")

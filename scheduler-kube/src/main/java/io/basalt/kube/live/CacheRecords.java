@@ -150,6 +150,16 @@ final class CacheRecords implements Records, Records.Removals {
   }
 
   @Override
+  public void volumeAttachment(io.basalt.model.VolumeAttachment attachment) {
+    cache.volumes().putAttachment(attachment);
+  }
+
+  @Override
+  public void volumeAttachmentGone(String name) {
+    cache.volumes().removeAttachment(name);
+  }
+
+  @Override
   public void namespace(io.basalt.model.Namespace namespace) {
     cache.putNamespace(namespace);
   }

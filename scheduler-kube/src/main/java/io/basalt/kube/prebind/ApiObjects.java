@@ -52,6 +52,16 @@ public interface ApiObjects {
     return ApiReply.UNSUPPORTED;
   }
 
+  /**
+   * Tries {@code pod}'s binding to {@code node} without applying it (the binding POST with {@code dryRun=All}): the
+   * API answers as it would for the binding (the pod gone or re-created, already bound, being deleted, refused by
+   * admission), so a gang's volume reservation learns that a member cannot be bound before it writes any claim. An
+   * implementation that cannot tell answers 200.
+   */
+  default ApiReply tryBind(io.basalt.model.Pod pod, String node) {
+    return new ApiReply(200, "not tried here");
+  }
+
   /** A DRA ResourceClaim's {@code status} (empty when it has none) and resourceVersion; status null when unread. */
   record ClaimStatus(com.google.gson.JsonObject status, String resourceVersion, ApiReply reply) {}
 

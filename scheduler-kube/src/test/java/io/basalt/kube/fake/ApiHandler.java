@@ -96,8 +96,12 @@ final class ApiHandler implements HttpHandler {
       requireMethod(method, "POST");
       return new Reply(201, pods.bind(r.namespace(), null, request.body()));
     }
+    if ("All".equals(q.get("dryRun")) && "POST".equals(method) && r.type().equals(Resources.PODS)
+        && "binding".equals(r.subresource()) && r.name() != null) {
+      return new Reply(201, pods.bindDryRun(r.namespace(), r.name(), request.body()));
+    }
     if (q.containsKey("dryRun")) {
-      throw Statuses.badRequest("fake API server: dryRun is not supported");
+      throw Statuses.badRequest("fake API server: dryRun is supported on pods/binding only");
     }
     if (r.name() == null) {
       switch (method) {

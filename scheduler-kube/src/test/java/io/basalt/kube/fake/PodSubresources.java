@@ -83,6 +83,35 @@ final class PodSubresources {
     return Statuses.created();
   }
 
+  /**
+   * {@link #bind} with {@code ?dryRun=All} on {@code pods/binding}: the same checks and answers (the pod missing,
+   * being deleted, already bound, gated), nothing written and nothing in the ledger.
+   */
+  JsonObject bindDryRun(String namespace, String podName, String body) {
+    JsonObject binding = Json.parseObject(body);
+    requireKind(binding, "Binding", "v1");
+    String node = Json.str(Json.child(binding, "target"), "name");
+    if (node.isEmpty()) {
+      throw Statuses.invalid(Resources.PODS, podName, "target.name", "FieldValueRequired", "Required value");
+    }
+    JsonObject pod = store.get(Resources.PODS, namespace, podName);
+    if (Json.meta(pod).has("deletionTimestamp")) {
+      throw Statuses.conflict("", "pods/binding", podName, "pod " + podName
+          + " is being deleted, cannot be assigned to a host");
+    }
+    JsonObject spec = Json.childOrCreate(pod, "spec");
+    String bound = Json.str(spec, "nodeName");
+    if (!bound.isEmpty()) {
+      throw Statuses.conflict("", "pods/binding", podName, "pod " + podName + " is already assigned to node \""
+          + bound + "\"");
+    }
+    JsonElement gates = spec.get("schedulingGates");
+    if (gates != null && gates.isJsonArray() && !gates.getAsJsonArray().isEmpty()) {
+      throw Statuses.conflict("", "pods/binding", podName, "pod " + podName + " has non-empty .spec.schedulingGates");
+    }
+    return Statuses.created();
+  }
+
   /** podutil.UpdatePodCondition: PodScheduled=True, lastTransitionTime moves only when the status changes. */
   private static void setScheduledCondition(JsonObject status) {
     JsonElement list = status.get("conditions");

@@ -118,6 +118,9 @@ public final class Resources {
       "CSINode", false).mergeKeys(META_KEYS));
   public static final ResourceType CSI_STORAGE_CAPACITIES = register(ResourceType.builtin("storage.k8s.io", "v1",
       "csistoragecapacities", "CSIStorageCapacity", true).mergeKeys(META_KEYS));
+  /** VolumeAttachments (the attach/detach controller's; attach limits count them). */
+  public static final ResourceType VOLUME_ATTACHMENTS = register(ResourceType.builtin("storage.k8s.io", "v1",
+      "volumeattachments", "VolumeAttachment", false).statusSubresource().mergeKeys(META_KEYS));
 
   /** ResourceQuota (core v1, namespaced, with status). */
   public static final ResourceType RESOURCE_QUOTAS = register(ResourceType.builtin("", "v1", "resourcequotas",

@@ -34,10 +34,10 @@
  * Priority admission rule and QoS; pod updates may not change the spec beyond what the real validation allows.
  *
  * <h2>Not implemented</h2>
- * Server-side apply, dryRun, deletecollection, resourceVersionMatch=Exact on lists, the too-large-resourceVersion
- * wait, table/protobuf/YAML encodings, authentication and authorization, admission beyond pod priority, the namespace
- * lifecycle (deleting a namespace does not delete its contents; namespaces need not exist), PodDisruptionBudgets
- * (inject a 429 instead), garbage collection by owner, automatic periodic bookmarks, and detection of a client that
- * closed its watch before the next event is written.
+ * Server-side apply, dryRun (but on pods/binding), deletecollection, resourceVersionMatch=Exact on lists, the
+ * too-large-resourceVersion wait, table/protobuf/YAML encodings, authentication and authorization, admission
+ * beyond pod priority, the namespace lifecycle (deleting a namespace does not delete its contents; namespaces need
+ * not exist), PodDisruptionBudgets (inject a 429 instead), garbage collection by owner, automatic periodic
+ * bookmarks, and detection of a client that closed its watch before the next event is written.
  */
 package io.basalt.kube.fake;

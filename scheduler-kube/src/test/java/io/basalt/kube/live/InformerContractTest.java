@@ -115,6 +115,7 @@ class InformerContractTest {
       list(dra, kind + "List", "resource.k8s.io/v1", null);
     }
     list("/api/v1/resourcequotas", "ResourceQuotaList", "v1", null);
+    list("/apis/storage.k8s.io/v1/volumeattachments", "VolumeAttachmentList", "storage.k8s.io/v1", null);
     for (String kueue : List.of("resourceflavors", "clusterqueues", "localqueues", "cohorts",
         "workloadpriorityclasses", "topologies", "admissionchecks", "provisioningrequestconfigs")) {
       list("/apis/kueue.x-k8s.io/v1beta1/" + kueue, "List", "kueue.x-k8s.io/v1beta1", null);

@@ -38,7 +38,20 @@ public final class PersistentVolumeClaimKind extends KindAdapter<V1PersistentVol
     return new VolumeClaim(Conversion.namespaceOf(meta), meta.getName(), meta.getUid(), spec.getStorageClassName(),
         spec.getVolumeName(), spec.getAccessModes(), request, spec.getVolumeMode(),
         StorageConversion.selector(spec.getSelector(), "spec.selector", ctx),
-        annotations.get(VolumeClaim.SELECTED_NODE), phase, meta.getDeletionTimestamp() != null);
+        annotations.get(VolumeClaim.SELECTED_NODE), phase, meta.getDeletionTimestamp() != null,
+        spec.getStorageClassName() == null, controllerUid(meta));
+  }
+
+  /** The uid of the claim's controlling owner ({@code ownerReferences[]} with {@code controller: true}), or null. */
+  private static String controllerUid(V1ObjectMeta meta) {
+    if (meta.getOwnerReferences() != null) {
+      for (var r : meta.getOwnerReferences()) {
+        if (Boolean.TRUE.equals(r.getController())) {
+          return r.getUid();
+        }
+      }
+    }
+    return null;
   }
 
   @Override
