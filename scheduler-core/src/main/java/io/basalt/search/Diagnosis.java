@@ -2,7 +2,6 @@ package io.basalt.search;
 
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
-import io.basalt.dra.ClaimReasons;
 import io.basalt.framework.FilterResult;
 import io.basalt.model.NodeSelectorTerm;
 import io.basalt.model.Pod;
@@ -43,12 +42,8 @@ final class Diagnosis {
         annotations = new HashMap<>(annotations);
         annotations.remove(Pod.GROUP_NAME_ANNOTATION);
       }
-      // The names of the claims made for the pod tell pods apart, not what filters see (their specs do: NoFitMemo).
-      PodConstraints constraints = p.constraints().hasResourceClaims()
-          ? p.constraints().withResourceClaims(ClaimReasons.unnamed(p.constraints().resourceClaims()))
-          : p.constraints();
       return new Key(p.namespace(), p.request(), p.nodeSelector(), p.requiredNodeAffinity(), p.tolerations(),
-          annotations, constraints);
+          annotations, p.constraints());
     }
   }
 
@@ -95,13 +90,12 @@ final class Diagnosis {
     }
     seen = changes;
     Map<String, Integer> refused = null;
-    boolean claims = task.pod().constraints().hasResourceClaims();
     for (int k = 0; k < reasonCounts.length; k++) {
       if (reasonCounts[k] > 0) {
         if (refused == null) {
           refused = new TreeMap<>();
         }
-        refused.put(claims ? ClaimReasons.specific(task.pod(), reasons.get(k)) : reasons.get(k), reasonCounts[k]);
+        refused.put(reasons.get(k), reasonCounts[k]);
       }
     }
     return NodeSearch.fitError(verdicts.length, shortCounts, refused);
@@ -111,14 +105,11 @@ final class Diagnosis {
   private int verdict(Session session, TaskInfo task, NodeInfo node) {
     FilterResult verdict = session.callbacks().filter(task, node);
     if (!verdict.ok()) {
-      // Pods of one kind may have claims of their own: the reason is kept naming them by their place in the pod.
-      String reason = task.pod().constraints().hasResourceClaims()
-          ? ClaimReasons.generic(task.pod(), verdict.reason()) : verdict.reason();
-      Integer code = reasonCodes.get(reason);
+      Integer code = reasonCodes.get(verdict.reason());
       if (code == null) {
         code = reasons.size();
-        reasons.add(reason);
-        reasonCodes.put(reason, code);
+        reasons.add(verdict.reason());
+        reasonCodes.put(verdict.reason(), code);
       }
       return -(code + 1);
     }

@@ -2,11 +2,9 @@ package io.basalt.search;
 
 import io.basalt.api.NodeInfo;
 import io.basalt.api.TaskInfo;
-import io.basalt.framework.TaskFilter;
 import io.basalt.session.Session;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -58,7 +56,7 @@ final class NoFitMemo {
   }
 
   private final Map<Object, Entry> entries = new HashMap<>();
-  private final Map<Object, Diagnosis> diagnoses = new HashMap<>();
+  private final Map<Diagnosis.Key, Diagnosis> diagnoses = new HashMap<>();
 
   /** True when no shape is remembered: then nothing is known, whatever the shape. */
   boolean isEmpty() {
@@ -110,29 +108,13 @@ final class NoFitMemo {
     if (scope != null || unsigned) {
       return NodeSearch.diagnose(session, task, scope != null ? scope.nodes() : session.nodes());
     }
-    Object key = task.pod().constraints().hasResourceClaims() ? claimKind(session, task) : Diagnosis.Key.of(task);
+    Diagnosis.Key key = Diagnosis.Key.of(task);
     Diagnosis d = diagnoses.get(key);
     if (d == null) {
       diagnoses.put(key, Diagnosis.of(session, task));
       d = diagnoses.get(key);
     }
     return d.message(session, task);
-  }
-
-  /**
-   * The kind of a pod with claims: its diagnosis key (without the names of the claims made for it) and what each
-   * filter signs of it (the claim check signs the claims' specs); the pod alone when some filter signs nothing.
-   */
-  private static Object claimKind(Session session, TaskInfo task) {
-    List<TaskFilter> filters = session.callbacks().filterChain();
-    Object[] parts = new Object[filters.size() + 1];
-    parts[0] = Diagnosis.Key.of(task);
-    for (int i = 0; i < filters.size(); i++) {
-      if ((parts[i + 1] = EquivalenceKey.signature(filters.get(i), task)) == null) {
-        return TaskShape.of(task);
-      }
-    }
-    return List.of(parts);
   }
 
   /** Every entry checked against the nodes changed since, as a trial is about to start. */
