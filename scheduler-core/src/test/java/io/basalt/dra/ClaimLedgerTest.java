@@ -1,12 +1,7 @@
 package io.basalt.dra;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
-
-import io.basalt.model.Pod;
-import io.basalt.model.PodResourceClaim;
 
 import java.util.List;
 import java.util.Map;
@@ -37,36 +32,5 @@ class ClaimLedgerTest {
         ledger.check(DeviceQuotaTest.pod("p3", "c3"), "q", AllocatorTest.NODE, null), "the kept verdict, c3's name");
     ledger.undo(b1);
     assertNull(ledger.check(DeviceQuotaTest.pod("p3", "c3"), "q", AllocatorTest.NODE, null), "d2 given back");
-  }
-
-  /**
-   * A pod's verdicts are shared through the search's equivalence cache only while they read the node alone: its own
-   * template claims, unallocated, node-local devices. Equal specs sign alike; another snapshot, a shared claim, an
-   * allocated claim or other specs do not.
-   */
-  @Test
-  void signsOnlyOwnUnallocatedTemplateClaimsBySpecAndSnapshot() {
-    List<ResourceSlice> slices = List.of(AllocatorTest.slice("node-1", AllocatorTest.device("d1", Map.of()),
-        AllocatorTest.device("d2", Map.of())));
-    ResourceClaim one = AllocatorTest.claim("t0", List.of(), DeviceRequest.exactly("gpu", "class-a", 1));
-    ResourceClaim alsoOne = AllocatorTest.claim("t1", List.of(), DeviceRequest.exactly("gpu", "class-a", 1));
-    ResourceClaim two = AllocatorTest.claim("t2", List.of(), DeviceRequest.exactly("gpu", "class-a", 2));
-    ResourceClaim named = AllocatorTest.claim("shared", List.of(), DeviceRequest.exactly("gpu", "class-a", 1));
-    DraState state = new DraState(List.of(AllocatorTest.CLASS), slices, List.of(one, alsoOne, two, named), List.of());
-    ClaimLedger ledger = new ClaimLedger(state);
-    Object first = ledger.signature(templated("p0", "t0"));
-    assertNotNull(first);
-    assertEquals(first, ledger.signature(templated("p1", "t1")), "equal specs sign alike");
-    assertNotEquals(first, ledger.signature(templated("p2", "t2")), "two devices are another shape");
-    assertNull(ledger.signature(DeviceQuotaTest.pod("p3", "shared")), "a claim by name may be another pod's too");
-    DraState next = new DraState(List.of(AllocatorTest.CLASS), slices, List.of(one, alsoOne, two, named), List.of());
-    assertNotEquals(first, new ClaimLedger(next).signature(templated("p0", "t0")), "another snapshot");
-    ledger.allocate(templated("p0", "t0"), AllocatorTest.NODE);
-    assertNull(ledger.signature(templated("p0", "t0")), "allocated: its verdict reads where it went");
-  }
-
-  private static Pod templated(String name, String claim) {
-    Pod p = io.basalt.testing.TestPods.pod("default/" + name).build();
-    return p.withConstraints(p.constraints().withResourceClaims(List.of(new PodResourceClaim("gpu", claim, "tmpl"))));
   }
 }
