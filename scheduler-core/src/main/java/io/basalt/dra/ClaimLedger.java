@@ -87,58 +87,6 @@ public final class ClaimLedger {
     this.quota = value;
   }
 
-  /**
-   * What {@link #check}'s verdict for {@code pod} reads besides the node's own state, for the search's equivalence
-   * cache; null when it reads more. It reads only the node when every claim of the pod is its own (made from a
-   * template, so no other pod allocates it), none is allocated yet, the devices are node-local (an allocation takes
-   * devices only of the node the pod goes to, which the placement changes anyway) and no queue caps devices. Pods
-   * whose claims ask alike then share verdicts, within the snapshot's DRA objects ({@link DraState}, compared by
-   * identity: another snapshot's allocations differ).
-   */
-  public Object signature(Pod pod) {
-    if (quota != null || state.sharedDevices()) {
-            return null;
-    }
-    List<PodResourceClaim> refs = pod.constraints().resourceClaims();
-    List<ClaimSpec> specs = new ArrayList<>(refs.size());
-    for (PodResourceClaim ref : refs) {
-      if (ref.templateName() == null || ref.claimName() == null) {
-        return null;
-      }
-      ResourceClaim c = state.claim(pod.namespace(), ref.claimName());
-      if (c == null || allocation(c) != null) {
-                return null;
-      }
-      specs.add(c.spec());
-    }
-    return signatures.computeIfAbsent(specs, k -> new Signature(state, k));
-  }
-
-  /** Pods of equal claim specs, in one snapshot's DRA state (by identity); hashed once. */
-  private static final class Signature {
-    private final DraState state;
-    private final List<ClaimSpec> specs;
-    private final int hash;
-
-    Signature(DraState state, List<ClaimSpec> specs) {
-      this.state = state;
-      this.specs = List.copyOf(specs);
-      this.hash = System.identityHashCode(state) * 31 + specs.hashCode();
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o == this || o instanceof Signature s && s.hash == hash && s.state == state && s.specs.equals(specs);
-    }
-
-    @Override
-    public int hashCode() {
-      return hash;
-    }
-  }
-
-  private final Map<List<ClaimSpec>, Signature> signatures = new HashMap<>();
-
   /** Why {@code pod}'s claims cannot all be allocated with it on {@code node}, or null when they can. */
   public String check(Pod pod, Node node) {
     return check(pod, null, node, null);

@@ -11,10 +11,8 @@ import java.util.function.Function;
 /**
  * The engine's DRA check, last in the filter chain and on whatever the tiers say (as {@link DeviceGuard} for GPUs): a
  * pod with {@code spec.resourceClaims} goes only where all its claims can be allocated, or are allocated already. Its
- * answer reads the claims the session allocated so far: it signs a pod whose claims are all its own and unallocated
- * by their specs ({@link ClaimLedger#signature}), whose verdict then moves only with the node, and nothing for other
- * pods with claims (no equivalence cache, no "no node fits" memo); a pod without claims passes everywhere, signs a
- * constant and keeps every search shortcut.
+ * answer reads the claims the session allocated so far, so it signs nothing for such a pod (no equivalence cache, no
+ * "no node fits" memo); a pod without claims passes everywhere, signs a constant and keeps every search shortcut.
  */
 final class ClaimCheck implements PreparedFilter, PodSigner {
   /** What a pod without claims signs: the check passes it on every node. */
@@ -55,7 +53,7 @@ final class ClaimCheck implements PreparedFilter, PodSigner {
 
   @Override
   public Object sign(TaskInfo task) {
-    return task.pod().constraints().hasResourceClaims() ? claims.signature(task.pod()) : NO_CLAIMS;
+    return task.pod().constraints().hasResourceClaims() ? null : NO_CLAIMS;
   }
 
   /** OK, or "cannot allocate all claims (claim ns/name: request r: why)". */
