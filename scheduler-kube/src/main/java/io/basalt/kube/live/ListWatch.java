@@ -175,9 +175,15 @@ final class ListWatch<T extends KubernetesObject> implements ListerWatcher<T, Li
     return new Listing<>(new V1ListMeta().resourceVersion(last.getResourceVersion()), items);
   }
 
-  /** One page, read as a stream: its items into {@code into}, its list metadata returned. */
+  /**
+   * One page, read as a stream: its items into {@code into}, its list metadata returned. Each item is built straight
+   * from the wire, lean ({@link LeanObjects#reader}); a page holding an object that does not read that way is asked
+   * for again and read one JSON tree per item, so that object alone is skipped and named, as a watch event would be.
+   */
   private V1ListMeta page(Map<String, String> query, List<T> into) throws ApiException {
+    boolean streamed = true;
     while (true) {
+      int mark = into.size();
       try (Response response = execute(query)) {
         if (response.code() == 429) {
           waitRetryAfter(response);
@@ -186,14 +192,32 @@ final class ListWatch<T extends KubernetesObject> implements ListerWatcher<T, Li
         if (!response.isSuccessful()) {
           throw failure(response);
         }
+        if (streamed) {
+          Gson reader = lean.reader(type);
+          return readItems(response.body().charStream(), in -> reader.<T>fromJson(in, type), into);
+        }
         return readList(response.body().charStream(), this::decode, into);
       } catch (InterruptedIOException e) {
         Thread.currentThread().interrupt();
         throw new ApiException(e);
-      } catch (IOException | RuntimeException e) {
+      } catch (RuntimeException e) {
+        if (!streamed) {
+          throw new ApiException("listing " + name + " failed: " + e, e, 0, null);
+        }
+        LOG.log(Level.DEBUG, "Listing {0}: a page did not read as a stream ({1}); reading it again object by object",
+            name, e);
+        into.subList(mark, into.size()).clear();
+        streamed = false;
+      } catch (IOException e) {
         throw new ApiException("listing " + name + " failed: " + e, e, 0, null);
       }
     }
+  }
+
+  /** Reads one item of a list; may return null to leave it out. */
+  @FunctionalInterface
+  interface ItemReader<T> {
+    T read(JsonReader in) throws IOException;
   }
 
   /**
@@ -201,6 +225,11 @@ final class ListWatch<T extends KubernetesObject> implements ListerWatcher<T, Li
    * {@code decode} and dropped, so only the decoded objects stay. Returns the list's metadata.
    */
   static <T> V1ListMeta readList(Reader reader, Function<JsonObject, T> decode, List<T> into) throws IOException {
+    return readItems(reader, in -> decode.apply(JsonParser.parseReader(in).getAsJsonObject()), into);
+  }
+
+  /** Reads a {@code KindList} from {@code reader}, each item by {@code item}. Returns the list's metadata. */
+  static <T> V1ListMeta readItems(Reader reader, ItemReader<T> item, List<T> into) throws IOException {
     V1ListMeta meta = new V1ListMeta();
     try (JsonReader in = new JsonReader(reader)) {
       in.beginObject();
@@ -210,9 +239,9 @@ final class ListWatch<T extends KubernetesObject> implements ListerWatcher<T, Li
           case "items" -> {
             in.beginArray();
             while (in.hasNext()) {
-              T item = decode.apply(JsonParser.parseReader(in).getAsJsonObject());
-              if (item != null) {
-                into.add(item);
+              T read = item.read(in);
+              if (read != null) {
+                into.add(read);
               }
             }
             in.endArray();
