@@ -45,6 +45,7 @@ class SchedulerPerfBench {
       try (LiveRun run = LiveRun.start(server, dir, "--kube-api-qps", qps, "--kube-api-burst", burst,
           "--bind-workers", workers, "--schedule-period", "100ms")) {
         long[] created = new long[pods];
+        double cpuAtStart = cpuSeconds();
         for (int p = 0; p < pods; p++) {
           created[p] = System.nanoTime();
           server.seed(pod("p-" + p, null));
@@ -53,6 +54,7 @@ class SchedulerPerfBench {
         while (System.nanoTime() < deadline && server.bindLedger().appliedCount() < pods + 0L) {
           Thread.sleep(50);
         }
+        double cpu = cpuSeconds() - cpuAtStart;
         Map<String, Long> at = server.bindLedger().appliedNanos();
         long[] latency = new long[pods];
         long last = 0;
@@ -71,9 +73,17 @@ class SchedulerPerfBench {
                 + "%.0f pods/s; creation to binding p50 %.0f ms, p99 %.0f ms (qps %s, burst %s, bind workers %s)%n",
             nodes, init, pods, bound, seconds, bound / seconds, ms(latency[pods / 2]), ms(latency[pods * 99 / 100]),
             qps, burst, workers);
+        System.out.printf(Locale.ROOT, "scheduler_perf shape: %.1f CPU-s in this JVM (basalt and the fake server) "
+            + "from the first pod created to the last bound: %.0f pods per CPU-second%n", cpu, bound / cpu);
         assertEquals(pods, bound);
       }
     }
+  }
+
+  /** This JVM's CPU time so far, all threads. */
+  private static double cpuSeconds() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        .getOperatingSystemMXBean()).getProcessCpuTime() / 1e9;
   }
 
   private static double ms(long nanos) {

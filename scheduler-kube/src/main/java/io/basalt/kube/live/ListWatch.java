@@ -10,6 +10,7 @@ import com.google.gson.stream.JsonWriter;
 import com.google.gson.stream.JsonReader;
 import io.basalt.kube.kinds.KindAdapter;
 import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.informer.ListerWatcher;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -275,7 +276,8 @@ final class ListWatch<T extends KubernetesObject> implements ListerWatcher<T, Li
    */
   static final Gson OBJECTS = new GsonBuilder()
       .registerTypeAdapter(String.class, new SharedStrings())
-      .registerTypeAdapter(OffsetDateTime.class, new JSON.OffsetDateTimeTypeAdapter())
+      .registerTypeAdapter(Quantity.class, new SharedValues<>(new Quantity.QuantityAdapter()))
+      .registerTypeAdapter(OffsetDateTime.class, new SharedValues<>(new JSON.OffsetDateTimeTypeAdapter()))
       .registerTypeAdapter(byte[].class, new JSON.ByteArrayAdapter())
       .create();
 
@@ -299,6 +301,44 @@ final class ListWatch<T extends KubernetesObject> implements ListerWatcher<T, Li
       out.value(value);
     }
   }
+
+  /**
+   * Immutable values parsed once per distinct text: thousands of pods ask for the same few quantities ("4", "32Gi")
+   * and carry timestamps of the same seconds, and client-java parses each afresh (a quantity through regular
+   * expressions). Holds at most {@value #MAX_SHARED} texts; when full it starts again.
+   */
+  private static final class SharedValues<V> extends TypeAdapter<V> {
+    private final TypeAdapter<V> parser;
+    private final Map<String, V> seen = new java.util.concurrent.ConcurrentHashMap<>();
+
+    SharedValues(TypeAdapter<V> parser) {
+      this.parser = parser;
+    }
+
+    @Override
+    public V read(JsonReader in) throws IOException {
+      if (in.peek() != JsonToken.STRING) {
+        return parser.read(in);
+      }
+      String text = in.nextString();
+      V value = seen.get(text);
+      if (value == null) {
+        value = parser.fromJsonTree(new com.google.gson.JsonPrimitive(text));
+        if (seen.size() >= MAX_SHARED) {
+          seen.clear();
+        }
+        seen.put(text, value);
+      }
+      return value;
+    }
+
+    @Override
+    public void write(JsonWriter out, V value) throws IOException {
+      parser.write(out, value);
+    }
+  }
+
+  private static final int MAX_SHARED = 4096;
 
   @Override
   public Watchable<T> watch(CallGeneratorParams params) throws ApiException {
