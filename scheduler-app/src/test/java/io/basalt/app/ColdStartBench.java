@@ -33,9 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
  * PodGroup, claims or host port): the running ones take one GPU each on their node (up to 7), so every pending one-GPU
  * pod has a place.
  *
- * <p>Not a unit test. The fake server holds every object as a JSON tree in this JVM (tens of KB per pod), so give the
- * test JVM room: {@code mvn -B -q -pl scheduler-app -am test -Dtest=ColdStartBench -Dbasalt.bench=true
- * -Dsurefire.failIfNoSpecifiedTests=false -DargLine=-Xmx12g} with {@code -Dbasalt.bench.nodes} (10,000),
+ * <p>Not a unit test. The fake server holds every object as its JSON text in this JVM (about 10 KB per pod), so
+ * give the test JVM room: {@code mvn -B -q -pl scheduler-app -am test -Dtest=ColdStartBench -Dbasalt.bench=true
+ * -Dsurefire.failIfNoSpecifiedTests=false -DargLine=-Xmx4g} with {@code -Dbasalt.bench.nodes} (10,000),
  * {@code .pods} (100,000), {@code .pending} (10,000), {@code .heap} (1536m), {@code .timeout} (seconds, 600),
  * {@code .jvm} (more options for basalt's JVM, space-separated, e.g. a flight recording).
  */
@@ -57,9 +57,12 @@ class ColdStartBench {
     try (FakeApiServer server = FakeApiServer.builder().historyLimit(1_000).start()) {
       long seedStart = System.nanoTime();
       seed(server, nodes, running, pending);
+      double seedSeconds = (System.nanoTime() - seedStart) / 1e9;
+      System.gc();
+      long serverHeap = java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
       System.out.printf(Locale.ROOT, "cold start: seeded %d nodes, %d running and %d pending pods in %.1f s (%.1f "
-          + "CPU-s in this JVM so far)%n", nodes, running, pending, (System.nanoTime() - seedStart) / 1e9,
-          ownCpuSeconds());
+          + "CPU-s in this JVM so far); the fake server's heap after a collection: %d MiB%n", nodes, running,
+          pending, seedSeconds, ownCpuSeconds(), serverHeap >> 20);
 
       Path logs = Files.createDirectories(Path.of("target", "cold-start"));
       Path gcLog = logs.resolve("gc.log");
