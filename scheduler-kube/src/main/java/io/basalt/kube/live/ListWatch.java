@@ -1,16 +1,11 @@
 package io.basalt.kube.live;
 
 import com.google.gson.Gson;
-import com.google.gson.GsonBuilder;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import com.google.gson.TypeAdapter;
-import com.google.gson.stream.JsonToken;
-import com.google.gson.stream.JsonWriter;
 import com.google.gson.stream.JsonReader;
 import io.basalt.kube.kinds.KindAdapter;
 import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.informer.ListerWatcher;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -27,7 +22,6 @@ import java.io.Reader;
 import java.lang.System.Logger.Level;
 import java.net.HttpURLConnection;
 import java.time.Duration;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -270,75 +264,9 @@ final class ListWatch<T extends KubernetesObject> implements ListerWatcher<T, Li
     }
   }
 
-  /**
-   * Field binding, with client-java's adapters for the JDK types its models hold (Quantity and IntOrString carry
-   * their own).
-   */
-  static final Gson OBJECTS = new GsonBuilder()
-      .registerTypeAdapter(String.class, new SharedStrings())
-      .registerTypeAdapter(Quantity.class, new SharedValues<>(new Quantity.QuantityAdapter()))
-      .registerTypeAdapter(OffsetDateTime.class, new SharedValues<>(new JSON.OffsetDateTimeTypeAdapter()))
-      .registerTypeAdapter(byte[].class, new JSON.ByteArrayAdapter())
-      .create();
+  /** Field binding shared by every informer: {@link ObjectBinding#OBJECTS}. */
+  static final Gson OBJECTS = ObjectBinding.OBJECTS;
 
-  /**
-   * Strings read once per value, not once per object: label keys and values, images, resource names and the like
-   * repeat across thousands of pods, and the stores would otherwise hold a copy of each per pod.
-   */
-  private static final class SharedStrings extends TypeAdapter<String> {
-    @Override
-    public String read(JsonReader in) throws IOException {
-      if (in.peek() == JsonToken.NULL) {
-        in.nextNull();
-        return null;
-      }
-      String s = in.peek() == JsonToken.BOOLEAN ? Boolean.toString(in.nextBoolean()) : in.nextString();
-      return s.length() <= 256 ? s.intern() : s;
-    }
-
-    @Override
-    public void write(JsonWriter out, String value) throws IOException {
-      out.value(value);
-    }
-  }
-
-  /**
-   * Immutable values parsed once per distinct text: thousands of pods ask for the same few quantities ("4", "32Gi")
-   * and carry timestamps of the same seconds, and client-java parses each afresh (a quantity through regular
-   * expressions). Holds at most {@value #MAX_SHARED} texts; when full it starts again.
-   */
-  private static final class SharedValues<V> extends TypeAdapter<V> {
-    private final TypeAdapter<V> parser;
-    private final Map<String, V> seen = new java.util.concurrent.ConcurrentHashMap<>();
-
-    SharedValues(TypeAdapter<V> parser) {
-      this.parser = parser;
-    }
-
-    @Override
-    public V read(JsonReader in) throws IOException {
-      if (in.peek() != JsonToken.STRING) {
-        return parser.read(in);
-      }
-      String text = in.nextString();
-      V value = seen.get(text);
-      if (value == null) {
-        value = parser.fromJsonTree(new com.google.gson.JsonPrimitive(text));
-        if (seen.size() >= MAX_SHARED) {
-          seen.clear();
-        }
-        seen.put(text, value);
-      }
-      return value;
-    }
-
-    @Override
-    public void write(JsonWriter out, V value) throws IOException {
-      parser.write(out, value);
-    }
-  }
-
-  private static final int MAX_SHARED = 4096;
 
   @Override
   public Watchable<T> watch(CallGeneratorParams params) throws ApiException {
