@@ -33,10 +33,11 @@ import org.junit.jupiter.api.io.TempDir;
  * PodGroup, claims or host port): the running ones take one GPU each on their node (up to 7), so every pending one-GPU
  * pod has a place.
  *
- * <p>Not a unit test. The fake server holds every object as a JSON tree in this JVM (tens of KB per pod), so give the
- * test JVM room: {@code mvn -B -q -pl scheduler-app -am test -Dtest=ColdStartBench -Dbasalt.bench=true
- * -Dsurefire.failIfNoSpecifiedTests=false -DargLine=-Xmx12g} with {@code -Dbasalt.bench.nodes} (10,000),
- * {@code .pods} (100,000), {@code .pending} (10,000), {@code .heap} (1536m), {@code .timeout} (seconds, 600).
+ * <p>Not a unit test. The fake server holds every object as its JSON text in this JVM (about 10 KB per pod), so
+ * give the test JVM room: {@code mvn -B -q -pl scheduler-app -am test -Dtest=ColdStartBench -Dbasalt.bench=true
+ * -Dsurefire.failIfNoSpecifiedTests=false -DargLine=-Xmx4g} with {@code -Dbasalt.bench.nodes} (10,000),
+ * {@code .pods} (100,000), {@code .pending} (10,000), {@code .heap} (1536m), {@code .timeout} (seconds, 600),
+ * {@code .jvm} (more options for basalt's JVM, space-separated, e.g. a flight recording).
  */
 @EnabledIfSystemProperty(named = "basalt.bench", matches = "true")
 class ColdStartBench {
@@ -56,15 +57,23 @@ class ColdStartBench {
     try (FakeApiServer server = FakeApiServer.builder().historyLimit(1_000).start()) {
       long seedStart = System.nanoTime();
       seed(server, nodes, running, pending);
-      System.out.printf(Locale.ROOT, "cold start: seeded %d nodes, %d running and %d pending pods in %.1f s%n",
-          nodes, running, pending, (System.nanoTime() - seedStart) / 1e9);
+      double seedSeconds = (System.nanoTime() - seedStart) / 1e9;
+      System.gc();
+      long serverHeap = java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+      System.out.printf(Locale.ROOT, "cold start: seeded %d nodes, %d running and %d pending pods in %.1f s (%.1f "
+          + "CPU-s in this JVM so far); the fake server's heap after a collection: %d MiB%n", nodes, running,
+          pending, seedSeconds, ownCpuSeconds(), serverHeap >> 20);
 
       Path logs = Files.createDirectories(Path.of("target", "cold-start"));
       Path gcLog = logs.resolve("gc.log");
       Path out = logs.resolve("basalt.log");
       List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-Xmx" + heap, "-XX:+ExitOnOutOfMemoryError", "-Xlog:gc:file=" + gcLog, "-cp",
-          System.getProperty("java.class.path"), "io.basalt.app.BasaltMain", "run",
+          "-Xmx" + heap, "-XX:+ExitOnOutOfMemoryError", "-Xlog:gc:file=" + gcLog));
+      String jvm = System.getProperty("basalt.bench.jvm", "");
+      if (!jvm.isBlank()) {
+        cmd.addAll(List.of(jvm.trim().split("\\s+")));
+      }
+      cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.basalt.app.BasaltMain", "run",
           "--kubeconfig", server.writeKubeconfig(dir).toString(), "--metrics-addr", "127.0.0.1:0",
           "--informer-sync-timeout", timeoutS + "s"));
       long start = System.nanoTime();
@@ -74,16 +83,21 @@ class ColdStartBench {
         double first = -1;
         double all = -1;
         double firstCpu = -1;
+        double syncedCpu = -1;
+        double serverCpuAtStart = ownCpuSeconds();
+        double serverCpu = -1;
         long deadline = start + TimeUnit.SECONDS.toNanos(timeoutS);
         while (System.nanoTime() < deadline && basalt.isAlive()) {
           double now = (System.nanoTime() - start) / 1e9;
           if (synced < 0 && Files.readString(out).contains("Informers synced")) {
             synced = now;
+            syncedCpu = cpuSeconds(basalt);
           }
           int bound = server.bindLedger().appliedCount();
           if (first < 0 && bound > 0) {
             first = now;
             firstCpu = cpuSeconds(basalt);
+            serverCpu = ownCpuSeconds() - serverCpuAtStart;
           }
           if (bound >= pending) {
             all = now;
@@ -101,6 +115,9 @@ class ColdStartBench {
                 + "first bind %.1f s, all %d bound %.1f s; heap peak %d MiB used, %d MiB live after a collection; "
                 + "steady %d MiB; basalt's CPU time %.1f s to the first bind, %.1f s to the last%n", nodes, pods,
             pending, heap, synced, first, pending, all, peak[0], peak[1], steadyMiB, firstCpu, allCpu);
+        System.out.printf(Locale.ROOT, "cold start: CPU time to informers synced %.1f s (basalt); to the first bind "
+            + "%.1f s (basalt) and %.1f s (this JVM: the fake server and the bench's polling)%n", syncedCpu, firstCpu,
+            serverCpu);
         assertEquals(pending, server.bindLedger().appliedCount(), "not all pending pods bound in " + timeoutS + " s; "
             + "basalt's log: " + out.toAbsolutePath() + "; the first pending pod's status: "
             + server.get(io.basalt.kube.fake.Resources.PODS, "ml", "pending-" + running).get("status"));
@@ -230,6 +247,12 @@ class ColdStartBench {
   /** The process's CPU time so far (all its threads), or -1 where the platform does not say. */
   private static double cpuSeconds(Process p) {
     return p.info().totalCpuDuration().map(d -> d.toMillis() / 1000.0).orElse(-1.0);
+  }
+
+  /** This JVM's CPU time so far, all threads. */
+  private static double ownCpuSeconds() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        .getOperatingSystemMXBean()).getProcessCpuTime() / 1e9;
   }
 
   private static String exit(Process p) {

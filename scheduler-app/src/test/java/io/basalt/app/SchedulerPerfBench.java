@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Not a unit test: {@code mvn -B -q -pl scheduler-app -am test -Dtest=SchedulerPerfBench -Dbasalt.bench=true
  * -Dsurefire.failIfNoSpecifiedTests=false} with {@code -Dbasalt.bench.nodes} (5,000), {@code .init} (0),
- * {@code .pods} (10,000), {@code .qps} (500), {@code .burst} (1,000), {@code .workers} (64), {@code .timeout} (s, 600).
+ * {@code .pods} (10,000), {@code .qps} (500), {@code .burst} (1,000), {@code .workers} (64), {@code .period}
+ * (100ms), {@code .timeout} (s, 600).
  */
 @EnabledIfSystemProperty(named = "basalt.bench", matches = "true")
 class SchedulerPerfBench {
@@ -34,6 +35,7 @@ class SchedulerPerfBench {
     String qps = System.getProperty("basalt.bench.qps", "500");
     String burst = System.getProperty("basalt.bench.burst", "1000");
     String workers = System.getProperty("basalt.bench.workers", "64");
+    String period = System.getProperty("basalt.bench.period", "100ms");
     try (FakeApiServer server = FakeApiServer.builder().historyLimit(2_000).start()) {
       for (int n = 0; n < nodes; n++) {
         server.seed("{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-" + n + "\"},"
@@ -43,16 +45,19 @@ class SchedulerPerfBench {
         server.seed(pod("init-" + p, "node-" + (p % nodes)));
       }
       try (LiveRun run = LiveRun.start(server, dir, "--kube-api-qps", qps, "--kube-api-burst", burst,
-          "--bind-workers", workers, "--schedule-period", "100ms")) {
+          "--bind-workers", workers, "--schedule-period", period)) {
         long[] created = new long[pods];
+        double cpuAtStart = cpuSeconds();
         for (int p = 0; p < pods; p++) {
           created[p] = System.nanoTime();
           server.seed(pod("p-" + p, null));
         }
+        long createdAll = System.nanoTime();
         long deadline = created[0] + TimeUnit.SECONDS.toNanos(timeoutS);
         while (System.nanoTime() < deadline && server.bindLedger().appliedCount() < pods + 0L) {
           Thread.sleep(50);
         }
+        double cpu = cpuSeconds() - cpuAtStart;
         Map<String, Long> at = server.bindLedger().appliedNanos();
         long[] latency = new long[pods];
         long last = 0;
@@ -71,9 +76,19 @@ class SchedulerPerfBench {
                 + "%.0f pods/s; creation to binding p50 %.0f ms, p99 %.0f ms (qps %s, burst %s, bind workers %s)%n",
             nodes, init, pods, bound, seconds, bound / seconds, ms(latency[pods / 2]), ms(latency[pods * 99 / 100]),
             qps, burst, workers);
+        System.out.printf(Locale.ROOT, "scheduler_perf shape: pods created in %.2f s; schedule period %s%n",
+            (createdAll - created[0]) / 1e9, period);
+        System.out.printf(Locale.ROOT, "scheduler_perf shape: %.1f CPU-s in this JVM (basalt and the fake server) "
+            + "from the first pod created to the last bound: %.0f pods per CPU-second%n", cpu, bound / cpu);
         assertEquals(pods, bound);
       }
     }
+  }
+
+  /** This JVM's CPU time so far, all threads. */
+  private static double cpuSeconds() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        .getOperatingSystemMXBean()).getProcessCpuTime() / 1e9;
   }
 
   private static double ms(long nanos) {

@@ -1,12 +1,8 @@
 package io.basalt.kube.live;
 
 import com.google.gson.Gson;
-import com.google.gson.GsonBuilder;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import com.google.gson.TypeAdapter;
-import com.google.gson.stream.JsonToken;
-import com.google.gson.stream.JsonWriter;
 import com.google.gson.stream.JsonReader;
 import io.basalt.kube.kinds.KindAdapter;
 import io.kubernetes.client.common.KubernetesObject;
@@ -26,7 +22,6 @@ import java.io.Reader;
 import java.lang.System.Logger.Level;
 import java.net.HttpURLConnection;
 import java.time.Duration;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -175,9 +170,15 @@ final class ListWatch<T extends KubernetesObject> implements ListerWatcher<T, Li
     return new Listing<>(new V1ListMeta().resourceVersion(last.getResourceVersion()), items);
   }
 
-  /** One page, read as a stream: its items into {@code into}, its list metadata returned. */
+  /**
+   * One page, read as a stream: its items into {@code into}, its list metadata returned. Each item is built straight
+   * from the wire, lean ({@link LeanObjects#reader}); a page holding an object that does not read that way is asked
+   * for again and read one JSON tree per item, so that object alone is skipped and named, as a watch event would be.
+   */
   private V1ListMeta page(Map<String, String> query, List<T> into) throws ApiException {
+    boolean streamed = true;
     while (true) {
+      int mark = into.size();
       try (Response response = execute(query)) {
         if (response.code() == 429) {
           waitRetryAfter(response);
@@ -186,14 +187,32 @@ final class ListWatch<T extends KubernetesObject> implements ListerWatcher<T, Li
         if (!response.isSuccessful()) {
           throw failure(response);
         }
+        if (streamed) {
+          Gson reader = lean.reader(type);
+          return readItems(response.body().charStream(), in -> reader.<T>fromJson(in, type), into);
+        }
         return readList(response.body().charStream(), this::decode, into);
       } catch (InterruptedIOException e) {
         Thread.currentThread().interrupt();
         throw new ApiException(e);
-      } catch (IOException | RuntimeException e) {
+      } catch (RuntimeException e) {
+        if (!streamed) {
+          throw new ApiException("listing " + name + " failed: " + e, e, 0, null);
+        }
+        LOG.log(Level.DEBUG, "Listing {0}: a page did not read as a stream ({1}); reading it again object by object",
+            name, e);
+        into.subList(mark, into.size()).clear();
+        streamed = false;
+      } catch (IOException e) {
         throw new ApiException("listing " + name + " failed: " + e, e, 0, null);
       }
     }
+  }
+
+  /** Reads one item of a list; may return null to leave it out. */
+  @FunctionalInterface
+  interface ItemReader<T> {
+    T read(JsonReader in) throws IOException;
   }
 
   /**
@@ -201,6 +220,11 @@ final class ListWatch<T extends KubernetesObject> implements ListerWatcher<T, Li
    * {@code decode} and dropped, so only the decoded objects stay. Returns the list's metadata.
    */
   static <T> V1ListMeta readList(Reader reader, Function<JsonObject, T> decode, List<T> into) throws IOException {
+    return readItems(reader, in -> decode.apply(JsonParser.parseReader(in).getAsJsonObject()), into);
+  }
+
+  /** Reads a {@code KindList} from {@code reader}, each item by {@code item}. Returns the list's metadata. */
+  static <T> V1ListMeta readItems(Reader reader, ItemReader<T> item, List<T> into) throws IOException {
     V1ListMeta meta = new V1ListMeta();
     try (JsonReader in = new JsonReader(reader)) {
       in.beginObject();
@@ -210,9 +234,9 @@ final class ListWatch<T extends KubernetesObject> implements ListerWatcher<T, Li
           case "items" -> {
             in.beginArray();
             while (in.hasNext()) {
-              T item = decode.apply(JsonParser.parseReader(in).getAsJsonObject());
-              if (item != null) {
-                into.add(item);
+              T read = item.read(in);
+              if (read != null) {
+                into.add(read);
               }
             }
             in.endArray();
@@ -240,36 +264,9 @@ final class ListWatch<T extends KubernetesObject> implements ListerWatcher<T, Li
     }
   }
 
-  /**
-   * Field binding, with client-java's adapters for the JDK types its models hold (Quantity and IntOrString carry
-   * their own).
-   */
-  static final Gson OBJECTS = new GsonBuilder()
-      .registerTypeAdapter(String.class, new SharedStrings())
-      .registerTypeAdapter(OffsetDateTime.class, new JSON.OffsetDateTimeTypeAdapter())
-      .registerTypeAdapter(byte[].class, new JSON.ByteArrayAdapter())
-      .create();
+  /** Field binding shared by every informer: {@link ObjectBinding#OBJECTS}. */
+  static final Gson OBJECTS = ObjectBinding.OBJECTS;
 
-  /**
-   * Strings read once per value, not once per object: label keys and values, images, resource names and the like
-   * repeat across thousands of pods, and the stores would otherwise hold a copy of each per pod.
-   */
-  private static final class SharedStrings extends TypeAdapter<String> {
-    @Override
-    public String read(JsonReader in) throws IOException {
-      if (in.peek() == JsonToken.NULL) {
-        in.nextNull();
-        return null;
-      }
-      String s = in.peek() == JsonToken.BOOLEAN ? Boolean.toString(in.nextBoolean()) : in.nextString();
-      return s.length() <= 256 ? s.intern() : s;
-    }
-
-    @Override
-    public void write(JsonWriter out, String value) throws IOException {
-      out.value(value);
-    }
-  }
 
   @Override
   public Watchable<T> watch(CallGeneratorParams params) throws ApiException {

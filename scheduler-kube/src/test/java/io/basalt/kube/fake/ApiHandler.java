@@ -68,18 +68,21 @@ final class ApiHandler implements HttpHandler {
         throw fault.error(); // served, and the answer lost
       }
       if (reply != null) {
-        respond(exchange, reply.code(), reply.body());
+        respond(exchange, reply.code(), reply.raw() != null ? reply.raw() : Json.write(reply.body()));
       }
     } catch (ApiError e) {
       e.headers().forEach((k, v) -> exchange.getResponseHeaders().set(k, v));
-      respond(exchange, e.code(), e.status());
+      respond(exchange, e.code(), Json.write(e.status()));
     } catch (RuntimeException e) {
-      respond(exchange, 500, Statuses.internal(e.toString()).status());
+      respond(exchange, 500, Json.write(Statuses.internal(e.toString()).status()));
     }
   }
 
-  /** A reply not yet written. */
-  private record Reply(int code, JsonObject body) {
+  /** A reply not yet written: a JSON object, or JSON text written as it is ({@code raw}, a LIST). */
+  private record Reply(int code, JsonObject body, String raw) {
+    Reply(int code, JsonObject body) {
+      this(code, body, null);
+    }
   }
 
   /** Serves the request; null when it was a watch, whose stream is written here. */
@@ -110,7 +113,7 @@ final class ApiHandler implements HttpHandler {
             ops.watch(exchange, r, q);
             return null;
           }
-          return new Reply(200, ops.list(r, q));
+          return new Reply(200, null, ops.list(r, q));
         }
         case "POST" -> {
           return new Reply(201, ops.create(r, request.body()));
@@ -148,8 +151,8 @@ final class ApiHandler implements HttpHandler {
     }
   }
 
-  private static void respond(HttpExchange exchange, int code, JsonObject body) throws IOException {
-    byte[] bytes = Json.write(body).getBytes(StandardCharsets.UTF_8);
+  private static void respond(HttpExchange exchange, int code, String body) throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().set("Content-Type", "application/json");
     exchange.getResponseHeaders().set("Cache-Control", "no-cache, private");
     exchange.sendResponseHeaders(code, bytes.length);

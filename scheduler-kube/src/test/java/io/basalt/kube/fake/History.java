@@ -65,11 +65,15 @@ final class History {
   }
 
   /** {@code current} (a kind's objects now) as it was at {@code at}, by undoing later writes. */
-  NavigableMap<String, JsonObject> snapshot(ResourceType type, NavigableMap<String, JsonObject> current, long at) {
+  NavigableMap<String, ObjectStore.Stored> snapshot(ResourceType type,
+      NavigableMap<String, ObjectStore.Stored> current, long at) {
     if (at < horizon) {
       throw Statuses.expired(CONTINUE_EXPIRED);
     }
-    TreeMap<String, JsonObject> view = new TreeMap<>(current);
+    if (!changedAfter(type, at)) {
+      return current; // the usual case while a long list pages: writes, if any, went to other kinds
+    }
+    TreeMap<String, ObjectStore.Stored> view = new TreeMap<>(current);
     for (Iterator<StoreEvent> it = events.descendingIterator(); it.hasNext(); ) {
       StoreEvent e = it.next();
       if (e.resourceVersion() <= at) {
@@ -79,11 +83,24 @@ final class History {
         if (e.type().equals("ADDED")) {
           view.remove(e.key());
         } else {
-          view.put(e.key(), e.previous());
+          view.put(e.key(), ObjectStore.Stored.of(type, e.previous()));
         }
       }
     }
     return view;
+  }
+
+  private boolean changedAfter(ResourceType type, long at) {
+    for (Iterator<StoreEvent> it = events.descendingIterator(); it.hasNext(); ) {
+      StoreEvent e = it.next();
+      if (e.resourceVersion() <= at) {
+        return false;
+      }
+      if (e.resource().equals(type)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Same shape as the apiserver's token: base64url of {"v":"meta.k8s.io/v1","rv":N,"start":"KEY\u0000"}. */

@@ -17,11 +17,13 @@ import java.util.function.UnaryOperator;
 /**
  * All objects of all kinds, one global resourceVersion counter bumped by every write (as etcd's revision), and a
  * bounded history of writes that serves watches from a past resourceVersion and consistent continue-pages. Every
- * method is atomic (one lock); objects go in and out as deep copies. Watch fan-out happens inside the lock, so each
- * watcher sees events in resourceVersion order and none is lost between a list and a watch.
+ * method is atomic (one lock); objects go in and out as copies. Watch fan-out happens inside the lock, so each
+ * watcher sees events in resourceVersion order and none is lost between a list and a watch. Objects are kept as
+ * their JSON text ({@link Stored}): a JSON tree costs several times its text in heap, and a LIST writes the text as
+ * it is.
  */
 final class ObjectStore {
-  private final Map<ResourceType, TreeMap<String, JsonObject>> tables = new HashMap<>();
+  private final Map<ResourceType, TreeMap<String, Stored>> tables = new HashMap<>();
   private final WatchHub hub;
   private final History history;
   private final boolean gracefulPodDeletion;
@@ -37,8 +39,22 @@ final class ObjectStore {
     return namespace == null || namespace.isEmpty() ? name : namespace + "/" + name;
   }
 
-  private TreeMap<String, JsonObject> table(ResourceType type) {
+  private TreeMap<String, Stored> table(ResourceType type) {
     return tables.computeIfAbsent(type, t -> new TreeMap<>());
+  }
+
+  /**
+   * An object as stored: its canonical JSON text, which every read parses afresh (so reads are copies), and what
+   * label and field selectors read of it ({@link Selectors#selectable}), so a selective LIST parses nothing.
+   */
+  record Stored(String json, JsonObject selectable) {
+    static Stored of(ResourceType type, JsonObject object) {
+      return new Stored(Json.write(object), Selectors.selectable(object, type));
+    }
+
+    JsonObject object() {
+      return Json.parseObject(json);
+    }
   }
 
   synchronized long resourceVersion() {
@@ -46,8 +62,8 @@ final class ObjectStore {
   }
 
   synchronized JsonObject find(ResourceType type, String namespace, String name) {
-    JsonObject o = table(type).get(key(type.namespaced() ? namespace : "", name));
-    return o == null ? null : o.deepCopy();
+    Stored o = table(type).get(key(type.namespaced() ? namespace : "", name));
+    return o == null ? null : o.object();
   }
 
   synchronized JsonObject get(ResourceType type, String namespace, String name) {
@@ -60,8 +76,16 @@ final class ObjectStore {
 
   // ---- list -----------------------------------------------------------------------------------------------------
 
-  /** One page: items in key order, the resourceVersion it was read at, and the continue token if more match. */
-  record Page(List<JsonObject> items, long resourceVersion, String continueToken, Long remainingItemCount) {
+  /**
+   * One page: items in key order, the resourceVersion it was read at, and the continue token if more match. The
+   * filter of a {@code selective} list sees what selectors read ({@link Stored#selectable}); a list that is not
+   * selective takes every object.
+   */
+  record Page(List<Stored> stored, long resourceVersion, String continueToken, Long remainingItemCount) {
+    /** The items, parsed (copies). */
+    List<JsonObject> items() {
+      return stored.stream().map(Stored::object).toList();
+    }
   }
 
   synchronized Page list(ResourceType type, String namespace, Predicate<JsonObject> filter, boolean selective,
@@ -73,24 +97,28 @@ final class ObjectStore {
       at = token.get("rv").getAsLong();
       start = token.get("start").getAsString();
     }
-    NavigableMap<String, JsonObject> view = at == resourceVersion ? table(type)
+    NavigableMap<String, Stored> view = at == resourceVersion ? table(type)
         : history.snapshot(type, table(type), at);
     if (start != null) {
       view = view.tailMap(start, true);
     }
     String prefix = type.namespaced() && namespace != null && !namespace.isEmpty() ? namespace + "/" : null;
-    List<JsonObject> items = new ArrayList<>();
+    List<Stored> items = new ArrayList<>();
     String lastKey = null;
     long remaining = 0;
-    for (Map.Entry<String, JsonObject> e : view.entrySet()) {
-      if ((prefix != null && !e.getKey().startsWith(prefix)) || !filter.test(e.getValue())) {
+    for (Map.Entry<String, Stored> e : view.entrySet()) {
+      if ((prefix != null && !e.getKey().startsWith(prefix))
+          || (selective && !filter.test(e.getValue().selectable()))) {
         continue;
       }
       if (limit > 0 && items.size() >= limit) {
         remaining++;
+        if (selective) {
+          break; // no remainingItemCount with a selector: one more match is all the token needs
+        }
         continue;
       }
-      items.add(e.getValue().deepCopy());
+      items.add(e.getValue());
       lastKey = e.getKey();
     }
     if (remaining == 0) {
@@ -287,9 +315,9 @@ final class ObjectStore {
     resourceVersion++;
     Json.meta(next).addProperty("resourceVersion", Long.toString(resourceVersion));
     JsonObject stored = Json.canonical(next);
-    table(type).put(key(Json.namespace(stored), Json.name(stored)), stored);
-    record(new StoreEvent(resourceVersion, eventType, type, stored.deepCopy(),
-        previous == null ? null : previous.deepCopy()));
+    table(type).put(key(Json.namespace(stored), Json.name(stored)), Stored.of(type, stored));
+    // The event owns stored and previous (a fresh read): no one changes them from here on.
+    record(new StoreEvent(resourceVersion, eventType, type, stored, previous));
     return stored.deepCopy();
   }
 
@@ -298,8 +326,8 @@ final class ObjectStore {
     resourceVersion++;
     JsonObject gone = current.deepCopy();
     Json.meta(gone).addProperty("resourceVersion", Long.toString(resourceVersion));
-    record(new StoreEvent(resourceVersion, "DELETED", type, gone.deepCopy(), current.deepCopy()));
-    return gone;
+    record(new StoreEvent(resourceVersion, "DELETED", type, gone, current));
+    return gone.deepCopy();
   }
 
   private void record(StoreEvent e) {
@@ -324,9 +352,9 @@ final class ObjectStore {
     boolean fromState = fromVersion == null || fromVersion.isEmpty() || fromVersion.equals("0") || sendInitialEvents;
     if (fromState) {
       String prefix = w.namespace() == null ? null : w.namespace() + "/";
-      for (Map.Entry<String, JsonObject> e : table(w.type()).entrySet()) {
+      for (Map.Entry<String, Stored> e : table(w.type()).entrySet()) {
         if (prefix == null || e.getKey().startsWith(prefix)) {
-          w.initial(e.getValue());
+          w.initial(e.getValue().object());
         }
       }
       if (sendInitialEvents) {

@@ -3,6 +3,7 @@ package io.basalt.kube.fake;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
 import com.sun.net.httpserver.HttpExchange;
 import io.basalt.kube.fake.ObjectStore.WriteMode;
 import java.io.IOException;
@@ -29,12 +30,12 @@ final class ResourceOps {
   }
 
   /**
-   * A {@code KindList}: {"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion","continue",
+   * A {@code KindList}, written from the stored text: {"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion","continue",
    * "remainingItemCount"},"items":[...]} (apimachinery meta/v1 {@code ListMeta}; chunking per the API concepts doc,
    * "Retrieving large results sets in chunks"). Items of built-in kinds carry no kind/apiVersion, as the typed
    * encoder writes them; custom resources keep theirs (unstructured lists).
    */
-  JsonObject list(Route r, Map<String, String> q) {
+  String list(Route r, Map<String, String> q) {
     checkStorageReady();
     if (q.containsKey("resourceVersionMatch") && q.get("resourceVersionMatch").equals("Exact")) {
       throw Statuses.badRequest("fake API server: resourceVersionMatch=Exact is not supported");
@@ -50,9 +51,6 @@ final class ResourceOps {
       store.requireRetained(parseLong(rv, "resourceVersion"));
     }
     ObjectStore.Page page = store.list(r.type(), r.namespace(), filter, selective, limit, q.get("continue"));
-    JsonObject out = new JsonObject();
-    out.addProperty("kind", r.type().listKind());
-    out.addProperty("apiVersion", r.type().apiVersion());
     JsonObject meta = new JsonObject();
     meta.addProperty("resourceVersion", Long.toString(page.resourceVersion()));
     if (page.continueToken() != null) {
@@ -61,17 +59,36 @@ final class ResourceOps {
     if (page.remainingItemCount() != null) {
       meta.addProperty("remainingItemCount", page.remainingItemCount());
     }
-    out.add("metadata", meta);
-    JsonArray items = new JsonArray();
-    for (JsonObject item : page.items()) {
-      if (!r.type().custom()) {
-        item.remove("kind");
-        item.remove("apiVersion");
+    JsonObject head = new JsonObject();
+    head.addProperty("kind", r.type().listKind());
+    head.addProperty("apiVersion", r.type().apiVersion());
+    head.add("metadata", meta);
+    String open = Json.write(head);
+    StringBuilder out = new StringBuilder(open.length() + 16 + page.stored().stream()
+        .mapToInt(i -> i.json().length()).sum() + page.stored().size());
+    out.append(open, 0, open.length() - 1).append(",\"items\":[");
+    // Stored text is canonical: kind and apiVersion lead, so a built-in kind's item drops them as a prefix.
+    String typed = "{\"kind\":" + Json.write(new JsonPrimitive(r.type().kind())) + ",\"apiVersion\":"
+        + Json.write(new JsonPrimitive(r.type().apiVersion())) + ",";
+    boolean first = true;
+    for (ObjectStore.Stored item : page.stored()) {
+      if (!first) {
+        out.append(',');
       }
-      items.add(item);
+      first = false;
+      String json = item.json();
+      if (r.type().custom()) {
+        out.append(json);
+      } else if (json.startsWith(typed)) {
+        out.append('{').append(json, typed.length(), json.length());
+      } else {
+        JsonObject o = item.object();
+        o.remove("kind");
+        o.remove("apiVersion");
+        out.append(Json.write(o));
+      }
     }
-    out.add("items", items);
-    return out;
+    return out.append("]}").toString();
   }
 
   /** {@code ?watch=true}: blocks this request's thread while the watch is open. */

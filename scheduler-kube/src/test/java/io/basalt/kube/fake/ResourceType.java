@@ -147,6 +147,11 @@ public final class ResourceType {
     return mergeKeys;
   }
 
+  /** The kind's own selectable fields (metadata.name and metadata.namespace are every kind's). */
+  Set<String> selectableFields() {
+    return fields;
+  }
+
   boolean selectableField(String field) {
     return field.equals("metadata.name") || field.equals("metadata.namespace") || fields.contains(field);
   }

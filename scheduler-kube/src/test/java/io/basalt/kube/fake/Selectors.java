@@ -171,6 +171,45 @@ final class Selectors {
     return o -> equal == value.equals(fieldValue(o, field));
   }
 
+  /**
+   * What label and field selectors read of {@code o}: its name, namespace and labels and each field the kind can be
+   * selected by, at their paths; a selector tests this as it would the whole object.
+   */
+  static JsonObject selectable(JsonObject o, ResourceType type) {
+    JsonObject out = new JsonObject();
+    JsonObject meta = new JsonObject();
+    JsonObject from = o.getAsJsonObject("metadata");
+    if (from != null) {
+      for (String f : List.of("name", "namespace", "labels")) {
+        if (from.has(f)) {
+          meta.add(f, from.get(f).deepCopy());
+        }
+      }
+    }
+    out.add("metadata", meta);
+    for (String field : type.selectableFields()) {
+      String[] path = ALIASES.getOrDefault(field, field).split("\\.");
+      JsonElement node = o;
+      for (String part : path) {
+        node = node != null && node.isJsonObject() ? node.getAsJsonObject().get(part) : null;
+      }
+      if (node == null) {
+        continue;
+      }
+      JsonObject at = out;
+      for (int i = 0; i < path.length - 1; i++) {
+        JsonElement next = at.get(path[i]);
+        if (next == null || !next.isJsonObject()) {
+          next = new JsonObject();
+          at.add(path[i], next);
+        }
+        at = next.getAsJsonObject();
+      }
+      at.add(path[path.length - 1], node.deepCopy());
+    }
+    return out;
+  }
+
   /** The string value of a selectable field: missing is "", booleans and numbers print as Go's strconv does. */
   static String fieldValue(JsonObject o, String field) {
     JsonElement node = o;

@@ -54,4 +54,29 @@ class SelectorsTest {
     assertTrue(Selectors.fields("metadata.name=a\\,b", Resources.CONFIGMAPS)
         .test(Json.parseObject("{\"metadata\":{\"name\":\"a,b\"}}")));
   }
+
+  /** A stored object's selectable part answers every selector as the whole object does (a LIST tests only that). */
+  @Test
+  void theSelectablePartAnswersAsTheWholeObject() {
+    JsonObject pod = POD.deepCopy();
+    pod.getAsJsonObject("spec").addProperty("nodeName", "n1");
+    pod.getAsJsonObject("spec").add("containers", Json.parseObject("{\"a\":[{\"name\":\"c\"}]}").get("a"));
+    JsonObject part = Selectors.selectable(pod, Resources.PODS);
+    assertFalse(part.toString().contains("containers"), part.toString());
+    for (String f : java.util.List.of("spec.nodeName=n1", "spec.nodeName=",
+        "status.phase!=Succeeded,status.phase!=Failed", "spec.schedulerName=basalt", "metadata.name=p1", "metadata.namespace=ml", "spec.hostNetwork=false",
+        "status.phase=Running", "spec.restartPolicy=Always")) {
+      assertEquals(Selectors.fields(f, Resources.PODS).test(pod), Selectors.fields(f, Resources.PODS).test(part), f);
+    }
+    for (String l : java.util.List.of("app=train", "!tier", "rank>2", "app notin (train)")) {
+      assertEquals(Selectors.labels(l).test(pod), Selectors.labels(l).test(part), l);
+    }
+    JsonObject event = Json.parseObject("{\"metadata\":{\"name\":\"e\"},\"source\":{\"component\":\"basalt\"},"
+        + "\"involvedObject\":{\"kind\":\"Pod\",\"name\":\"p1\"},\"reason\":\"Scheduled\",\"message\":\"long\"}");
+    JsonObject eventPart = Selectors.selectable(event, Resources.EVENTS);
+    for (String f : java.util.List.of("source=basalt", "involvedObject.name=p1", "reason=Scheduled", "source=other")) {
+      assertEquals(Selectors.fields(f, Resources.EVENTS).test(event), Selectors.fields(f, Resources.EVENTS)
+          .test(eventPart), f);
+    }
+  }
 }

@@ -155,7 +155,7 @@ final class Watcher {
   private void enqueue(String eventType, JsonObject obj) {
     JsonObject event = new JsonObject();
     event.addProperty("type", eventType);
-    event.add("object", obj.deepCopy());
+    event.add("object", obj); // written at once, and events' objects are never changed
     queue.add(Json.write(event) + "\n");
   }
 

@@ -291,6 +291,33 @@ class InformerSourceTest {
     Await.until("its warning dropped", WAIT, source::warnings, List::isEmpty);
   }
 
+  /**
+   * Listed pods are built straight from the stream; a page holding one that does not read as a V1Pod (a string where
+   * a number belongs) is read again object by object, so only that pod is skipped and named, and the pages before
+   * and after it load as streamed.
+   */
+  @Test
+  void aPodThatDoesNotReadIsSkippedAloneFromAStreamedPage() throws Exception {
+    server.seed(node("n1", "8"));
+    for (String name : List.of("a", "b", "d", "e", "f")) {
+      server.seed(pod(name, "basalt", "1"));
+    }
+    server.seed("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"c\",\"namespace\":\"ml\"},"
+        + "\"spec\":{\"schedulerName\":\"basalt\",\"activeDeadlineSeconds\":\"soon\",\"containers\":[{\"name\":"
+        + "\"main\",\"image\":\"busybox\"}]}}");
+
+    source = new InformerSource(client).listPageSize(2);
+    source.start(cache, WAIT);
+
+    assertEquals(List.of("a", "b", "d", "e", "f"), podNames());
+    List<String> warnings = source.warnings();
+    assertEquals(1, warnings.size(), warnings.toString());
+    assertTrue(warnings.get(0).contains("Pod ml/c does not decode"), warnings.get(0));
+    List<RecordedRequest> lists = server.requests("GET", "/api/v1/pods").stream()
+        .filter(r -> !r.query().contains("watch=true") && r.query().contains("limit=2")).toList();
+    assertEquals(4, lists.size(), "three pages, the one holding c asked twice: " + lists);
+  }
+
   @Test
   void stopClosesTheWatchesAndUnsyncsTheProbe() throws Exception {
     startSource();

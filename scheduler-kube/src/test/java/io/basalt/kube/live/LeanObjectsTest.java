@@ -168,6 +168,56 @@ class LeanObjectsTest {
     }
   }
 
+  /**
+   * The informers build a listed object straight from the stream, skipping dropped fields as they read: every fixture
+   * pod and node, and the realistic pod and node (managed fields, env, probes, projected volumes, images), come out
+   * equal to stripping the JSON tree and then binding it.
+   */
+  @Test
+  void streamedObjectsEqualStrippedThenBound() throws IOException {
+    List<JsonObject> pods = new ArrayList<>();
+    List<JsonObject> nodes = new ArrayList<>();
+    try (Stream<Path> walk = Files.walk(fixtures())) {
+      for (Path dir : walk.filter(Files::isDirectory).sorted().toList()) {
+        Manifests m = new ManifestReader(Instant.parse("2026-01-01T00:00:00Z")).read(dir);
+        m.pods().forEach(p -> pods.add(JsonParser.parseString(JSON.serialize(p)).getAsJsonObject()));
+        m.nodes().forEach(n -> nodes.add(JsonParser.parseString(JSON.serialize(n)).getAsJsonObject()));
+      }
+    }
+    for (String r : List.of("/live/training-pod.json", "/live/gpu-node.json")) {
+      try (InputStream in = getClass().getResourceAsStream(r)) {
+        JsonObject o = JsonParser.parseString(new String(in.readAllBytes(), StandardCharsets.UTF_8))
+            .getAsJsonObject();
+        (r.contains("pod") ? pods : nodes).add(o);
+      }
+    }
+    assertTrue(pods.size() > 100 && nodes.size() > 50, pods.size() + " pods, " + nodes.size() + " nodes");
+    for (LeanObjects mode : List.of(LEAN, LeanObjects.whole())) {
+      for (JsonObject p : pods) {
+        assertEquals(ListWatch.decode(p.deepCopy(), V1Pod.class, mode), streamed(mode, p, V1Pod.class),
+            p.toString());
+      }
+      for (JsonObject n : nodes) {
+        assertEquals(ListWatch.decode(n.deepCopy(), V1Node.class, mode), streamed(mode, n, V1Node.class),
+            n.toString());
+      }
+    }
+    V1Pod training = streamed(LEAN, pods.get(pods.size() - 1), V1Pod.class);
+    assertTrue(empty(training.getMetadata().getManagedFields()));
+    assertTrue(empty(training.getSpec().getContainers().get(0).getEnv()));
+    assertTrue(empty(training.getStatus().getContainerStatuses()));
+    assertFalse(empty(training.getSpec().getContainers().get(0).getPorts()), "ports are read, so kept");
+  }
+
+  private static boolean empty(List<?> list) {
+    return list == null || list.isEmpty();
+  }
+
+  private static <T> T streamed(LeanObjects mode, JsonObject json, Class<T> type) {
+    return mode.reader(type).fromJson(new com.google.gson.stream.JsonReader(new java.io.StringReader(
+        json.toString())), type);
+  }
+
   @Test
   void wholeKeepsEverything() {
     JsonObject pod = JsonParser.parseString("{\"metadata\":{\"name\":\"p\",\"managedFields\":[{}]},"
